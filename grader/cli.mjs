@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// attnlab grader CLI.
+//   node grader/cli.mjs grade <submission> [--exercise sdpa] [--format text|json|gradescope]
+//                             [--seed N] [--lang ru|en] [--timeout-ms N]
+// Exit code: 0 every test passed; 1 graded with a failure or an error (a syntax error included);
+// 2 the grader could not be invoked (bad arguments, missing file, broken installation).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { grade } from './core/grade.mjs';
+import { loadExercise } from './node/exercise.mjs';
+import { NodeSandbox } from './node/sandbox.mjs';
+import * as reporters from './reporters/index.mjs';
+import { loadCore } from '../wasm/index.mjs';
+
+const USAGE = `usage: node grader/cli.mjs grade <submission.js> [--exercise sdpa] [--format text|json|gradescope]
+                                [--seed N] [--lang ru|en] [--timeout-ms N]`;
+
+class UsageError extends Error {}
+
+function options(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        exercise: { type: 'string', default: 'sdpa' }, format: { type: 'string', default: 'text' },
+        seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) { throw new UsageError(e.message); }
+  const { values: v, positionals: p } = parsed;
+  if (v.help) return { help: true };
+  if (p[0] !== 'grade') throw new UsageError(p[0] ? `unknown command "${p[0]}"` : 'missing command');
+  if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
+  const int = (name, s, min, max) => {
+    if (s === undefined) return undefined;
+    if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
+    return +s;
+  };
+  if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
+  if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
+  return {
+    file: p[1], exercise: v.exercise, format: v.format, lang: v.lang,
+    seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+  };
+}
+
+async function main(argv) {
+  let opts, source, exercise;
+  try {
+    opts = options(argv);
+    if (opts.help) { console.log(USAGE); return 0; }
+    try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
+      throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
+    }
+    try { exercise = loadExercise(opts.exercise); } catch (e) { throw new UsageError(e.message); }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`attnlab: ${e.message}\n${USAGE}`);
+    return 2;
+  }
+  const [core, sandbox] = await Promise.all([loadCore(), new NodeSandbox()]);
+  try {
+    const report = await grade({ exercise, source, sandbox, core, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs });
+    const out = opts.format === 'json' ? reporters.exercism(report)
+      : opts.format === 'gradescope' ? reporters.gradescope(report)
+      : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR });
+    process.stdout.write(out + '\n');
+    return report.status === 'pass' ? 0 : 1;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  console.error(`attnlab: internal error: ${e && e.stack ? e.stack : e}`);
+  process.exitCode = 2;
+});
