@@ -109,7 +109,8 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
 
 function makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source, loadNote }) {
   const t = (key, params) => say(lang, key, params);
-  const fail = (...parts) => { throw new Failure(parts.filter(Boolean).join(' ')); };
+  const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
+  const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
   const ctx = {
     test, params: test.params || {}, lang, core, source, t, fail,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },

@@ -147,6 +147,29 @@ export function lockdown(global) {
     'Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
     'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array', 'np',
   ];
+  // Assigning to an instance property that a frozen prototype also has (err.name = …, obj.toString = …)
+  // would throw: turn those prototype properties into accessors that define the property on the
+  // instance instead, as SES does for the same "override mistake".
+  const enableOverride = (proto, keys) => {
+    for (const key of keys) {
+      const d = Object.getOwnPropertyDescriptor(proto, key);
+      if (!d || !('value' in d) || !d.configurable) continue;
+      const { value } = d;
+      Object.defineProperty(proto, key, {
+        get() { return value; },
+        set(v) {
+          if (this === proto) throw new TypeError(`Cannot assign to read only property '${String(key)}' of a built-in prototype`);
+          Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: d.enumerable, configurable: false,
+      });
+    }
+  };
+  enableOverride(Object.prototype, Reflect.ownKeys(Object.prototype).filter((k) => k !== '__proto__'));
+  enableOverride(Function.prototype, ['toString', 'name', 'constructor']);
+  for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError]) {
+    enableOverride(E.prototype, ['name', 'message', 'constructor', 'toString']);
+  }
   const seen = new Set();
   const deepFreeze = (o) => {
     if (o === null || (typeof o !== 'object' && typeof o !== 'function') || seen.has(o)) return;
