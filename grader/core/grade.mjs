@@ -1,7 +1,7 @@
 // The grader core, shared by the CLI (Node) and the exercise page (browser): it knows the tests and
 // the messages, and nothing about its host. The host hands in a sandbox (grader/README.md) and the
 // WASM core, whose C++ reference gives every expected value.
-import { parse } from 'acorn';
+import { parse, tokenizer } from 'acorn';
 import { Rng } from './prng.mjs';
 import { say, kindName } from './messages.mjs';
 import { toTensor, wire, fmtShape } from './tensor.mjs';
@@ -23,7 +23,7 @@ export function prepareSource(source) {
   } catch (moduleError) {
     try {
       parse(source, { ecmaVersion: 'latest', sourceType: 'script' });
-      return { ok: true, source };
+      return { ok: true, source, members: memberNames(source) };
     } catch {
       const { line, column } = moduleError.loc || { line: 1, column: 0 };
       return { ok: false, error: { message: moduleError.message.replace(/\s*\(\d+:\d+\)$/, ''), line, column: column + 1 } };
@@ -34,7 +34,20 @@ export function prepareSource(source) {
       return { ok: false, error: { message: 'import is not available here: np is already global', line: node.loc.start.line, column: node.loc.start.column + 1 } };
     }
   }
-  return { ok: true, source: stripExports(source, ast) };
+  return { ok: true, source: stripExports(source, ast), members: memberNames(source) };
+}
+
+/** Property names the code reads with a dot (`K.T` → 'T'), comments and strings excluded. */
+function memberNames(source) {
+  const names = new Set();
+  let afterDot = false;
+  try {
+    for (const tok of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module' })) {
+      if (afterDot && tok.type.label === 'name') names.add(tok.value);
+      afterDot = tok.type.label === '.' || tok.type.label === '?.';
+    }
+  } catch { /* the parse above already accepted it; a tokenizer quirk only loses a hint */ }
+  return names;
 }
 
 /** Blank out `export`, `export default` and `export { … }`, keeping every other character in place. */
@@ -87,7 +100,7 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
 
   const suite = suites[spec.suite];
   for (const [index, test] of spec.tests.entries()) {
-    const ctx = makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source: prepared.source, loadNote });
+    const ctx = makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source: prepared.source, members: prepared.members, loadNote });
     let status = 'pass', message = null;
     try {
       await suite[test.id](ctx);
@@ -107,12 +120,12 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
   return report;
 }
 
-function makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source, loadNote }) {
+function makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source, members, loadNote }) {
   const t = (key, params) => say(lang, key, params);
   const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
   const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
   const ctx = {
-    test, params: test.params || {}, lang, core, source, t, fail,
+    test, params: test.params || {}, lang, core, source, members, t, fail,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     rng: new Rng((seed + 7919 * (index + 1)) >>> 0),
     output: '',

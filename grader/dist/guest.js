@@ -317,6 +317,22 @@
     return out;
   }
   var expandIndex = (shape, outShape) => gatherIndex(outShape, broadcastStrides(shape, outShape));
+  var broadcastRows = (outShape, shapes, row) => stridedRows(outShape, shapes.map((s) => broadcastStrides(s, outShape)), row);
+  function stridedRows(outShape, st, row) {
+    const nd = outShape.length;
+    const n = nd ? outShape[nd - 1] : 1, inner = st.map((s) => nd ? s[nd - 1] : 0);
+    const rows = n === 0 ? 0 : sizeOf(outShape) / n, q = st.length;
+    const offs = new Array(q).fill(0), counter = new Array(nd).fill(0);
+    for (let r = 0; r < rows; r++) {
+      row(r * n, offs, inner, n);
+      for (let ax = nd - 2; ax >= 0; ax--) {
+        for (let i = 0; i < q; i++) offs[i] += st[i][ax];
+        if (++counter[ax] < outShape[ax]) break;
+        for (let i = 0; i < q; i++) offs[i] -= st[i][ax] * outShape[ax];
+        counter[ax] = 0;
+      }
+    }
+  }
   function take(a, idx, shape) {
     const out = alloc(a.dtype, idx.length), d = a.data;
     for (let i = 0; i < idx.length; i++) out[i] = d[idx[i]];
@@ -547,8 +563,10 @@
       const v = ad[0];
       for (let i = 0; i < n; i++) out[i] = f(v, bd[i]);
     } else {
-      const ia = expandIndex(a.shape, shape), ib = expandIndex(b.shape, shape);
-      for (let i = 0; i < n; i++) out[i] = f(ad[ia[i]], bd[ib[i]]);
+      broadcastRows(shape, [a.shape, b.shape], (o, offs, inner, len) => {
+        const sa = inner[0], sb = inner[1];
+        for (let j = 0, pa = offs[0], pb = offs[1]; j < len; j++, pa += sa, pb += sb) out[o + j] = f(ad[pa], bd[pb]);
+      });
     }
     return a.scalar && b.scalar ? scalarOut(out[0], outType) : new NDArray(out, shape, outType);
   }
@@ -621,9 +639,11 @@
     const shape = broadcastShapes("where", [c.shape, a.shape, b.shape]);
     const outType = BY_RANK[mmax(RANK[a.dtype], RANK[b.dtype])];
     const n = sizeOf(shape), out = alloc(outType, n);
-    const ic = expandIndex(c.shape, shape), ia = expandIndex(a.shape, shape), ib = expandIndex(b.shape, shape);
     const cd = c.data, ad = a.data, bd = b.data;
-    for (let i = 0; i < n; i++) out[i] = cd[ic[i]] !== 0 ? ad[ia[i]] : bd[ib[i]];
+    broadcastRows(shape, [c.shape, a.shape, b.shape], (o, offs, inner, len) => {
+      const [sc, sa, sb] = inner;
+      for (let j = 0, pc = offs[0], pa = offs[1], pb = offs[2]; j < len; j++, pc += sc, pa += sa, pb += sb) out[o + j] = cd[pc] !== 0 ? ad[pa] : bd[pb];
+    });
     return c.scalar && a.scalar && b.scalar ? scalarOut(out[0], outType) : new NDArray(out, shape, outType);
   }
   function nonzero(x) {
@@ -744,7 +764,12 @@
     if (new Set(axes).size !== nd) throw new ValueError(`transpose: repeated axis in transpose (${axes.join(", ")})`);
     const st = stridesOf(a.shape), shape = axes.map((ax) => a.shape[ax]);
     if (axes.every((ax, i) => ax === i)) return a.copy();
-    return take(a, gatherIndex(shape, axes.map((ax) => st[ax])), shape);
+    const d = a.data, out = alloc(a.dtype, a.size);
+    stridedRows(shape, [axes.map((ax) => st[ax])], (o, offs, inner, len) => {
+      const s = inner[0];
+      for (let j = 0, p = offs[0]; j < len; j++, p += s) out[o + j] = d[p];
+    });
+    return new NDArray(out, shape, a.dtype);
   }
   function swapaxes(x, a1, a2) {
     const a = asarray(x, null, "swapaxes");
@@ -821,20 +846,51 @@
     }
     const dtype = BY_RANK[mmax(RANK[A.dtype], RANK[B.dtype])];
     const nb = sizeOf(batch), ia = expandIndex(ba, batch), ib = expandIndex(bb, batch);
-    const ad = A.data, bd = B.data, cd = new Float64Array(nb * n * m);
-    for (let t = 0; t < nb; t++) {
-      const ao = ia[t] * n * k, bo = ib[t] * k * m, co = t * n * m;
-      for (let i = 0; i < n; i++) {
-        const crow = co + i * m, arow = ao + i * k;
-        for (let p = 0; p < k; p++) {
-          const v = ad[arow + p], brow = bo + p * m;
-          for (let j = 0; j < m; j++) cd[crow + j] += v * bd[brow + j];
-        }
-      }
-    }
+    const cd = new Float64Array(nb * n * m);
+    for (let t = 0; t < nb; t++) gemm(A.data, ia[t] * n * k, B.data, ib[t] * k * m, cd, t * n * m, n, k, m);
     const shape = [...batch, ...A.ndim === 1 ? [] : [n], ...B.ndim === 1 ? [] : [m]];
     const out = dtype === "bool" ? castData(cd, "float64", "bool", "matmul") : cd;
     return shape.length === 0 ? scalarOut(out[0], dtype) : new NDArray(out, shape, dtype);
+  }
+  function gemm(A, ao, B, bo, C, co, n, k, m) {
+    const m4 = m - m % 4;
+    for (let i = 0; i < n; i += 2) {
+      const both = i + 1 < n, a0 = ao + i * k, a1 = both ? a0 + k : a0, c0 = co + i * m, c1 = c0 + m;
+      for (let j = 0; j < m4; j += 4) {
+        let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (let p = 0, bp = bo + j; p < k; p++, bp += m) {
+          const u = A[a0 + p], v = A[a1 + p], b0 = B[bp], b1 = B[bp + 1], b2 = B[bp + 2], b3 = B[bp + 3];
+          s0 += u * b0;
+          s1 += u * b1;
+          s2 += u * b2;
+          s3 += u * b3;
+          t0 += v * b0;
+          t1 += v * b1;
+          t2 += v * b2;
+          t3 += v * b3;
+        }
+        C[c0 + j] = s0;
+        C[c0 + j + 1] = s1;
+        C[c0 + j + 2] = s2;
+        C[c0 + j + 3] = s3;
+        if (both) {
+          C[c1 + j] = t0;
+          C[c1 + j + 1] = t1;
+          C[c1 + j + 2] = t2;
+          C[c1 + j + 3] = t3;
+        }
+      }
+      for (let j = m4; j < m; j++) {
+        let s = 0, t = 0;
+        for (let p = 0, bp = bo + j; p < k; p++, bp += m) {
+          const b = B[bp];
+          s += A[a0 + p] * b;
+          t += A[a1 + p] * b;
+        }
+        C[c0 + j] = s;
+        if (both) C[c1 + j] = t;
+      }
+    }
   }
   function dot(x, y) {
     if (isScalar(x) || isScalar(y) || asarray(x).ndim === 0 || asarray(y).ndim === 0) return multiply(x, y);

@@ -5,7 +5,12 @@
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const context = vm.createContext({}, { codeGeneration: { strings: true, wasm: false }, microtaskMode: 'afterEvaluate' });
+// A promise the student left rejected (import('fs'), Promise.reject()) must not kill this thread.
+process.on('unhandledRejection', () => {});
+
+// A null-prototype sandbox: with `{}`, globalThis.constructor would be this thread's Object, and its
+// Function constructor would hand student code the real `process`.
+const context = vm.createContext(Object.create(null), { codeGeneration: { strings: true, wasm: false }, microtaskMode: 'afterEvaluate' });
 vm.runInContext(workerData.guest, context, { filename: 'attnlab-guest.js' });
 
 parentPort.on('message', ({ id, request, timeoutMs }) => {

@@ -66,7 +66,6 @@ function expectAttention(ctx, got, ref, mistakes, fallback = () => null) {
   ctx.fail(problem, cause && ctx.t(cause));
 }
 
-const usesDotT = (source) => /\.T\b/.test(source);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -190,7 +189,7 @@ export async function batching(ctx) {
   const { B, T, d_model, d_k, d_v } = ctx.params;
   const Q = normals(ctx, [B, T, d_k]), K = normals(ctx, [B, T, d_k]), V = normals(ctx, [B, T, d_v]);
   const mask = T_(ctx.core.causalMask(T));
-  const batchHint = () => (usesDotT(ctx.source) ? 'd.batched_T' : null);
+  const batchHint = () => (ctx.members.has('T') ? 'd.batched_T' : null);
   let got;
   try {
     got = ctx.pair(await ctx.call('attention', Q, K, V, mask), 'attention');
