@@ -1,0 +1,146 @@
+// The grader's own contract: CLI arguments, formats and exit codes (DESIGN.md), source preparation,
+// the comparison rules, and the conversion of student values into arrays.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareSource } from '../../grader/core/grade.mjs';
+import { compare } from '../../grader/core/compare.mjs';
+import { toTensor, reverseAxes, swapLast2, tensor } from '../../grader/core/tensor.mjs';
+
+const CLI = new URL('../../grader/cli.mjs', import.meta.url).pathname;
+const SOLUTION = new URL('../../exercises/sdpa/solution.js', import.meta.url).pathname;
+const STARTER = new URL('../../exercises/sdpa/starter.js', import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), 'attnlab-'));
+const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+
+test('solution: 7/7, exit 0, a valid Exercism v3 document with status pass', () => {
+  const r = cli('grade', SOLUTION, '--format', 'json');
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.version, 3);
+  assert.equal(doc.status, 'pass');
+  assert.equal(doc.message, undefined);
+  assert.deepEqual(doc.tests.map((t) => t.name).length, 7);
+  for (const t of doc.tests) {
+    assert.equal(t.status, 'pass');
+    assert.equal(typeof t.test_code, 'string');
+    assert.ok([1, 2, 3, 4].includes(t.task_id));
+  }
+});
+
+test('starter: status fail, every test says not implemented, no stack trace, exit 1', () => {
+  const r = cli('grade', STARTER, '--format', 'json', '--lang', 'en');
+  assert.equal(r.status, 1);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.status, 'fail');
+  for (const t of doc.tests) {
+    assert.equal(t.status, 'fail');
+    assert.match(t.message, /not implemented/);
+    assert.doesNotMatch(t.message, /\bat .*:\d+:\d+/);
+  }
+});
+
+test('text report: Russian by default, names the seed; --lang en switches', () => {
+  const ru = cli('grade', SOLUTION);
+  assert.equal(ru.status, 0);
+  assert.match(ru.stdout, /Пройдено тестов: 7 из 7/);
+  assert.match(ru.stdout, /seed 2017/);
+  assert.doesNotMatch(ru.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
+  const en = cli('grade', SOLUTION, '--lang', 'en', '--seed', '5');
+  assert.match(en.stdout, /7 of 7 tests passed \(seed 5\)/);
+});
+
+test('gradescope: per-test score and max_score, total score', () => {
+  const r = cli('grade', STARTER, '--format', 'gradescope');
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.score, 0);
+  assert.equal(doc.tests.length, 7);
+  for (const t of doc.tests) { assert.equal(t.max_score, 1); assert.equal(t.score, 0); assert.equal(t.status, 'failed'); }
+  const ok = JSON.parse(cli('grade', SOLUTION, '--format', 'gradescope').stdout);
+  assert.equal(ok.score, 7);
+});
+
+test('syntax error: status error with line and column, exit 1', () => {
+  const p = file('syntax.js', 'function causal_mask(T) {\n  return np.tril(np.ones([T, T])\n}\n');
+  const r = cli('grade', p, '--format', 'json', '--lang', 'en');
+  assert.equal(r.status, 1);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.status, 'error');
+  assert.match(doc.message, /line 3, column 1/);
+});
+
+test('bad invocations exit 2 with a message on stderr', () => {
+  for (const args of [[], ['grade'], ['grade', join(tmp, 'missing.js')], ['grade', SOLUTION, '--format', 'xml'],
+    ['grade', SOLUTION, '--lang', 'de'], ['grade', SOLUTION, '--seed', 'abc'], ['grade', SOLUTION, '--exercise', 'nope'],
+    ['grade', SOLUTION, '--bogus'], ['frobnicate', SOLUTION]]) {
+    const r = cli(...args);
+    assert.equal(r.status, 2, `${args.join(' ')} → ${r.status}`);
+    assert.match(r.stderr, /attnlab: .+\n/);
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('a top-level error while loading is reported, and functions declared before it still grade', () => {
+  const src = readFileSync(SOLUTION, 'utf8') + '\nprint(undefinedThing.shape)\n';
+  const r = cli('grade', file('toplevel.js', src), '--lang', 'en');
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /stopped with an error at line \d+: ReferenceError: undefinedThing is not defined/);
+});
+
+test('export, export default and arrow functions in const are all found', () => {
+  const src = readFileSync(SOLUTION, 'utf8')
+    .replace('function causal_mask(T)', 'export function causal_mask(T)')
+    .replace('function softmax(x) {', 'export const softmax = (x) => {')
+    .replace(/\n}\n\nfunction attention/, '\n};\n\nfunction attention');
+  const r = cli('grade', file('exports.js', src), '--lang', 'en');
+  assert.equal(r.status, 0, r.stdout);
+});
+
+test('prepareSource: exports blanked in place, imports refused with their position', () => {
+  const p = prepareSource('export function f() {}\nexport default function g() {}\nconst h = 1;\nexport { h };\n');
+  assert.equal(p.ok, true);
+  assert.equal(p.source, '       function f() {}\n               function g() {}\nconst h = 1;\n             \n');
+  const i = prepareSource('\n  import x from "numpy";\n');
+  assert.deepEqual({ ok: i.ok, line: i.error.line, column: i.error.column }, { ok: false, line: 2, column: 3 });
+  assert.ok(prepareSource('with (Math) { cos(1) }').ok, 'sloppy-only code is accepted as a script');
+});
+
+test('compare: allclose tolerance, NaN never equal, infinities must match in sign, shape and dtype first', () => {
+  const f = (a, shape = [a.length]) => tensor(Float64Array.from(a), shape);
+  assert.ok(compare(f([1, 2]), f([1 + 1e-6, 2])).ok);
+  assert.equal(compare(f([1, 2]), f([1.001, 2])).reason, 'values');
+  assert.equal(compare(f([NaN]), f([NaN])).ok, false);
+  assert.equal(compare(f([NaN]), f([NaN]), { equalNan: true }).ok, true);
+  assert.equal(compare(f([-Infinity]), f([-Infinity])).ok, true);
+  assert.equal(compare(f([Infinity]), f([-Infinity])).ok, false);
+  assert.equal(compare(f([Infinity, 0]), f([1, 0])).reason, 'nonfinite');
+  assert.equal(compare(f([1, 2]), f([1, 2], [2, 1])).reason, 'shape');
+  assert.equal(compare(tensor(Uint8Array.of(1), [1], 'bool'), f([1])).reason, 'dtype');
+  const r = compare(f([0, 0, 0, 5], [2, 2]), f([0, 0, 1, 1], [2, 2]));
+  assert.deepEqual([r.index, r.count, r.maxAbsErr], [[1, 0], 2, 4]);
+});
+
+test('toTensor: nested lists, np arrays inside lists, and the ways a value is not an array', () => {
+  assert.deepEqual(toTensor([[1, 2], [3, 4]]).tensor.shape, [2, 2]);
+  assert.equal(toTensor([[true, false]]).tensor.dtype, 'bool');
+  const nd = { $nd: { dtype: 'float64', shape: [2], data: [1, 2] } };
+  assert.deepEqual(Array.from(toTensor([nd, nd]).tensor.data), [1, 2, 1, 2]);
+  assert.equal(toTensor([[1, 2], [3]]).error, 'ragged');
+  assert.equal(toTensor([1, true]).error, 'mixed');
+  assert.equal(toTensor(['a']).error, 'element');
+  assert.equal(toTensor({ $other: 'Map' }).error, 'not-array');
+});
+
+test('axis moves: .T reverses every axis, swapLast2 only the last two', () => {
+  const t = tensor(Float64Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]);
+  const r = reverseAxes(t);
+  assert.deepEqual(r.shape, [4, 3, 2]);
+  assert.equal(r.data[1 * 6 + 2 * 2 + 1], t.data[1 * 12 + 2 * 4 + 1]); // r[1,2,1] = t[1,2,1]
+  const s = swapLast2(t);
+  assert.deepEqual(s.shape, [2, 4, 3]);
+  assert.equal(s.data[1 * 12 + 3 * 3 + 2], t.data[1 * 12 + 2 * 4 + 3]); // s[1,3,2] = t[1,2,3]
+});
