@@ -89,13 +89,16 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
     report.error = prepared.error;
     return report;
   }
+  // A script that stops or hangs at top level still has its function declarations (they are hoisted):
+  // say so once, and grade what is there.
   const load = await sandbox.load(prepared.source, { functions: spec.functions, timeoutMs: timeoutMs * 2 });
-  if (!load.ok) {
+  if (!load.ok && load.kind !== 'timeout') {
     report.status = 'error';
-    report.message = load.kind === 'timeout' ? t('load.timeout', { ms: timeoutMs * 2 }) : t('error', { fn: 'submission', where: '', message: load.message });
+    report.message = t('error', { fn: 'submission', where: '', message: load.message });
     return report;
   }
-  const loadNote = load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
+  const loadNote = !load.ok ? t('load.timeout', { ms: timeoutMs * 2 })
+    : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
   if (loadNote) report.message = loadNote;
 
   const suite = suites[spec.suite];

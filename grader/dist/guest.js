@@ -208,7 +208,11 @@
     for (const d of shape) n *= d;
     return n;
   };
-  var alloc = (dtype, n) => dtype === "bool" ? new Uint8Array(n) : new Float64Array(n);
+  var MAX_SIZE = 2 ** 27;
+  function alloc(dtype, n) {
+    if (n > MAX_SIZE) throw new RangeError(`np: an array of ${n} elements is too big (the limit is ${MAX_SIZE}); check the shapes`);
+    return dtype === "bool" ? new Uint8Array(n) : new Float64Array(n);
+  }
   var sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
   function stridesOf(shape) {
     const st = new Array(shape.length);
@@ -250,11 +254,11 @@
       this.name = "IndexError";
     }
   };
-  function normShape(shape, where2) {
+  function normShape(shape, where2, allowUnknown = false) {
     const dims = typeof shape === "number" ? [shape] : shape instanceof NDArray ? shape.tolist() : shape;
     if (!isArray(dims) || !dims.every((d) => typeof d === "number" && isInteger(d)))
       throw new TypeError(`${where2}: a shape is an integer or an array of integers, got ${describe(shape)}`);
-    if (dims.some((d) => d < 0)) throw new ValueError(`${where2}: negative dimensions are not allowed (shape ${formatShape(dims)})`);
+    if (dims.some((d) => d < (allowUnknown ? -1 : 0))) throw new ValueError(`${where2}: negative dimensions are not allowed (shape ${formatShape(dims)})`);
     return dims.slice();
   }
   function normAxis(axis, ndim, where2) {
@@ -648,7 +652,7 @@
   }
   function nonzero(x) {
     const a = asarray(x, null, "nonzero");
-    if (a.ndim === 0) throw new ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use np.atleast_1d or reshape first");
+    if (a.ndim === 0) throw new ValueError("nonzero: calling nonzero on 0d arrays is not allowed; reshape it to 1-D first");
     const st = stridesOf(a.shape), hits = [];
     for (let i = 0; i < a.size; i++) if (a.data[i] !== 0) hits.push(i);
     return a.shape.map((n, ax) => new NDArray(Float64Array.from(hits, (i) => floor(i / st[ax]) % n), [hits.length], "int64"));
@@ -744,9 +748,9 @@
   var all = (x, ...args) => reduce("all", x, args);
   function reshape(x, ...args) {
     const a = asarray(x, null, "reshape");
-    const shape = normShape(args.length === 1 ? args[0] : args, "reshape").slice();
+    const shape = normShape(args.length === 1 ? args[0] : args, "reshape", true);
     const unknown = shape.indexOf(-1);
-    if (shape.some((d, i) => d < -1 || d === -1 && i !== unknown)) throw new ValueError("reshape: can only specify one unknown dimension (-1)");
+    if (shape.some((d, i) => d === -1 && i !== unknown)) throw new ValueError("reshape: can only specify one unknown dimension (-1)");
     if (unknown >= 0) {
       const rest = sizeOf(shape.filter((d) => d !== -1));
       if (rest === 0 || a.size % rest !== 0) throw new ValueError(`reshape: cannot reshape array of size ${a.size} into shape ${formatShape(shape)}`);

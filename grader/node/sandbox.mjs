@@ -75,7 +75,7 @@ export class NodeSandbox {
   async call(name, args, { timeoutMs = 1000 } = {}) {
     if (!this.worker && this.loaded) {
       const res = await this.#request({ op: 'load', ...this.loaded }, timeoutMs);
-      if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
+      if (!res.ok && res.kind !== 'timeout') return { ...res, message: `the submission could not be loaded again: ${res.message}` };
     }
     return this.#request({ op: 'call', name, args }, timeoutMs);
   }

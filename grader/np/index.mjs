@@ -35,7 +35,11 @@ function dtypeOf(dt, where) {
 }
 
 const sizeOf = (shape) => { let n = 1; for (const d of shape) n *= d; return n; };
-const alloc = (dtype, n) => (dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n));
+const MAX_SIZE = 2 ** 27; // 1 GiB of float64: a larger array here is a bug (a shape mixed up), not data
+function alloc(dtype, n) {
+  if (n > MAX_SIZE) throw new RangeError(`np: an array of ${n} elements is too big (the limit is ${MAX_SIZE}); check the shapes`);
+  return dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
+}
 const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
 function stridesOf(shape) {
@@ -64,11 +68,11 @@ class ValueError extends Error { constructor(m) { super(m); this.name = 'ValueEr
 class AxisError extends ValueError { constructor(m) { super(m); this.name = 'AxisError'; } }
 class IndexError extends Error { constructor(m) { super(m); this.name = 'IndexError'; } }
 
-function normShape(shape, where) {
+function normShape(shape, where, allowUnknown = false) {
   const dims = typeof shape === 'number' ? [shape] : shape instanceof NDArray ? shape.tolist() : shape;
   if (!isArray(dims) || !dims.every((d) => typeof d === 'number' && isInteger(d)))
     throw new TypeError(`${where}: a shape is an integer or an array of integers, got ${describe(shape)}`);
-  if (dims.some((d) => d < 0)) throw new ValueError(`${where}: negative dimensions are not allowed (shape ${formatShape(dims)})`);
+  if (dims.some((d) => d < (allowUnknown ? -1 : 0))) throw new ValueError(`${where}: negative dimensions are not allowed (shape ${formatShape(dims)})`);
   return dims.slice();
 }
 
@@ -449,7 +453,7 @@ function where(cond, ...xy) {
 /** Indices of the non-zero elements: one int64 array per axis (a JS array where NumPy has a tuple). */
 function nonzero(x) {
   const a = asarray(x, null, 'nonzero');
-  if (a.ndim === 0) throw new ValueError('nonzero: calling nonzero on 0d arrays is not allowed; use np.atleast_1d or reshape first');
+  if (a.ndim === 0) throw new ValueError('nonzero: calling nonzero on 0d arrays is not allowed; reshape it to 1-D first');
   const st = stridesOf(a.shape), hits = [];
   for (let i = 0; i < a.size; i++) if (a.data[i] !== 0) hits.push(i);
   return a.shape.map((n, ax) => new NDArray(Float64Array.from(hits, (i) => floor(i / st[ax]) % n), [hits.length], 'int64'));
@@ -460,7 +464,8 @@ const { maximum, minimum } = Object.fromEntries(['maximum', 'minimum'].map((k) =
 
 // ---------------------------------------------------------------- reductions
 
-// Each reducer folds one contiguous row d[base .. base+n). `empty` names NumPy's error for n = 0.
+// Each reducer folds one contiguous row d[b .. b+n). A reducer with `empty`/`emptyMsg` has no identity,
+// so an empty row is NumPy's error; `single`: the axis is one integer (argmax/argmin).
 const REDUCERS = {
   sum: { dtype: (t) => (t === 'float64' ? t : 'int64'), row: (d, b, n) => { let s = 0; for (let i = b; i < b + n; i++) s += d[i]; return s; } },
   prod: { dtype: (t) => (t === 'float64' ? t : 'int64'), row: (d, b, n) => { let s = 1; for (let i = b; i < b + n; i++) s *= d[i]; return s; } },
@@ -523,9 +528,9 @@ const all = (x, ...args) => reduce('all', x, args);
 
 function reshape(x, ...args) {
   const a = asarray(x, null, 'reshape');
-  const shape = normShape(args.length === 1 ? args[0] : args, 'reshape').slice();
+  const shape = normShape(args.length === 1 ? args[0] : args, 'reshape', true);
   const unknown = shape.indexOf(-1);
-  if (shape.some((d, i) => d < -1 || (d === -1 && i !== unknown))) throw new ValueError('reshape: can only specify one unknown dimension (-1)');
+  if (shape.some((d, i) => d === -1 && i !== unknown)) throw new ValueError('reshape: can only specify one unknown dimension (-1)');
   if (unknown >= 0) {
     const rest = sizeOf(shape.filter((d) => d !== -1));
     if (rest === 0 || a.size % rest !== 0) throw new ValueError(`reshape: cannot reshape array of size ${a.size} into shape ${formatShape(shape)}`);

@@ -164,13 +164,24 @@ export async function causality(ctx) {
       ctx.fail(ctx.t('causal.above', { index: `[${i}, ${j}]`, value: fmtNum(w) }), cause && ctx.t(cause));
     }
   }
-  // 2. earlier outputs blind to later tokens
+  // 2. each row a distribution
+  for (let i = 0; i < T; i++) {
+    let sum = 0;
+    for (let j = 0; j < T; j++) sum += weights.data[i * T + j];
+    if (!(Math.abs(sum - 1) <= 1e-6)) {
+      const cause = diagnose(ctx, got, expected, mistakes);
+      ctx.fail(ctx.t('rows_sum', { index: i, sum: fmtNum(sum) }), cause && ctx.t(cause));
+    }
+  }
+  // 3. earlier outputs blind to later tokens
   const [out2] = ctx.pair(await ctx.call('causal_self_attention', X2, Wq, Wk, Wv), 'causal_self_attention');
   for (let p = 0; p < from; p++) {
-    const a = take0(out, p), b = take0(out2, p);
-    if (!close(a, b, ctx.tol)) ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }));
+    if (!close(take0(out, p), take0(out2, p), ctx.tol)) {
+      const cause = diagnose(ctx, got, expected, mistakes);
+      ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }), cause && ctx.t(cause));
+    }
   }
-  // 3. and the values themselves
+  // 4. and the values themselves
   expectAttention(ctx, got, expected, mistakes);
 }
 
