@@ -16,7 +16,7 @@ const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) 
 export function guestBundle() {
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  if (cached > Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')))) return readFileSync(cache, 'utf8');
+  if (cached > Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')), newest(join(grader, 'core')))) return readFileSync(cache, 'utf8');
   const { outputFiles } = buildSync({
     entryPoints: [join(grader, 'sandbox', 'guest-entry.mjs')],
     bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
