@@ -1,7 +1,7 @@
 // The guest (grader/sandbox + grader/np) bundled into one classic script, to be evaluated inside a
 // fresh `vm` context. Cached in grader/dist/ and rebuilt when a source is newer than the cache.
 import { buildSync } from 'esbuild';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +23,8 @@ export function guestBundle() {
   });
   const text = outputFiles[0].text;
   mkdirSync(dirname(cache), { recursive: true });
-  writeFileSync(cache, text);
+  const tmp = `${cache}.${process.pid}.tmp`; // rename: a concurrent reader never sees half a file
+  writeFileSync(tmp, text);
+  renameSync(tmp, cache);
   return text;
 }
