@@ -100,6 +100,7 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
   const loadNote = !load.ok ? t('load.timeout', { ms: timeoutMs * 2 })
     : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
   if (loadNote) report.message = loadNote;
+  report.output = capOutput(load.output || '', lang); // what the script printed at top level (its demo lines)
 
   const suite = suites[spec.suite];
   for (const [index, test] of spec.tests.entries()) {

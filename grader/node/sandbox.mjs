@@ -36,7 +36,10 @@ export class NodeSandbox {
     if (!this.worker) this.#spawn();
     const worker = this.worker;
     const id = ++this.seq;
-    const rssLimit = process.memoryUsage.rss() + this.memoryMb * 2 ** 20;
+    const rssStart = process.memoryUsage.rss();
+    const rssLimit = rssStart + this.memoryMb * 2 ** 20;
+    // A call that was still filling memory when its time ran out is reported as the memory problem it is.
+    const grewFast = () => process.memoryUsage.rss() - rssStart > (this.memoryMb * 2 ** 20) / 2;
     return new Promise((resolve) => {
       let done = false;
       const finish = (res, kill) => {
@@ -50,13 +53,18 @@ export class NodeSandbox {
         if (kill) { worker.terminate(); if (this.worker === worker) this.worker = null; }
         resolve(res);
       };
-      const onMessage = (m) => { if (m.id === id) finish(decode(m.response), false); };
+      const onMessage = (m) => {
+        if (m.id !== id) return;
+        const res = decode(m.response);
+        if (res.kind === 'timeout' && grewFast()) finish({ ...res, kind: 'memory', message: 'memory limit' }, true);
+        else finish(res, false);
+      };
       const onError = (e) => {
         const memory = e && (e.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory/i.test(e.message));
         finish({ ok: false, kind: memory ? 'memory' : 'error', message: String(e && e.message), output: '' }, true);
       };
       const onExit = () => finish({ ok: false, kind: 'error', message: 'the sandbox stopped', output: '' }, true);
-      const watchdog = setTimeout(() => finish({ ok: false, kind: 'timeout', message: 'timeout', output: '' }, true), timeoutMs + WATCHDOG_MS);
+      const watchdog = setTimeout(() => finish({ ok: false, kind: grewFast() ? 'memory' : 'timeout', message: 'timeout', output: '' }, true), timeoutMs + WATCHDOG_MS);
       const poll = setInterval(() => {
         if (process.memoryUsage.rss() > rssLimit) finish({ ok: false, kind: 'memory', message: 'memory limit', output: '' }, true);
       }, POLL_MS);

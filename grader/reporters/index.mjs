@@ -35,6 +35,7 @@ export function text(report, { color = false } = {}) {
   const mark = { pass: c(32, '✓'), fail: c(31, '✗'), error: c(33, '!') };
   const lines = [];
   if (report.message) lines.push(c(report.status === 'error' ? 33 : 2, report.message), '');
+  if (report.output) lines.push(...report.output.trimEnd().split('\n').map((l) => c(2, `| ${l}`)), '');
   for (const t of report.tests) {
     lines.push(`${mark[t.status]} ${t.id} — ${t.name}: ${say(report.lang, `status.${t.status}`)}`);
     if (t.message) lines.push(`    ${t.message}`);

@@ -1,0 +1,65 @@
+// Types of wasm/index.mjs (hand-written; keep in step with it and with wasm/README.md).
+
+/** Row-major tensor. Float64Array for values, Uint8Array (0/1) for masks. */
+export interface Tensor<D extends Float64Array | Uint8Array = Float64Array> {
+  data: D;
+  shape: number[];
+}
+
+/** What the functions accept: a Tensor-like {data, shape} (any numeric array-like data; NDArray
+ *  objects qualify) or nested JS arrays. Masks may hold booleans or numbers (non-zero = may attend). */
+export type TensorInput =
+  | { data: ArrayLike<number>; shape: readonly number[] }
+  | number[] | number[][] | number[][][] | number[][][][];
+export type MaskInput =
+  | { data: ArrayLike<number | boolean>; shape: readonly number[] }
+  | boolean[] | boolean[][] | boolean[][][] | number[][];
+
+export type Flavour = 'simd' | 'baseline';
+
+export interface LoadOptions {
+  /** 'auto' (default): 'simd' when WebAssembly SIMD validates, else 'baseline'. */
+  flavour?: Flavour | 'auto';
+  /** The flavour's .wasm bytes; requires an explicit flavour. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Browser: URL of the .wasm (path is e.g. 'attnlab-simd.wasm'). Default: ./dist/ beside index.mjs. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+export interface AttentionOptions {
+  /** true = may attend; last two axes 1 or (T_q, T_k), leading axes broadcast with the batch. */
+  mask?: MaskInput | null;
+  /** Multiplies Q Kᵀ; default 1 / sqrt(d_k). */
+  scale?: number | null;
+  /** Score written where the mask is false; default -Infinity (a fully masked row gives NaN). */
+  maskedScore?: number;
+}
+
+export interface AttentionResult {
+  /** (..., T_q, d_v) */
+  out: Tensor;
+  /** (..., T_q, T_k), rows sum to 1 */
+  weights: Tensor;
+}
+
+/** All functions are synchronous, return fresh JS-owned copies, and throw Error naming the shapes. */
+export interface Core {
+  readonly flavour: Flavour;
+  /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
+  readonly module: any;
+  causalMask(T: number): Tensor<Uint8Array>;
+  softmax(x: TensorInput, axis?: number): Tensor;
+  /** numpy.matmul: batch axes broadcast, 1-D operands promoted. */
+  matmul(a: TensorInput, b: TensorInput): Tensor;
+  attention(Q: TensorInput, K: TensorInput, V: TensorInput, options?: AttentionOptions): AttentionResult;
+  /** X (T, d_model) or (B, T, d_model); W_q, W_k (d_model, d_k); W_v (d_model, d_v). */
+  causalSelfAttention(X: TensorInput, Wq: TensorInput, Wk: TensorInput, Wv: TensorInput): AttentionResult;
+  /** The plain nested-loop reference; default scale, -Infinity masking. */
+  attentionLoops(Q: TensorInput, K: TensorInput, V: TensorInput, options?: { mask?: MaskInput | null }): AttentionResult;
+}
+
+/** Loads (and, with default options, caches per flavour) a core. */
+export function loadCore(options?: LoadOptions): Promise<Core>;
+export function simdSupported(): boolean;
+/** tensor(flatData, shape) or tensor(nestedArrays); booleans become a Uint8Array mask. */
+export function tensor(data: ArrayLike<number | boolean> | any[], shape?: readonly number[]): Tensor<Float64Array | Uint8Array>;

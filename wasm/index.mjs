@@ -1,0 +1,162 @@
+// JS loader of the WASM core (wasm/dist/attnlab{,-simd}.{mjs,wasm}, built by tools/build-wasm).
+// Works in Node 20 (reads the .wasm itself and passes wasmBinary) and in browsers / Web Workers
+// (Emscripten fetches the .wasm via locateFile, streaming when the server sends application/wasm).
+// Every function is synchronous after loadCore() and returns fresh JS-owned copies.
+// Contract and types: wasm/README.md, wasm/attnlab.d.ts.
+
+const FLAVOURS = {
+  // Literal dynamic imports: a bundler (esbuild) includes only what is referenced, Node loads lazily.
+  simd: { wasm: 'attnlab-simd.wasm', glue: () => import('./dist/attnlab-simd.mjs') },
+  baseline: { wasm: 'attnlab.wasm', glue: () => import('./dist/attnlab.mjs') },
+};
+
+// Smallest module using a v128 instruction (i8x16.splat + popcnt), as in wasm-feature-detect.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
+  10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/** True when this runtime's WebAssembly accepts SIMD128 instructions. */
+export function simdSupported() {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+}
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined' && typeof importScripts === 'undefined';
+
+// A non-literal specifier keeps bundlers from trying to resolve Node built-ins for the browser.
+const nodeImport = (specifier) => import(specifier);
+
+const cache = new Map(); // flavour -> Promise<core>, only for loads with default options
+
+/**
+ * Loads the core. flavour: 'auto' (SIMD when supported) | 'simd' | 'baseline'.
+ * wasmBinary (ArrayBuffer | Uint8Array of that flavour's .wasm) needs an explicit flavour.
+ * locateFile(path, prefix) -> URL of the .wasm, for browsers when the default (next to this
+ * file's dist/ folder) is wrong, e.g. after bundling.
+ */
+export function loadCore({ flavour = 'auto', wasmBinary, locateFile } = {}) {
+  if (flavour === 'auto') {
+    if (wasmBinary) {
+      return Promise.reject(new Error("loadCore: pass flavour 'simd' or 'baseline' together with wasmBinary"));
+    }
+    flavour = simdSupported() ? 'simd' : 'baseline';
+  }
+  if (!FLAVOURS[flavour]) {
+    return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', 'simd' or 'baseline')`));
+  }
+  if (flavour === 'simd' && !simdSupported()) {
+    return Promise.reject(new Error("loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'"));
+  }
+  const custom = wasmBinary !== undefined || locateFile !== undefined;
+  if (!custom && cache.has(flavour)) return cache.get(flavour);
+  const p = instantiate(flavour, wasmBinary, locateFile);
+  if (!custom) {
+    cache.set(flavour, p);
+    p.catch(() => cache.delete(flavour)); // a failed load may be retried
+  }
+  return p;
+}
+
+async function instantiate(flavour, wasmBinary, locateFile) {
+  const { wasm, glue } = FLAVOURS[flavour];
+  const args = {};
+  if (wasmBinary) {
+    args.wasmBinary = wasmBinary;
+  } else if (isNode && !locateFile) {
+    const { readFile } = await nodeImport('node:fs/promises');
+    args.wasmBinary = await readFile(new URL(`./dist/${wasm}`, import.meta.url));
+  } else {
+    // Default: dist/ beside this file; once bundled (import.meta empty), beside the page or worker.
+    const base = import.meta.url || globalThis.location?.href;
+    args.locateFile = locateFile ?? ((path) => new URL(`./dist/${path}`, base).href);
+  }
+  const { default: createAttnlab } = await glue();
+  const module = await createAttnlab(args);
+  return makeCore(module, flavour);
+}
+
+// ---- tensors ---------------------------------------------------------------------------------
+
+const shapeStr = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+
+/** Tensor helper: tensor(flatData, shape) or tensor(nestedArrays) (shape inferred). */
+export function tensor(data, shape) {
+  if (shape === undefined) {
+    shape = [];
+    for (let x = data; Array.isArray(x); x = x[0]) shape.push(x.length);
+    data = shape.length ? data.flat(shape.length - 1) : [data];
+  }
+  if (data instanceof Float64Array || data instanceof Uint8Array) return { data, shape: [...shape] };
+  const isBool = data.length > 0 && typeof data[0] === 'boolean';
+  return { data: isBool ? Uint8Array.from(data, Number) : Float64Array.from(data), shape: [...shape] };
+}
+
+// Normalises a Tensor-like input ({data, shape} or nested arrays) and checks data against shape.
+function asTensor(x, fn, name, kind) {
+  if (Array.isArray(x)) x = tensor(x);
+  if (x === null || typeof x !== 'object' || x.data === undefined || !Array.isArray(x.shape)) {
+    throw new TypeError(`${fn}: ${name} must be a tensor {data, shape} or nested arrays`);
+  }
+  const shape = Array.from(x.shape);
+  if (!shape.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new TypeError(`${fn}: ${name} has an invalid shape [${shape}]`);
+  }
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (x.data.length !== size) {
+    throw new Error(`${fn}: ${name} has ${x.data.length} values but shape ${shapeStr(shape)} needs ${size}`);
+  }
+  if (kind === 'mask') {
+    // Masks travel as bytes 0/1 (any truthy value means "may attend").
+    const data = new Uint8Array(size);
+    for (let i = 0; i < size; i++) data[i] = x.data[i] ? 1 : 0;
+    return { data, shape };
+  }
+  return { data: x.data instanceof Float64Array ? x.data : Float64Array.from(x.data), shape };
+}
+
+// The bindings return {error} instead of throwing C++ exceptions across the boundary.
+function unwrap(r) {
+  if (r && typeof r.error === 'string') throw new Error(r.error);
+  return r;
+}
+
+function makeCore(module, flavour) {
+  const f = (x, fn, name) => asTensor(x, fn, name, 'f64');
+  const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
+  return {
+    flavour,
+    /** The Emscripten module, for other bindings compiled into the same .wasm. */
+    module,
+    causalMask(T) {
+      if (!Number.isInteger(T) || T < 0) throw new Error(`causal_mask: T must be a non-negative integer, got ${T}`);
+      return unwrap(module.ref_causalMask(T));
+    },
+    softmax(x, axis = -1) {
+      if (!Number.isInteger(axis)) throw new Error(`softmax: axis must be an integer, got ${axis}`);
+      return unwrap(module.ref_softmax(f(x, 'softmax', 'x'), axis));
+    },
+    matmul(a, b) {
+      return unwrap(module.ref_matmul(f(a, 'matmul', 'a'), f(b, 'matmul', 'b')));
+    },
+    attention(Q, K, V, { mask, scale, maskedScore } = {}) {
+      const fn = 'attention';
+      if (scale !== undefined && scale !== null && typeof scale !== 'number') {
+        throw new TypeError(`attention: scale must be a number, got ${typeof scale}`);
+      }
+      if (maskedScore !== undefined && typeof maskedScore !== 'number') {
+        throw new TypeError(`attention: maskedScore must be a number, got ${typeof maskedScore}`);
+      }
+      return unwrap(module.ref_attention(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'),
+        { mask: optMask(mask, fn), scale: scale ?? undefined, maskedScore }));
+    },
+    causalSelfAttention(X, Wq, Wk, Wv) {
+      const fn = 'causal_self_attention';
+      return unwrap(module.ref_causalSelfAttention(f(X, fn, 'X'), f(Wq, fn, 'W_q'), f(Wk, fn, 'W_k'),
+        f(Wv, fn, 'W_v')));
+    },
+    attentionLoops(Q, K, V, { mask } = {}) {
+      const fn = 'attention_loops';
+      return unwrap(module.ref_attentionLoops(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'),
+        optMask(mask, fn) ?? null));
+    },
+  };
+}
