@@ -1,0 +1,31 @@
+// The page grades exactly like the CLI: every fixture submission (tests/fixtures/sdpa/*), checked in
+// the browser (Web Worker sandbox, WASM core in the page), must give the same Exercism results.json
+// as the committed expected_results.json that the Node grader produces (tests/js/fixtures.test.mjs).
+// Run: node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { exercism } from '../../grader/reporters/index.mjs';
+import { launch, open, check, setCode } from './launcher.mjs';
+
+const ROOT = new URL('../fixtures/sdpa/', import.meta.url);
+const aims = JSON.parse(readFileSync(new URL('aims.json', ROOT), 'utf8'));
+const cases = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+let b;
+before(async () => {
+  b = await launch();
+  await open(b.page, `${b.url}?lang=en`); // expected_results.json are in English, default time limits
+});
+after(() => b?.close());
+
+for (const name of cases) {
+  test(`fixture ${name} grades in the browser as in Node`, async () => {
+    const source = readFileSync(aims[name].submission ? new URL(`../../${aims[name].submission}`, import.meta.url) : new URL(`${name}/submission.js`, ROOT), 'utf8');
+    await setCode(b.page, source);
+    await check(b.page);
+    const report = await b.page.evaluate(() => window.attnlab.state.report);
+    assert.equal(exercism(report) + '\n', readFileSync(new URL(`${name}/expected_results.json`, ROOT), 'utf8'));
+    assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
+  });
+}

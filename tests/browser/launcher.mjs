@@ -1,0 +1,64 @@
+// Shared by the browser tests and tools/measure-page: build the page if needed, serve web/dist on a
+// free 127.0.0.1 port in this process, and drive Debian's chromium with playwright-core.
+import { chromium } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, startServer } from '../../web/server.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const ARGS = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+let built = null;
+
+/**
+ * → { server, context, page, url, served, errors, close() }. One browser per call, with a new empty
+ * user-data-dir (a persistent context, so service workers and localStorage behave as for a student).
+ */
+export async function launch({ build = true } = {}) {
+  if (build) built ??= ensureBuilt({ quiet: true });
+  await built;
+  const served = []; // every file response: { path, status, bytes }
+  const server = await startServer({ port: 0, onResponse: (r) => served.push(r) });
+  const profile = await mkdtemp(join(tmpdir(), 'attnlab-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 1000 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  return {
+    server, context, page, url: server.url, served, errors,
+    async close() {
+      await context.close();
+      await server.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the page and waits until the editor is interactive and the WASM core has loaded. */
+export async function open(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => /^core/.test(document.documentElement.dataset.ready ?? ''));
+  if (await page.evaluate(() => document.documentElement.dataset.ready) !== 'core') throw new Error(`the page could not load the core: ${await page.textContent('#output')}`);
+}
+
+/** Clicks Check and resolves with { passed, total } once the results are on screen. */
+export async function check(page) {
+  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail), { once: true })));
+  await page.click('#check');
+  return done;
+}
+
+/** Clicks Run (or presses a key) and resolves once the output (and heatmap) are updated. */
+export async function run(page, trigger = () => page.click('#run')) {
+  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:ran', () => r(), { once: true })));
+  await trigger();
+  await done;
+  return page.textContent('#output');
+}
+
+export const getCode = (page) => page.evaluate(() => window.attnlab.editor.value);
+export const setCode = (page, code) => page.evaluate((c) => { window.attnlab.editor.value = c; }, code);

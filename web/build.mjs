@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Builds the exercise page into web/dist: one ESM bundle for the page (plus a chunk per WASM
+// flavour's glue), one classic-script bundle for the sandbox worker, the .wasm files, and a service
+// worker whose precache list and version (a hash of every asset) are written in at build time, so
+// any change re-installs it.
+// Skips the work when web/dist is newer than every input esbuild saw last time (dist/.inputs.json).
+// The new dist is built beside the old one and swapped in, so two processes building at once (the
+// browser test files run in parallel) never serve a half-written folder.
+// Usage: node web/build.mjs [--force] [--dev]   (--dev: no minification, inline source maps)
+import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const root = dirname(web);
+export const distDir = join(web, 'dist');
+const wasmDist = join(root, 'wasm', 'dist');
+export const wasmFiles = ['attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm'];
+const STAMP = '.inputs.json'; // inputs of the last build; not served, not precached
+
+// `import text from './file.md?raw'` → the file's contents as a string (task texts, starter code).
+const rawPlugin = {
+  name: 'raw',
+  setup(b) {
+    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: join(a.resolveDir, a.path.slice(0, -4)), namespace: 'raw' }));
+    b.onLoad({ filter: /.*/, namespace: 'raw' }, async (a) => ({ contents: await readFile(a.path, 'utf8'), loader: 'text', watchFiles: [a.path] }));
+  },
+};
+
+async function upToDate() {
+  try {
+    const built = (await stat(join(distDir, STAMP))).mtimeMs;
+    const inputs = JSON.parse(await readFile(join(distDir, STAMP), 'utf8'));
+    for (const f of inputs) if ((await stat(join(root, f))).mtimeMs > built) return false;
+    return true;
+  } catch {
+    return false; // no stamp, or an input is gone
+  }
+}
+
+export async function build({ dev = false, quiet = false, force = false, plugins = [] } = {}) {
+  const missing = wasmFiles.filter((f) => !existsSync(join(wasmDist, f)));
+  if (missing.length) throw new Error(`web build: wasm/dist lacks ${missing.join(', ')}; run tools/build-wasm first`);
+  if (!force && !dev && !plugins.length && (await upToDate())) return { distDir, cached: true };
+
+  // Scratch folders live in build/ (git-ignored, same file system, so the swap is a rename).
+  await mkdir(join(root, 'build'), { recursive: true });
+  const out = join(root, 'build', `web-dist.tmp-${process.pid}`);
+  await rm(out, { recursive: true, force: true });
+  await mkdir(join(out, 'wasm'), { recursive: true });
+  const common = {
+    bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
+    plugins: [rawPlugin, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
+    external: ['node:*'], platform: 'browser', absWorkingDir: root,
+  };
+  const results = await Promise.all([
+    // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
+    esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
+    esbuild.build({ ...common, entryPoints: { 'sandbox-worker': join(web, 'src', 'sandbox', 'worker.js') }, format: 'iife', outdir: out }),
+  ]);
+  const copied = [['web/index.html', 'index.html'], ['web/src/icon.svg', 'icon.svg'],
+    ...wasmFiles.filter((x) => x.endsWith('.wasm')).map((f) => [`wasm/dist/${f}`, `wasm/${f}`])];
+  for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
+
+  // Service worker: precache exactly what the build produced.
+  const assets = (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort();
+  const hash = createHash('sha256');
+  for (const a of assets) hash.update(a).update(await readFile(join(out, a)));
+  const version = hash.digest('hex').slice(0, 12);
+  const sw = await esbuild.build({
+    ...common, entryPoints: { sw: join(web, 'src', 'sw.js') }, format: 'iife', outdir: out,
+    define: { __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html')]), __VERSION__: JSON.stringify(version) },
+  });
+
+  const inputs = new Set([...copied.map(([from]) => from), 'web/build.mjs']);
+  for (const r of [...results, sw]) {
+    for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(f.startsWith('raw:') ? relative(root, f.slice(4)) : f);
+  }
+  await writeFile(join(out, STAMP), JSON.stringify([...inputs].sort(), null, 1));
+  const old = join(root, 'build', `web-dist.old-${process.pid}`);
+  await rename(distDir, old).catch(() => {});
+  await rename(out, distDir);
+  await rm(old, { recursive: true, force: true });
+  return { distDir, version, assets: [...assets, 'sw.js'] };
+}
+
+async function listFiles(dir) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const t0 = performance.now();
+  build({ dev: process.argv.includes('--dev'), force: process.argv.includes('--force') }).then(
+    (r) => console.log(r.cached ? 'web/dist is up to date' : `web/dist built (${r.assets.length} files, version ${r.version}) in ${Math.round(performance.now() - t0)} ms`),
+    (e) => { console.error(e.message); process.exit(1); },
+  );
+}

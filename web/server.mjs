@@ -1,0 +1,89 @@
+// A tiny static file server for web/dist (used by tools/serve, the browser tests and
+// tools/measure-page). Serves on 127.0.0.1 only: a secure context, so service workers and
+// WebGPU are available without TLS.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, distDir, wasmFiles } from './build.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+};
+
+/** Builds what is missing: the WASM core (tools/build-wasm) if wasm/dist lacks it, then the page. */
+export async function ensureBuilt({ quiet = false } = {}) {
+  if (wasmFiles.some((f) => !existsSync(join(root, 'wasm', 'dist', f)))) {
+    const r = spawnSync(join(root, 'tools', 'build-wasm'), { stdio: quiet ? 'pipe' : 'inherit' });
+    if (r.status !== 0) throw new Error(`tools/build-wasm failed (exit ${r.status})${quiet ? `:\n${r.stderr}` : ''}`);
+  }
+  return build({ quiet });
+}
+
+/**
+ * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
+ * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
+ * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
+ * where the client accepts it), for measurements.
+ */
+export function startServer({ port = 0, dir = distDir, onResponse = null } = {}) {
+  let sent = 0;
+  const gzipped = new Map();
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(dir, path));
+      if (file !== dir && !file.startsWith(dir + sep)) return send(res, 403, 'forbidden');
+      let st = await stat(file).catch(() => null);
+      if (st?.isDirectory()) st = await stat((file = join(file, 'index.html'))).catch(() => null);
+      if (!st) return send(res, 404, 'not found');
+      // The service worker decides what is cached; the HTTP cache only revalidates (ETag → 304),
+      // so the worker's precache after the first visit does not download everything twice.
+      const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
+      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
+      if (req.headers['if-none-match'] === etag) {
+        onResponse?.({ path, status: 304, bytes: 0 });
+        res.writeHead(304, headers);
+        return res.end();
+      }
+      let body = await readFile(file);
+      // gzip, as any static host would (the measured first-load bytes depend on it).
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && body.length > 1024) {
+        const key = `${file}:${etag}`;
+        if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
+        body = gzipped.get(key);
+        Object.assign(headers, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
+      }
+      res.writeHead(200, { ...headers, 'content-length': body.length });
+      sent += body.length;
+      onResponse?.({ path, status: 200, bytes: body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (e) {
+      send(res, 500, String(e));
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const p = server.address().port;
+      resolve({
+        url: `http://127.0.0.1:${p}/`, port: p, bytesSent: () => sent,
+        close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }),
+      });
+    });
+  });
+}
+
+function send(res, code, text) {
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}

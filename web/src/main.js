@@ -1,0 +1,308 @@
+// The exercise page: editor, Run / Check / Hint / Reset, results, heatmap, offline cache.
+// Checks are the grader's own (grader/core/grade.mjs); the page only supplies a browser sandbox.
+import './styles.css';
+import { STRINGS } from './i18n.js';
+import { renderMarkdown } from './markdown.js';
+import { heatmap, heatmapMessage } from './heatmap.js';
+import { createEditor } from './editor.js';
+import { BrowserSandbox } from './sandbox/host.js';
+import { exercise } from './exercise.js';
+import { grade, prepareSource } from '../../grader/core/grade.mjs';
+import { say } from '../../grader/core/messages.mjs';
+import { toTensor, wire, fmtShape } from '../../grader/core/tensor.mjs';
+import { loadCore } from '../../wasm/index.mjs';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const KEY = { code: `attnlab:${exercise.spec.slug}:code`, lang: 'attnlab:lang' };
+// ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
+const timeoutMs = Number(params.get('timeout')) || undefined;
+const store = {
+  get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
+  set: (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode or full: keep working */ } },
+};
+
+let lang = params.get('lang') ?? store.get(KEY.lang) ?? 'ru';
+if (!STRINGS[lang]) lang = 'ru';
+const t = () => STRINGS[lang];
+
+// The lesson's worked example (3 tokens, d_k = d_v = 2; the numbers are the lesson_example test's).
+const lessonParams = exercise.spec.tests.find((x) => x.id === 'lesson_example').params;
+const fromRows = (r) => ({ data: Float64Array.from(r.flat()), shape: [r.length, r[0].length], dtype: 'float64' });
+const EXAMPLE = {
+  tokens: ['Карп', 'прыгает', 'через'],
+  Q: fromRows(lessonParams.Q), K: fromRows(lessonParams.K), V: fromRows(lessonParams.V),
+  mask: { data: Uint8Array.of(1, 0, 0, 1, 1, 0, 1, 1, 1), shape: [3, 3], dtype: 'bool' }, // j <= i
+};
+
+const state = {
+  core: null, sandbox: new BrowserSandbox(),
+  busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's attention */,
+};
+
+// ---------- rendering ----------
+function renderTexts() {
+  document.documentElement.lang = lang;
+  const [, title = exercise.spec.slug, body = ''] = exercise.texts[lang].match(/^#\s+(.*)\n([\s\S]*)$/) ?? [null, exercise.spec.slug, exercise.texts[lang]];
+  $('title').textContent = title;
+  document.title = `${title} — attnlab`;
+  $('task').innerHTML = renderMarkdown(body);
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t()[el.dataset.i18n];
+  for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t()[el.dataset.i18nTitle];
+  $('lang').textContent = t().langSwitch;
+  $('lang').lang = lang === 'ru' ? 'en' : 'ru';
+  editor.setLabel(t().editorLabel);
+  renderHints();
+  renderHeatmaps();
+  if (state.report) renderReport(state.report);
+}
+
+function lineButton(line, column, text) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'linkish';
+  b.textContent = text;
+  b.title = t().goToLine(line);
+  b.dataset.line = line;
+  b.addEventListener('click', () => editor.goTo(line, column ?? 1));
+  return b;
+}
+
+/**
+ * A grader message as DOM: `code` spans become <code>, and every "line N" / "строке N" a button
+ * that moves the cursor there.
+ */
+function messageDom(text) {
+  const frag = document.createDocumentFragment();
+  text.split(/(`[^`]+`)/).forEach((part, i) => {
+    if (i % 2) return frag.append(Object.assign(document.createElement('code'), { textContent: part.slice(1, -1) }));
+    const re = /(?:line|строк[аеи])\s+(\d+)(?:,\s*(?:column|столбец)\s+(\d+))?/gi;
+    let last = 0, m;
+    while ((m = re.exec(part))) {
+      frag.append(part.slice(last, m.index), lineButton(+m[1], m[2] ? +m[2] : 1, m[0]));
+      last = re.lastIndex;
+    }
+    frag.append(part.slice(last));
+  });
+  return frag;
+}
+
+function showOutput(res) {
+  const out = $('output');
+  out.replaceChildren();
+  if (res.output) out.append(res.output.replace(/\n$/, ''), '\n');
+  if (res.kind === 'timeout') {
+    out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: say(lang, 'load.timeout', { ms: res.ms }) }));
+  } else if (res.error) {
+    const { message, line, column } = res.error;
+    out.append(line ? lineButton(line, column, `${t().line(line)}: ${message}`) : Object.assign(document.createElement('div'), { className: 'err', textContent: message }));
+  } else if (res.ok === false) {
+    out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: res.message }));
+  } else if (!res.output) {
+    out.append(Object.assign(document.createElement('span'), { className: 'muted', textContent: t().noOutput }));
+  }
+}
+
+function renderReport(report) {
+  const list = $('results');
+  list.replaceChildren();
+  for (const test of report.tests) {
+    const li = document.createElement('li');
+    li.className = test.status;
+    li.dataset.test = test.id;
+    const head = document.createElement('div');
+    head.className = 'head';
+    head.innerHTML = `<span class="icon" aria-hidden="true">${{ pass: '✓', fail: '✗', error: '!' }[test.status]}</span>`;
+    head.append(Object.assign(document.createElement('span'), { className: 'name', textContent: test.name ?? test.id }),
+      Object.assign(document.createElement('span'), { className: 'st', textContent: t().status[test.status] }));
+    li.append(head);
+    if (test.message) {
+      const msg = document.createElement('div');
+      msg.className = 'msg';
+      msg.append(messageDom(test.message));
+      li.append(msg);
+    }
+    if (test.output) {
+      const d = document.createElement('details');
+      d.innerHTML = `<summary>${t().output_}</summary>`;
+      d.append(Object.assign(document.createElement('pre'), { textContent: test.output }));
+      li.append(d);
+    }
+    list.append(li);
+  }
+  // A load failure (syntax error, top level that never ends) has no per-test list worth reading alone.
+  if (report.message && report.status === 'error') {
+    const li = document.createElement('li');
+    li.className = 'error';
+    li.dataset.test = 'load';
+    li.append(messageDom(report.message));
+    list.prepend(li);
+  }
+  const s = $('summary');
+  s.textContent = t().summary(report.passed, report.total);
+  s.title = t().summaryLong(report.passed, report.total);
+  s.className = `summary ${report.passed === report.total ? 'all' : 'some'}`;
+}
+
+function renderHints() {
+  const box = $('hints');
+  box.replaceChildren();
+  const hints = exercise.hints[lang];
+  for (let i = 0; i < state.hintsShown; i++) {
+    const div = document.createElement('div');
+    div.className = 'hint';
+    div.innerHTML = `<h4>${t().hintN(i + 1, hints.length)}</h4>${renderMarkdown(hints[i])}`;
+    box.append(div);
+  }
+  if (state.hintsShown >= hints.length && state.hintsShownAll) box.append(Object.assign(document.createElement('p'), { className: 'note', textContent: hints.length ? t().hintsDone(hints.length) : t().noHints }));
+}
+
+function renderHeatmaps() {
+  const box = $('heatmaps');
+  box.replaceChildren();
+  const common = { tokens: EXAMPLE.tokens, mask: rows(EXAMPLE.mask), describe: t().cell, maskedLabel: t().masked };
+  const s = state.student;
+  if (s?.weights) box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
+  else box.append(heatmapMessage({ id: 'student', title: t().yours, message: s?.message?.() ?? t().heatWait }));
+  if (state.reference) box.append(heatmap({ ...common, id: 'reference', title: t().reference, weights: state.reference }));
+}
+
+const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn.data.slice(i * tn.shape[1], (i + 1) * tn.shape[1]), (v) => (tn.dtype === 'bool' ? !!v : v)));
+
+// ---------- actions ----------
+// One action at a time. aria-disabled (not `disabled`) keeps keyboard focus on the pressed button.
+async function busy(fn) {
+  if (state.busy) return;
+  state.busy = true;
+  for (const id of ['run', 'check']) $(id).setAttribute('aria-disabled', 'true');
+  $('busy').classList.add('on');
+  $('editor-panel').setAttribute('aria-busy', 'true');
+  try { await fn(); } finally {
+    state.busy = false;
+    for (const id of ['run', 'check']) $(id).removeAttribute('aria-disabled');
+    $('busy').classList.remove('on');
+    $('editor-panel').removeAttribute('aria-busy');
+  }
+}
+
+const run = () => busy(async () => {
+  const source = editor.value;
+  store.set(KEY.code, source);
+  $('output').textContent = t().running;
+  // Same syntax check and `export` handling as Check, so both report the same line numbers.
+  const prepared = prepareSource(source);
+  if (!prepared.ok) {
+    showOutput({ error: prepared.error });
+    await updateStudentHeatmap(false);
+    return dispatchEvent(new Event('attnlab:ran'));
+  }
+  const limit = 2 * (timeoutMs ?? exercise.spec.timeout_ms); // the grader's limit for a top level
+  const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, timeoutMs: limit });
+  showOutput(res.ok === false && res.kind === 'timeout' ? { ...res, ms: limit } : res);
+  await updateStudentHeatmap(res.ok);
+  dispatchEvent(new Event('attnlab:ran'));
+});
+
+const check = () => busy(async () => {
+  const source = editor.value;
+  store.set(KEY.code, source);
+  $('summary').textContent = t().checking;
+  const core = await state.coreReady;
+  if (!core) return void ($('summary').textContent = t().coreFailed(state.coreError));
+  let report;
+  try {
+    report = await grade({ exercise, source, sandbox: state.sandbox, core, lang, timeoutMs });
+  } catch (e) { // a grader fault, not the student's: say so instead of failing silently
+    $('summary').textContent = `grader error: ${e.message}`;
+    throw e;
+  }
+  state.report = report;
+  renderReport(report);
+  // Results are on screen now (tools/measure-page times click → this event).
+  dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total } }));
+  await updateStudentHeatmap(report.status !== 'error');
+});
+
+/** Calls the student's attention on the lesson example (the sandbox holds the last loaded source). */
+async function updateStudentHeatmap(loaded) {
+  state.student = loaded ? studentWeights(await state.sandbox.call('attention',
+    [wire(EXAMPLE.Q), wire(EXAMPLE.K), wire(EXAMPLE.V), wire(EXAMPLE.mask)], { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
+  renderHeatmaps();
+  dispatchEvent(new Event('attnlab:heatmap'));
+}
+
+// → { weights } or { message: () => text } (a function, so a language switch re-renders it).
+function studentWeights(res) {
+  if (!res.ok) return { message: () => (res.kind === 'missing' ? t().heatMissing : res.message) };
+  const v = res.value;
+  if (!Array.isArray(v) || v.length !== 2) return { message: () => t().heatNotImpl };
+  const w = toTensor(v[1]);
+  if (w.error) return { message: () => t().heatNotImpl };
+  if (w.tensor.shape.join() !== '3,3') return { message: () => t().heatShape(fmtShape(w.tensor.shape)) };
+  return { weights: rows(w.tensor) };
+}
+
+function hint() {
+  if (state.hintsShown < exercise.hints[lang].length) state.hintsShown++;
+  else state.hintsShownAll = true; // pressed once more: say that there are no more
+  renderHints();
+  $('hints').lastElementChild?.scrollIntoView({ block: 'nearest' });
+}
+
+function reset() {
+  $('confirm-reset').returnValue = '';
+  $('confirm-reset').showModal();
+}
+
+function onResetClosed() {
+  if ($('confirm-reset').returnValue !== 'ok') return;
+  editor.value = exercise.starter;
+  store.set(KEY.code, exercise.starter);
+  editor.view.focus();
+}
+
+// ---------- start ----------
+const editor = createEditor({
+  parent: $('editor'),
+  doc: store.get(KEY.code) ?? exercise.starter,
+  label: t().editorLabel,
+  onRun: () => { run(); },
+  onChange: (text) => store.set(KEY.code, text),
+});
+if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
+renderTexts();
+$('run').addEventListener('click', run);
+$('check').addEventListener('click', check);
+$('hint').addEventListener('click', hint);
+$('reset').addEventListener('click', reset);
+$('confirm-reset').addEventListener('close', onResetClosed);
+$('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; store.set(KEY.lang, lang); renderTexts(); });
+
+// web/build.mjs copies the .wasm files to dist/wasm/ (the glue itself is bundled as a chunk).
+const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
+state.coreReady = loadCore({ flavour: params.get('flavour') ?? 'auto', locateFile }).then((core) => {
+  state.core = core;
+  $('backend').textContent = core.flavour === 'simd' ? 'WASM SIMD' : 'WASM';
+  const { weights } = core.attention(EXAMPLE.Q, EXAMPLE.K, EXAMPLE.V, { mask: EXAMPLE.mask });
+  state.reference = rows(weights);
+  renderHeatmaps();
+  document.documentElement.dataset.ready = 'core';
+  performance.mark('attnlab:core');
+  return core;
+}, (e) => {
+  state.coreError = e.message ?? String(e);
+  $('backend').textContent = 'WASM ✗';
+  $('output').textContent = t().coreFailed(state.coreError);
+  document.documentElement.dataset.ready = 'core-failed';
+  return null;
+});
+
+// The offline cache is filled once the page works, so it never competes with the first load.
+if ('serviceWorker' in navigator && !params.has('nosw')) {
+  state.coreReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
+}
+
+// For the browser tests and the console: the editor and the live state.
+window.attnlab = { editor, state, exercise, run, check };
+document.documentElement.dataset.ready = 'editor';
+performance.mark('attnlab:editor');

@@ -1,0 +1,33 @@
+// Service worker: after one visit the page loads and grades with the network off.
+// __ASSETS__ (every file of web/dist) and __VERSION__ (a hash of them) are written in by web/build.mjs,
+// so each build installs a new cache and drops the old one. Cache-first: the page never waits on
+// the network for a file it already has.
+/* global __ASSETS__, __VERSION__ */
+const CACHE = `attnlab-${__VERSION__}`;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // 'no-cache': revalidate with the server (a 304 for what the page just downloaded), never stale.
+    await cache.addAll(__ASSETS__.map((a) => new Request(a, { cache: 'no-cache' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key.startsWith('attnlab-') && key !== CACHE) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    // Navigations carry query strings (?lang=en): any of them is the one page.
+    const hit = req.mode === 'navigate' ? await cache.match('./', { ignoreSearch: true }) : await cache.match(req, { ignoreSearch: true });
+    return hit ?? fetch(req);
+  })());
+});
