@@ -6,11 +6,9 @@
 // 2 the grader could not be invoked (bad arguments, missing file, broken installation).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { grade } from './core/grade.mjs';
 import { loadExercise } from './node/exercise.mjs';
-import { NodeSandbox } from './node/sandbox.mjs';
-import * as reporters from './reporters/index.mjs';
-import { loadCore } from '../wasm/index.mjs';
+// The rest is imported once the arguments are known to be good, with the sandbox's worker and the
+// WASM core starting first so that they boot while the grader's own modules load.
 
 const USAGE = `usage: node grader/cli.mjs grade <submission.js> [--exercise sdpa] [--format text|json|gradescope]
                                 [--seed N] [--lang ru|en] [--timeout-ms N]`;
@@ -60,7 +58,10 @@ async function main(argv) {
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const [core, sandbox] = await Promise.all([loadCore(), new NodeSandbox()]);
+  const sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create());
+  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
+  const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
+  const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   try {
     const report = await grade({ exercise, source, sandbox, core, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs });
     const out = opts.format === 'json' ? reporters.exercism(report)

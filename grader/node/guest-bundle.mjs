@@ -1,6 +1,5 @@
 // The guest (grader/sandbox + grader/np) bundled into one classic script, to be evaluated inside a
 // fresh `vm` context. Cached in grader/dist/ and rebuilt when a source is newer than the cache.
-import { buildSync } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +12,11 @@ const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) 
   return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
 }, 0);
 
-export function guestBundle() {
+export async function guestBundle() {
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
   if (cached > Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')), newest(join(grader, 'core')))) return readFileSync(cache, 'utf8');
+  const { buildSync } = await import('esbuild'); // only when the cache is stale: it is slow to load
   const { outputFiles } = buildSync({
     entryPoints: [join(grader, 'sandbox', 'guest-entry.mjs')],
     bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',

@@ -14,9 +14,16 @@ const WATCHDOG_MS = 1500;
 const POLL_MS = 10;
 
 export class NodeSandbox {
-  constructor({ memoryMb = 512 } = {}) {
+  /** Use `await NodeSandbox.create()`: the worker starts at once, while the caller loads the rest. */
+  static async create(options) {
+    const sandbox = new NodeSandbox(options, await guestBundle());
+    sandbox.#spawn();
+    return sandbox;
+  }
+
+  constructor({ memoryMb = 512 } = {}, guest) {
     this.memoryMb = memoryMb;
-    this.guest = guestBundle();
+    this.guest = guest;
     this.worker = null;
     this.loaded = null; // { source, functions } to replay into a replacement worker
     this.seq = 0;

@@ -30,7 +30,7 @@ for (const name of cases) {
     const dir = join(ROOT, name);
     // A case may grade a file kept elsewhere (the exercise's own starter) instead of a copy.
     const source = readFileSync(aims[name].submission ? new URL(`../../${aims[name].submission}`, import.meta.url) : join(dir, 'submission.js'), 'utf8');
-    const sandbox = new NodeSandbox();
+    const sandbox = await NodeSandbox.create();
     let report;
     const started = performance.now();
     try { report = await grade({ exercise, source, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
