@@ -3,6 +3,7 @@
 // (Emscripten fetches the .wasm via locateFile, streaming when the server sends application/wasm).
 // Every function is synchronous after loadCore() and returns fresh JS-owned copies.
 // Contract and types: wasm/README.md, wasm/attnlab.d.ts.
+import { fusedApi } from './fused.mjs';
 
 const FLAVOURS = {
   // Literal dynamic imports: a bundler (esbuild) includes only what is referenced, Node loads lazily.
@@ -124,6 +125,8 @@ function makeCore(module, flavour) {
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
   return {
     flavour,
+    // The fast float32 path (attentionF32, fusedKernelKind, heapBytes): wasm/fused.mjs.
+    ...fusedApi(module),
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
     module,
     causalMask(T) {

@@ -1,0 +1,77 @@
+// The conformance table (tests/conformance/attention.json) on both WASM builds of the fused float32
+// kernel (core.attentionF32: wasm/fused.mjs over wasm/include/attnlab/fused.hpp) against the double
+// reference core.attention, plus the proof that the SIMD build runs SIMD code and the baseline not.
+// Input rule and comparison are shared with the WebGPU tests (tests/webgpu/harness.mjs).
+// Needs tools/build-wasm first, and wasm-dis (binaryen, installed with Debian's emscripten).
+// Run: node --test tests/js/conformance.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import { loadCore } from '../../wasm/index.mjs';
+import { caseArgs, caseInputs, casesFor, compareCase } from '../webgpu/harness.mjs';
+import { loadTable, referenceFor } from '../webgpu/reference.mjs';
+
+const { table } = loadTable();
+const reference = await referenceFor();
+
+const builds = [
+  { backend: 'wasm-simd', flavour: 'simd', kind: 'simd128', file: 'attnlab-simd.wasm' },
+  { backend: 'wasm', flavour: 'baseline', kind: 'scalar', file: 'attnlab.wasm' },
+];
+
+for (const { backend, flavour, kind, file } of builds) {
+  const api = await loadCore({ flavour });  // core.attentionF32 etc. come from wasm/fused.mjs
+
+  test(`${backend}: conformance table against ${reference.name}`, async (t) => {
+    const cases = casesFor(table, backend, Infinity);
+    assert.ok(cases.length > 10, `only ${cases.length} cases run on ${backend}`);
+    for (const c of cases) {
+      await t.test(c.name, () => {
+        const inputs = caseInputs(c);
+        const fails = compareCase(c, api.attentionF32(caseArgs(c, inputs)), reference.run(c, inputs),
+          table.tolerances[backend]);
+        assert.deepEqual(fails, [], fails.join('\n'));
+      });
+    }
+  });
+
+  test(`${backend}: compiled as ${kind}, and the binary agrees`, () => {
+    assert.equal(api.fusedKernelKind(), kind);
+    const path = fileURLToPath(new URL(`../../wasm/dist/${file}`, import.meta.url));
+    const dis = spawnSync('wasm-dis', [path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.equal(dis.status, 0, `wasm-dis ${path} failed (binaryen missing?): ${dis.error ?? dis.stderr}`);
+    const simdOps = dis.stdout.match(/\((?:v128|f32x4|i32x4|i16x8|i8x16|f64x2|i64x2)\.[a-z_0-9]+/g) ?? [];
+    const f32x4mul = simdOps.filter((op) => op === '(f32x4.mul').length;
+    if (kind === 'simd128') {
+      assert.ok(f32x4mul >= 8, `${file}: ${f32x4mul} f32x4.mul instructions, expected the vector kernel's`);
+    } else {
+      assert.deepEqual(simdOps.slice(0, 5), [], `${file}: the baseline build contains SIMD instructions`);
+    }
+  });
+
+  test(`${backend}: bad arguments throw an Error naming the sizes`, () => {
+    const q = new Float32Array(2 * 3), k = new Float32Array(4 * 3), v = new Float32Array(4 * 2);
+    const ok = { q, k, v, Tq: 2, Tk: 4, d: 3, dv: 2 };
+    assert.equal(api.attentionF32(ok).out.length, 2 * 2);
+    assert.throws(() => api.attentionF32({ ...ok, k: new Float32Array(11) }),
+      /k has 11 values but shape \(B=1, H=1, T=4, d=3\) needs 12/);
+    assert.throws(() => api.attentionF32({ ...ok, v: new Float64Array(8) }), /v must be a Float32Array, got Float64Array/);
+    assert.throws(() => api.attentionF32({ ...ok, Tk: 0 }), /Tk must be an integer >= 1, got 0/);
+    assert.throws(() => api.attentionF32({ ...ok, scale: Infinity }), /scale must be a finite number/);
+    assert.throws(() => api.attentionF32({ ...ok, H: 2 }), /q has 6 values but shape \(B=1, H=2, T=2, d=3\) needs 12/);
+  });
+
+  test(`${backend}: results are fresh copies that survive heap growth`, () => {
+    const c = { B: 1, H: 1, Tq: 4, Tk: 4, d: 2, dv: 2, causal: true, scale: null, weights: true, magnitude: 1, seed: 5 };
+    const first = api.attentionF32(caseArgs(c));
+    const snapshot = Float32Array.from(first.out);
+    const Tk = 1 << 19, d = 8;  // 16 MiB each for k and v: more than the initial heap, so it grows
+    const before = api.heapBytes();
+    api.attentionF32({ q: new Float32Array(d), k: new Float32Array(Tk * d), v: new Float32Array(Tk * d), Tq: 1, Tk, d });
+    assert.ok(api.heapBytes() > before, 'the heap did not grow: the test proves nothing');
+    assert.deepEqual(first.out, snapshot);
+    assert.ok(!(first.out.buffer instanceof SharedArrayBuffer) && first.out.buffer.byteLength === first.out.byteLength);
+  });
+}

@@ -1,0 +1,364 @@
+// Driver of tools/bench: fused attention (attnlab) against its peers on the same inputs.
+// Every implementation's result is checked against the double reference (core.attention) before it
+// is timed, then warmed up for >= 0.4 s (V8 tier-up), then timed in interleaved rounds (so a noisy
+// neighbour hits every implementation alike); a row reports the median of all timed calls.
+// Usage (through tools/bench, which installs the peers and builds): [--quick] [--json FILE]
+//   [--svg FILE] [--only name,name]    README.md beside this file says what each implementation is.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+import { loadCore } from '../../wasm/index.mjs';
+import { Rng } from '../../grader/core/prng.mjs';
+import { attentionModel } from './onnx.mjs';
+import { timePlot } from './svg.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const require = createRequire(path.join(here, 'package.json'));
+
+// ---- options ---------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+const opt = { quick: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--quick') opt.quick = true;
+  else if (a === '--json' || a === '--svg' || a === '--only') {
+    if (argv[i + 1] === undefined) usage(`${a} needs a value`);
+    opt[a.slice(2)] = argv[++i];
+  } else usage(`unknown argument ${a}`);
+}
+function usage(msg) {
+  console.error(`bench: ${msg}\nusage: tools/bench [--quick] [--json FILE] [--svg FILE] [--only impl,impl]`);
+  process.exit(2);
+}
+
+const D = 64, H = 1, CAUSAL = true;
+const SHAPES = opt.quick ? [{ B: 1, T: 256 }, { B: 1, T: 1024 }]
+  : [{ B: 1, T: 64 }, { B: 1, T: 256 }, { B: 1, T: 1024 }, { B: 1, T: 2048 }, { B: 1, T: 4096 }, { B: 8, T: 256 }];
+const HEAP_T = 16384;
+const WARMUP_MS = 400;
+const ROUNDS = 6;  // many short rounds: a burst of load on this shared machine hits every implementation
+const MEASURE_MS = opt.quick ? 450 : 1500;  // per shape and implementation, split over the rounds
+const TOL = 1e-3;  // max |out - reference| accepted (inputs ~ N(0, 1), float32 arithmetic)
+const BASELINE = 'ort-web-wasm-1t';
+
+// Useful work only: per visible (query, key) pair 2d flops for q.k and 2d for p*v.
+const flops = ({ B, T }) => B * H * (CAUSAL ? (T * (T + 1)) / 2 : T * T) * 4 * D;
+
+// ---- inputs and the reference ------------------------------------------------------------------
+function makeInputs({ B, T }) {
+  const rng = new Rng(1000 + T + B);  // Q, then K, then V from one Rng, as in the conformance table
+  const n = B * H * T * D;
+  return { q: Float32Array.from(rng.normals(n)), k: Float32Array.from(rng.normals(n)), v: Float32Array.from(rng.normals(n)) };
+}
+
+const refCore = await loadCore({ flavour: 'simd' });
+
+// Reference output rows from core.attention (double precision, C++ through WASM): every row up to
+// T = 1024, beyond that 64 rows per (b, h) including the first and the last (the reference holds a
+// rows x T score matrix in doubles).
+function reference({ B, T }, { q, k, v }) {
+  const rows = T <= 1024 ? [...Array(T).keys()]
+    : [...new Set([...Array(64).keys()].map((n) => Math.round((n * (T - 1)) / 63)))];
+  const per = [];
+  for (let bh = 0; bh < B * H; bh++) {
+    const o = bh * T * D;
+    const Q = new Float64Array(rows.length * D);
+    rows.forEach((i, r) => Q.set(q.subarray(o + i * D, o + (i + 1) * D), r * D));
+    const mask = new Uint8Array(rows.length * T);
+    rows.forEach((i, r) => mask.fill(1, r * T, r * T + (CAUSAL ? i + 1 : T)));
+    const t = (x) => ({ data: Float64Array.from(x.subarray(o, o + T * D)), shape: [T, D] });
+    const { out } = refCore.attention({ data: Q, shape: [rows.length, D] }, t(k), t(v), { mask: { data: mask, shape: [rows.length, T] } });
+    per.push(out.data);
+  }
+  return (got) => {  // max |got - reference| over the reference rows; NaN counts as Infinity
+    let m = 0;
+    per.forEach((want, bh) => rows.forEach((i, r) => {
+      for (let x = 0; x < D; x++) {
+        const e = Math.abs(got[(bh * T + i) * D + x] - want[r * D + x]);
+        m = Math.max(m, Number.isNaN(e) ? Infinity : e);
+      }
+    }));
+    return m;
+  };
+}
+
+// ---- implementations -------------------------------------------------------------------------
+// setup(shape, inputs) -> runner { once() -> Float32Array out, time(minMs) -> [ms per call], close() }
+
+function inProcess(call) {
+  return {
+    once: async () => call(),
+    async time(minMs) {
+      const samples = [], start = performance.now();
+      do {
+        const t0 = performance.now();
+        await call();
+        samples.push(performance.now() - t0);
+      } while (performance.now() - start < minMs);
+      return samples;
+    },
+    close() {},
+  };
+}
+
+// A child process that loaded the inputs once and answers `out` / `time MS` / `quit` (native.cpp).
+async function child(cmd, args, { env, dir, n, hello = false }) {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+  let exited = null;
+  proc.on('exit', (code) => { exited = code; });
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`${path.basename(cmd)} exited (code ${exited}) without answering`);
+    const r = JSON.parse(value);
+    if (r.error) throw new Error(r.error);
+    return r;
+  };
+  const ask = (line) => { proc.stdin.write(`${line}\n`); return next(); };
+  const info = hello ? await next() : {};
+  return {
+    info,
+    async once() {
+      await ask('out');
+      const buf = fs.readFileSync(path.join(dir, 'out.f32'));
+      if (buf.length !== n * 4) throw new Error(`out.f32 has ${buf.length} bytes, expected ${n * 4}`);
+      return new Float32Array(buf.buffer, buf.byteOffset, n);
+    },
+    time: async (ms) => (await ask(`time ${ms}`)).samples,
+    close() {
+      proc.stdin.end('quit\n');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function writeInputs({ q, k, v }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-'));
+  for (const [name, a] of Object.entries({ q, k, v })) fs.writeFileSync(path.join(dir, `${name}.f32`), a);
+  return dir;
+}
+
+function causalMaskAdd(T) {  // 0 where key j <= query i, -inf above the diagonal
+  const m = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) m.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return m;
+}
+
+// Plain JavaScript: loops over Float32Arrays, one score row at a time (doubles).
+function jsLoops({ q, k, v }, B, T) {
+  const out = new Float32Array(B * H * T * D), s = new Float64Array(T), acc = new Float64Array(D);
+  const scale = 1 / Math.sqrt(D);
+  for (let bh = 0; bh < B * H; bh++) {
+    const o = bh * T * D;
+    for (let i = 0; i < T; i++) {
+      const n = CAUSAL ? i + 1 : T;
+      let m = -Infinity;
+      for (let j = 0; j < n; j++) {
+        let dot = 0;
+        for (let x = 0; x < D; x++) dot += q[o + i * D + x] * k[o + j * D + x];
+        s[j] = dot * scale;
+        if (s[j] > m) m = s[j];
+      }
+      let sum = 0;
+      acc.fill(0);
+      for (let j = 0; j < n; j++) {
+        const p = Math.exp(s[j] - m);
+        sum += p;
+        for (let x = 0; x < D; x++) acc[x] += p * v[o + j * D + x];
+      }
+      for (let x = 0; x < D; x++) out[o + i * D + x] = acc[x] / sum;
+    }
+  }
+  return out;
+}
+
+const fusedCall = (api, { B, T }, { q, k, v }) => () => api.attentionF32({ q, k, v, B, H, Tq: T, d: D, causal: CAUSAL }).out;
+
+async function ortRunner(ort, options, { B, T }, { q, k, v }) {
+  const session = await ort.InferenceSession.create(attentionModel({ B, H, T, d: D, causal: CAUSAL }), options);
+  const dims = [B, H, T, D];
+  const run = async () => {
+    const t = (x) => new ort.Tensor('float32', x, dims);
+    const r = await session.run({ Q: t(q), K: t(k), V: t(v) });
+    return r.out.data;
+  };
+  return { ...inProcess(run), close: () => session.release() };
+}
+
+const lazy = (f) => { let p; return () => (p ??= f()); };
+const peers = {
+  simd: lazy(() => loadCore({ flavour: 'simd' })),
+  baseline: lazy(() => loadCore({ flavour: 'baseline' })),
+  ortWeb: lazy(async () => {
+    const ort = await import('onnxruntime-web');
+    ort.env.wasm.numThreads = 1;
+    return ort;
+  }),
+  ortNode: lazy(async () => (await import('onnxruntime-node')).default),
+  tf: lazy(async () => {
+    const tf = await import('@tensorflow/tfjs-core');
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    wasm.setThreadsCount(1);
+    wasm.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep);
+    if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
+    return tf;
+  }),
+};
+
+const IMPLS = [
+  { name: 'attnlab-wasm-simd', setup: async (s, inp) => inProcess(fusedCall(await peers.simd(), s, inp)) },
+  { name: 'attnlab-wasm', setup: async (s, inp) => inProcess(fusedCall(await peers.baseline(), s, inp)) },
+  {
+    name: 'attnlab-native',
+    setup: async ({ B, T }, inp) => {
+      const dir = writeInputs(inp);
+      return child(path.join(root, 'build/bench/attnlab-native'), [dir, B, H, T, D, CAUSAL ? 1 : 0].map(String), { dir, n: B * H * T * D });
+    },
+  },
+  {
+    name: 'ort-web-wasm-1t',
+    setup: async (s, inp) => ortRunner(await peers.ortWeb(), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }, s, inp),
+  },
+  {
+    name: 'ort-node-1t',
+    setup: async (s, inp) => ortRunner(await peers.ortNode(), {
+      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+    }, s, inp),
+  },
+  {
+    name: 'tfjs-wasm',
+    setup: async ({ B, T }, { q, k, v }) => {
+      const tf = await peers.tf();
+      const mask = tf.tensor2d(causalMaskAdd(T), [T, T]);
+      const dims = [B, H, T, D];
+      // K is transposed explicitly: matMul(..., transposeB = true) is ~10x slower in tfjs-backend-wasm 4.22.
+      const run = () => {
+        const o = tf.tidy(() => {
+          const Q = tf.mul(tf.tensor4d(q, dims), 1 / Math.sqrt(D));
+          const Kt = tf.transpose(tf.tensor4d(k, dims), [0, 1, 3, 2]);
+          return tf.matMul(tf.softmax(tf.add(tf.matMul(Q, Kt), mask)), tf.tensor4d(v, dims));
+        });
+        const data = o.dataSync();
+        o.dispose();
+        return data;
+      };
+      return { ...inProcess(run), close: () => mask.dispose() };
+    },
+  },
+  {
+    name: 'numpy',
+    setup: async ({ B, T }, inp) => {
+      const dir = writeInputs(inp);
+      // One BLAS thread; OPENBLAS_CORETYPE / L2_SIZE (set on some hosts for old OpenBLAS builds) would
+      // pin a slow kernel, so they are cleared for this process only.
+      const env = { OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', OPENBLAS_CORETYPE: '', OPENBLAS_L2_SIZE: '' };
+      const r = await child('/usr/bin/python3', [path.join(here, 'numpy_attn.py'), dir, B, H, T, D, CAUSAL ? 1 : 0].map(String),
+        { env, dir, n: B * H * T * D, hello: true });
+      notes.numpy = `BLAS: ${r.info.blas}`;
+      return r;
+    },
+  },
+  { name: 'js-loops', setup: async ({ B, T }, inp) => inProcess(() => jsLoops(inp, B, T)) },
+].filter((i) => !opt.only || opt.only.split(',').includes(i.name));
+const notes = {};
+
+// ---- run ---------------------------------------------------------------------------------------
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+const rows = [];
+const fmt = (x, p) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(p) : String(x));
+// One table line: impl, B, T, ms, GFLOP/s, ratio, max|err| (numbers or preformatted strings).
+const line = (c) => [c[0].padEnd(18), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+  fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(20), (typeof c[6] === 'number' ? c[6].toExponential(1) : c[6]).padStart(9)].join(' ');
+const cpu = `${os.cpus()[0]?.model ?? 'cpu ?'} x${os.cpus().length}`;
+console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread; node ${process.version}, ${cpu}`);
+console.log(line(['impl', 'B', 'T', 'ms', 'GFLOP/s', `x ${BASELINE}`, 'max|err|']));
+
+for (const shape of SHAPES) {
+  const inputs = makeInputs(shape);
+  const maxErr = reference(shape, inputs);
+  const active = [];
+  for (const impl of IMPLS) {
+    const row = { impl: impl.name, B: shape.B, H, T: shape.T, d: D, causal: CAUSAL, ms_median: null, max_abs_err: null };
+    rows.push(row);
+    try {
+      const runner = await impl.setup(shape, inputs);
+      row.max_abs_err = maxErr(await runner.once());
+      if (!(row.max_abs_err <= TOL)) {
+        row.error = `wrong result: max |out - reference| = ${row.max_abs_err} > ${TOL}`;
+        runner.close();
+        continue;
+      }
+      await runner.time(WARMUP_MS);
+      active.push({ row, runner, samples: [] });
+    } catch (e) {
+      row.error = e.message.split('\n')[0];
+    }
+  }
+  for (let r = 0; r < ROUNDS; r++) for (const a of active) a.samples.push(...(await a.runner.time(MEASURE_MS / ROUNDS)));
+  for (const a of active) {
+    a.runner.close();
+    Object.assign(a.row, { ms_median: median(a.samples), calls: a.samples.length, gflops: flops(shape) / median(a.samples) / 1e6 });
+  }
+  const base = rows.find((x) => x.T === shape.T && x.B === shape.B && x.impl === BASELINE)?.ms_median;
+  for (const row of rows.filter((x) => x.T === shape.T && x.B === shape.B)) {
+    if (base && row.ms_median) row.speedup_vs_ort_web = base / row.ms_median;
+    console.log(row.error ? `${row.impl.padEnd(18)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
+      : line([row.impl, row.B, row.T, row.ms_median, row.gflops, row.speedup_vs_ort_web, row.max_abs_err]));
+  }
+}
+
+// Peak WASM heap at T = 16384 in a fresh instance of the SIMD build (memory only grows: its size
+// after the call is the peak).
+if (!opt.only || opt.only.split(',').includes('attnlab-wasm-simd')) {
+  const shape = { B: 1, T: HEAP_T };
+  const inputs = makeInputs(shape);
+  const wasmBinary = fs.readFileSync(path.join(root, 'wasm/dist/attnlab-simd.wasm'));
+  const api = await loadCore({ flavour: 'simd', wasmBinary });  // wasmBinary: a fresh, uncached instance
+  const t0 = performance.now();
+  const out = fusedCall(api, shape, inputs)();
+  const ms = performance.now() - t0;
+  const row = { impl: 'attnlab-wasm-simd', B: 1, H, T: HEAP_T, d: D, causal: CAUSAL, ms_median: ms,
+    max_abs_err: reference(shape, inputs)(out), peak_heap_bytes: api.heapBytes(), calls: 1 };
+  rows.push(row);
+  console.log(`${line([row.impl, 1, HEAP_T, ms, flops(shape) / ms / 1e6, '(one call)', row.max_abs_err])}` +
+    `  peak WASM heap ${(row.peak_heap_bytes / 2 ** 20).toFixed(1)} MiB`);
+}
+for (const [k, v] of Object.entries(notes)) console.log(`${k}: ${v}`);
+
+// The issue's targets at B=1, T=1024 (informational: timings on a shared machine vary).
+const at = (impl) => rows.find((r) => r.impl === impl && r.B === 1 && r.T === 1024)?.ms_median;
+const simd = at('attnlab-wasm-simd');
+if (simd) {
+  const targets = [['ort-web-wasm-1t', 3, '>= 3x faster than'], ['ort-node-1t', 1, 'at least as fast as'],
+    ['attnlab-native', 0.7, '>= 0.7x the speed of']];
+  for (const [peer, need, text] of targets) {
+    const p = at(peer);
+    if (p) console.log(`T=1024: attnlab-wasm-simd ${text} ${peer}: ${(p / simd).toFixed(2)}x -> ${p / simd >= need ? 'yes' : 'NO'}`);
+  }
+}
+const heap = rows.find((r) => r.peak_heap_bytes);
+if (heap) {
+  const ok = heap.peak_heap_bytes < 64 * 2 ** 20;
+  console.log(`T=${HEAP_T}: peak WASM heap ${heap.peak_heap_bytes} bytes < 64 MiB -> ${ok ? 'yes' : 'NO'}`);
+}
+
+fs.mkdirSync(path.dirname(opt.json), { recursive: true });
+fs.writeFileSync(opt.json, JSON.stringify(rows, null, 1) + '\n');
+const series = [...new Set(rows.map((r) => r.impl))].map((name) => ({
+  name, points: rows.filter((r) => r.impl === name && r.B === 1 && r.ms_median && !r.peak_heap_bytes).map((r) => [r.T, r.ms_median]),
+})).filter((s) => s.points.length);
+if (series.length) {
+  fs.mkdirSync(path.dirname(opt.svg), { recursive: true });
+  fs.writeFileSync(opt.svg, timePlot(series, { title: `Causal attention, B=1, H=1, d=${D}, float32, one thread: median ms` }));
+}
+console.log(`rows: ${path.relative(process.cwd(), opt.json)}, plot: ${path.relative(process.cwd(), opt.svg)}`);
+process.exit(rows.some((r) => r.error?.startsWith('wrong result')) ? 1 : 0);
