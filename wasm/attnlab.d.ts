@@ -1,5 +1,8 @@
 // Types of wasm/index.mjs (hand-written; keep in step with it and with wasm/README.md).
 
+import type { FusedApi } from './fused';
+export type { AttentionF32Args, AttentionF32Result, FusedApi } from './fused';
+
 /** Row-major tensor. Float64Array for values, Uint8Array (0/1) for masks. */
 export interface Tensor<D extends Float64Array | Uint8Array = Float64Array> {
   data: D;
@@ -43,7 +46,8 @@ export interface AttentionResult {
 }
 
 /** All functions are synchronous, return fresh JS-owned copies, and throw Error naming the shapes. */
-export interface Core {
+/** The core also carries the float32 fast path: attentionF32, fusedKernelKind, heapBytes (fused.d.ts). */
+export interface Core extends FusedApi {
   readonly flavour: Flavour;
   /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
   readonly module: any;
