@@ -75,11 +75,14 @@ export function capOutput(text, lang) {
  * { exercise, seed, lang, status: 'pass'|'fail'|'error', message, passed, total,
  *   tests: [{ id, name, task_id, status, message, output, test_code }] }
  */
-export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed, timeoutMs, memoryMb = 512 }) {
+export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = 512 }) {
+  // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
+  // result); by default the core's own (WASM SIMD or plain WASM).
+  fast = fast ?? { name: core.flavour === 'simd' ? 'simd' : 'wasm', attentionF32: (args) => core.attentionF32(args) };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
   timeoutMs = timeoutMs ?? spec.timeout_ms;
-  const report = { exercise: spec.slug, seed, lang, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
+  const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => say(lang, key, params);
 
   const prepared = prepareSource(source);
@@ -104,7 +107,7 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
 
   const suite = suites[spec.suite];
   for (const [index, test] of spec.tests.entries()) {
-    const ctx = makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source: prepared.source, members: prepared.members, loadNote });
+    const ctx = makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, source: prepared.source, members: prepared.members, loadNote });
     let status = 'pass', message = null;
     try {
       await suite[test.id](ctx);
@@ -124,12 +127,12 @@ export async function grade({ exercise, source, sandbox, core, lang = 'ru', seed
   return report;
 }
 
-function makeContext({ spec, test, index, seed, lang, core, sandbox, timeoutMs, memoryMb, source, members, loadNote }) {
+function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, source, members, loadNote }) {
   const t = (key, params) => say(lang, key, params);
   const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
   const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
   const ctx = {
-    test, params: test.params || {}, lang, core, source, members, t, fail,
+    test, params: test.params || {}, lang, core, fast, source, members, t, fail,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     rng: new Rng((seed + 7919 * (index + 1)) >>> 0),
     output: '',

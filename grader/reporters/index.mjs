@@ -42,6 +42,6 @@ export function text(report, { color = false } = {}) {
     if (t.output) lines.push(...t.output.trimEnd().split('\n').map((l) => c(2, `    | ${l}`)));
   }
   if (report.tests.length) lines.push('');
-  lines.push(`${c(1, say(report.lang, 'summary', report))} (${say(report.lang, 'seed', report)})`);
+  lines.push(`${c(1, say(report.lang, 'summary', report))} (${say(report.lang, 'seed', report)}; ${say(report.lang, 'backend', report)})`);
   return lines.join('\n');
 }

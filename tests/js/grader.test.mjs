@@ -51,7 +51,7 @@ test('text report: Russian by default, names the seed; --lang en switches', () =
   assert.match(ru.stdout, /seed 2017/);
   assert.doesNotMatch(ru.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
   const en = cli('grade', SOLUTION, '--lang', 'en', '--seed', '5');
-  assert.match(en.stdout, /7 of 7 tests passed \(seed 5\)/);
+  assert.match(en.stdout, /7 of 7 tests passed \(seed 5; fast path simd\)/);
 });
 
 test('gradescope: per-test score and max_score, total score', () => {
@@ -62,6 +62,15 @@ test('gradescope: per-test score and max_score, total score', () => {
   for (const t of doc.tests) { assert.equal(t.max_score, 1); assert.equal(t.score, 0); assert.equal(t.status, 'failed'); }
   const ok = JSON.parse(cli('grade', SOLUTION, '--format', 'gradescope').stdout);
   assert.equal(ok.score, 7);
+});
+
+test('--backend picks the fast path of the large hidden case: plain WASM, and WebGPU (SwiftShader)', () => {
+  const wasm = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'wasm');
+  assert.equal(wasm.status, 0, wasm.stdout + wasm.stderr);
+  assert.match(wasm.stdout, /7 of 7 tests passed \(seed 2017; fast path wasm\)/);
+  const gpu = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'webgpu');
+  assert.equal(gpu.status, 0, gpu.stdout + gpu.stderr);
+  assert.match(gpu.stdout, /fast path webgpu\)/);
 });
 
 test('syntax error: status error with line and column, exit 1', () => {
@@ -76,7 +85,7 @@ test('syntax error: status error with line and column, exit 1', () => {
 test('bad invocations exit 2 with a message on stderr', () => {
   for (const args of [[], ['grade'], ['grade', join(tmp, 'missing.js')], ['grade', SOLUTION, '--format', 'xml'],
     ['grade', SOLUTION, '--lang', 'de'], ['grade', SOLUTION, '--seed', 'abc'], ['grade', SOLUTION, '--exercise', 'nope'],
-    ['grade', SOLUTION, '--bogus'], ['frobnicate', SOLUTION]]) {
+    ['grade', SOLUTION, '--bogus'], ['frobnicate', SOLUTION], ['grade', SOLUTION, '--backend', 'cuda']]) {
     const r = cli(...args);
     assert.equal(r.status, 2, `${args.join(' ')} → ${r.status}`);
     assert.match(r.stderr, /attnlab: .+\n/);

@@ -232,4 +232,18 @@ export async function batching(ctx) {
     }
   }
   expectAttention(ctx, got2, expected2, selfAttentionMistakes(ctx, inputs), batchHint);
+
+  // A larger hidden batch, checked against the fast float32 path (the backend the host chose; the
+  // conformance table holds that path to the double reference within the tolerance used here).
+  const L = ctx.params.large;
+  if (!L) return;
+  const f32 = () => Float32Array.from(ctx.rng.normals(L.B * L.T * L.d));
+  const [q, k, v] = [f32(), f32(), f32()];
+  const asTensor = (a) => tensor(Float64Array.from(a), [L.B, L.T, L.d]);
+  const [got3out, got3w] = ctx.pair(await ctx.call('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.core.causalMask(L.T))), 'attention');
+  const fast = await ctx.fast.attentionF32({ q, k, v, B: L.B, Tq: L.T, d: L.d, causal: true, weights: true });
+  const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
+  const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
+    || ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
+  if (problem) ctx.fail(problem, batchHint() && ctx.t('d.batched_T'));
 }
