@@ -15,7 +15,8 @@ const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) 
 export async function guestBundle() {
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  if (cached > Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')), newest(join(grader, 'core')))) return readFileSync(cache, 'utf8');
+  const sources = Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')), newest(join(grader, 'core')), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  if (cached > sources) return readFileSync(cache, 'utf8');
   const { buildSync } = await import('esbuild'); // only when the cache is stale: it is slow to load
   const { outputFiles } = buildSync({
     entryPoints: [join(grader, 'sandbox', 'guest-entry.mjs')],
