@@ -1,5 +1,5 @@
 // Opens a bundled script in headless Chromium with WebGPU on (SwiftShader on these machines).
-// Shared by tests/webgpu/chromium.test.mjs and tools/bench-webgpu.mjs.
+// Shared by tests/webgpu/chromium.test.mjs and tools/benchmark/webgpu.mjs.
 import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import { mkdtemp, rm, writeFile, symlink } from 'node:fs/promises';

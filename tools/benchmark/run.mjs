@@ -2,8 +2,10 @@
 // Every implementation's result is checked against the double reference (core.attention) before it
 // is timed, then warmed up for >= 0.4 s (V8 tier-up), then timed in interleaved rounds (so a noisy
 // neighbour hits every implementation alike); a row reports the median of all timed calls.
-// Usage (through tools/bench, which installs the peers and builds): [--quick] [--json FILE]
-//   [--svg FILE] [--only name,name]    README.md beside this file says what each implementation is.
+// --webgpu adds a second table (webgpu.mjs): attnlab-webgpu and ort-web-webgpu on one adapter.
+// Usage (through tools/bench, which installs the peers and builds): [--quick] [--webgpu]
+//   [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only name,name]
+// README.md beside this file says what each implementation is.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +15,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { loadCore } from '../../wasm/index.mjs';
-import { Rng } from '../../grader/core/prng.mjs';
+import { backendFromArgs } from '../../wasm/webgpu/backend.mjs';
 import { attentionModel } from './onnx.mjs';
 import { timePlot } from './svg.mjs';
+import { D, H, CAUSAL, TOL, flops, makeInputs, reference, median } from './workload.mjs';
+import { WEBGPU_IMPLS, webgpuRows } from './webgpu.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -23,70 +27,33 @@ const require = createRequire(path.join(here, 'package.json'));
 
 // ---- options ---------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-const opt = { quick: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
+const USAGE = 'tools/bench [--quick] [--webgpu] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
+const opt = { quick: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === '--quick') opt.quick = true;
-  else if (a === '--json' || a === '--svg' || a === '--only') {
+  if (a === '--quick' || a === '--webgpu') opt[a.slice(2)] = true;
+  else if (a === '--json' || a === '--svg' || a === '--only' || a === '--backend') {
     if (argv[i + 1] === undefined) usage(`${a} needs a value`);
     opt[a.slice(2)] = argv[++i];
-  } else usage(`unknown argument ${a}`);
+  } else if (!a.startsWith('--backend=')) usage(`unknown argument ${a}`);
 }
 function usage(msg) {
-  console.error(`bench: ${msg}\nusage: tools/bench [--quick] [--json FILE] [--svg FILE] [--only impl,impl]`);
+  console.error(`bench: ${msg}\nusage: ${USAGE}`);
   process.exit(2);
 }
+try { opt.backend = backendFromArgs(argv); } catch (e) { usage(e.message); }
+// --backend keeps the attnlab rows of that backend only (auto: all); the peers stay.
+const BACKEND_IMPL = { simd: 'attnlab-wasm-simd', wasm: 'attnlab-wasm', webgpu: 'attnlab-webgpu' };
+if (opt.backend === 'webgpu') opt.webgpu = true;
 
-const D = 64, H = 1, CAUSAL = true;
 const SHAPES = opt.quick ? [{ B: 1, T: 256 }, { B: 1, T: 1024 }]
   : [{ B: 1, T: 64 }, { B: 1, T: 256 }, { B: 1, T: 1024 }, { B: 1, T: 2048 }, { B: 1, T: 4096 }, { B: 8, T: 256 }];
 const HEAP_T = 16384;
 const WARMUP_MS = 400;
 const ROUNDS = 6;  // many short rounds: a burst of load on this shared machine hits every implementation
 const MEASURE_MS = opt.quick ? 450 : 1500;  // per shape and implementation, split over the rounds
-const TOL = 1e-3;  // max |out - reference| accepted (inputs ~ N(0, 1), float32 arithmetic)
 const BASELINE = 'ort-web-wasm-1t';
-
-// Useful work only: per visible (query, key) pair 2d flops for q.k and 2d for p*v.
-const flops = ({ B, T }) => B * H * (CAUSAL ? (T * (T + 1)) / 2 : T * T) * 4 * D;
-
-// ---- inputs and the reference ------------------------------------------------------------------
-function makeInputs({ B, T }) {
-  const rng = new Rng(1000 + T + B);  // Q, then K, then V from one Rng, as in the conformance table
-  const n = B * H * T * D;
-  return { q: Float32Array.from(rng.normals(n)), k: Float32Array.from(rng.normals(n)), v: Float32Array.from(rng.normals(n)) };
-}
-
-const refCore = await loadCore({ flavour: 'simd' });
-
-// Reference output rows from core.attention (double precision, C++ through WASM): every row up to
-// T = 1024, beyond that 64 rows per (b, h) including the first and the last (the reference holds a
-// rows x T score matrix in doubles).
-function reference({ B, T }, { q, k, v }) {
-  const rows = T <= 1024 ? [...Array(T).keys()]
-    : [...new Set([...Array(64).keys()].map((n) => Math.round((n * (T - 1)) / 63)))];
-  const per = [];
-  for (let bh = 0; bh < B * H; bh++) {
-    const o = bh * T * D;
-    const Q = new Float64Array(rows.length * D);
-    rows.forEach((i, r) => Q.set(q.subarray(o + i * D, o + (i + 1) * D), r * D));
-    const mask = new Uint8Array(rows.length * T);
-    rows.forEach((i, r) => mask.fill(1, r * T, r * T + (CAUSAL ? i + 1 : T)));
-    const t = (x) => ({ data: Float64Array.from(x.subarray(o, o + T * D)), shape: [T, D] });
-    const { out } = refCore.attention({ data: Q, shape: [rows.length, D] }, t(k), t(v), { mask: { data: mask, shape: [rows.length, T] } });
-    per.push(out.data);
-  }
-  return (got) => {  // max |got - reference| over the reference rows; NaN counts as Infinity
-    let m = 0;
-    per.forEach((want, bh) => rows.forEach((i, r) => {
-      for (let x = 0; x < D; x++) {
-        const e = Math.abs(got[(bh * T + i) * D + x] - want[r * D + x]);
-        m = Math.max(m, Number.isNaN(e) ? Infinity : e);
-      }
-    }));
-    return m;
-  };
-}
+const WEBGPU_T = [256, 1024], WEBGPU_RUNS = 5;  // SwiftShader: ~0.4-1.5 s per call at T=1024
 
 // ---- implementations -------------------------------------------------------------------------
 // setup(shape, inputs) -> runner { once() -> Float32Array out, time(minMs) -> [ms per call], close() }
@@ -211,7 +178,7 @@ const peers = {
   }),
 };
 
-const IMPLS = [
+const ALL_IMPLS = [
   { name: 'attnlab-wasm-simd', setup: async (s, inp) => inProcess(fusedCall(await peers.simd(), s, inp)) },
   { name: 'attnlab-wasm', setup: async (s, inp) => inProcess(fusedCall(await peers.baseline(), s, inp)) },
   {
@@ -265,14 +232,21 @@ const IMPLS = [
     },
   },
   { name: 'js-loops', setup: async ({ B, T }, inp) => inProcess(() => jsLoops(inp, B, T)) },
-].filter((i) => !opt.only || opt.only.split(',').includes(i.name));
+];
 const notes = {};
 
+// --only names rows of either table (a WebGPU name turns --webgpu on); --backend drops other attnlab rows.
+const only = opt.only?.split(',');
+const unknown = only?.filter((n) => !ALL_IMPLS.some((i) => i.name === n) && !WEBGPU_IMPLS.includes(n));
+if (unknown?.length) usage(`--only: unknown ${unknown.join(', ')}; known: ${[...ALL_IMPLS.map((i) => i.name), ...WEBGPU_IMPLS].join(', ')}`);
+const byBackend = (name) => opt.backend === 'auto' || !name.startsWith('attnlab-') || name === BACKEND_IMPL[opt.backend];
+const IMPLS = ALL_IMPLS.filter((i) => (!only || only.includes(i.name)) && byBackend(i.name));
+const onlyGpu = only?.filter((n) => WEBGPU_IMPLS.includes(n));
+if (onlyGpu?.length) opt.webgpu = true;
+const GPU_IMPLS = opt.webgpu ? WEBGPU_IMPLS.filter((n) => (!onlyGpu?.length || onlyGpu.includes(n)) && byBackend(n)) : [];
+if (!IMPLS.length && !GPU_IMPLS.length) usage(`--only ${opt.only} with --backend ${opt.backend} leaves nothing to run`);
+
 // ---- run ---------------------------------------------------------------------------------------
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 const rows = [];
 const fmt = (x, p) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(p) : String(x));
 // One table line: impl, B, T, ms, GFLOP/s, ratio, max|err| (numbers or preformatted strings).
@@ -280,9 +254,9 @@ const line = (c) => [c[0].padEnd(18), fmt(c[1], 0).padStart(2), fmt(c[2], 0).pad
   fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(20), (typeof c[6] === 'number' ? c[6].toExponential(1) : c[6]).padStart(9)].join(' ');
 const cpu = `${os.cpus()[0]?.model ?? 'cpu ?'} x${os.cpus().length}`;
 console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread; node ${process.version}, ${cpu}`);
-console.log(line(['impl', 'B', 'T', 'ms', 'GFLOP/s', `x ${BASELINE}`, 'max|err|']));
+if (IMPLS.length) console.log(line(['impl', 'B', 'T', 'ms', 'GFLOP/s', `x ${BASELINE}`, 'max|err|']));
 
-for (const shape of SHAPES) {
+for (const shape of IMPLS.length ? SHAPES : []) {
   const inputs = makeInputs(shape);
   const maxErr = reference(shape, inputs);
   const active = [];
@@ -318,7 +292,7 @@ for (const shape of SHAPES) {
 
 // Peak WASM heap at T = 16384 in a fresh instance of the SIMD build (memory only grows: its size
 // after the call is the peak).
-if (!opt.only || opt.only.split(',').includes('attnlab-wasm-simd')) {
+if (IMPLS.some((i) => i.name === 'attnlab-wasm-simd')) {
   const shape = { B: 1, T: HEAP_T };
   const inputs = makeInputs(shape);
   const wasmBinary = fs.readFileSync(path.join(root, 'wasm/dist/attnlab-simd.wasm'));
@@ -351,14 +325,54 @@ if (heap) {
   console.log(`T=${HEAP_T}: peak WASM heap ${heap.peak_heap_bytes} bytes < 64 MiB -> ${ok ? 'yes' : 'NO'}`);
 }
 
+// ---- WebGPU (--webgpu): a second table, its own adapter(s) and the issue's targets ---------------
+if (GPU_IMPLS.length) {
+  const gpuRows = await webgpuRows({ sizes: WEBGPU_T, runs: WEBGPU_RUNS, impls: GPU_IMPLS });
+  rows.push(...gpuRows);
+  const ort = (T) => gpuRows.find((r) => r.impl === 'ort-web-webgpu' && r.T === T)?.ms_median;
+  for (const r of gpuRows) {
+    if (r.ms_median) r.gflops = flops(r) / r.ms_median / 1e6;
+    // The ratio only within one host: Dawn in Node and Chromium drive the adapter differently.
+    if (r.ms_median && r.host === 'chromium' && ort(r.T)) r.speedup_vs_ort_webgpu = ort(r.T) / r.ms_median;
+  }
+  console.log(`\nWebGPU: B=1, H=${H}, d=${D}, causal, float32; first call = compile + check, then median of ${WEBGPU_RUNS} calls; upload and readback included`);
+  const adapters = new Map();
+  for (const r of gpuRows.filter((x) => x.adapter)) adapters.set(r.adapter, [...new Set([...(adapters.get(r.adapter) ?? []), `${r.impl} in ${r.host}`])]);
+  for (const [a, who] of adapters) console.log(`adapter: ${a}  <- ${who.join(', ')}`);
+  const gline = (c) => [c[0].padEnd(16), c[1].padEnd(8), fmt(c[2], 0).padStart(5), fmt(c[3], 1).padStart(9), fmt(c[4], 0).padStart(9),
+    fmt(c[5], 2).padStart(8), fmt(c[6], 2).padStart(17), (typeof c[7] === 'number' ? c[7].toExponential(1) : c[7]).padStart(9)].join(' ');
+  console.log(gline(['impl', 'host', 'T', 'ms', 'first ms', 'GFLOP/s', 'x ort-web-webgpu', 'max|err|']));
+  for (const r of gpuRows) {
+    console.log(r.error ? `${r.impl.padEnd(16)} ${r.host.padEnd(8)} ${fmt(r.T, 0).padStart(5)}  ${r.error}`
+      : gline([r.impl, r.host, r.T, r.ms_median, r.first_ms, r.gflops, r.speedup_vs_ort_webgpu, r.max_abs_err]));
+  }
+  if ([...adapters.keys()].some((a) => /swiftshader/i.test(a))) {
+    console.log('SwiftShader is a CPU emulation of a GPU (here sharing the CPU cores): these timings compare the two kernels on '
+      + 'that emulator only and say nothing about real GPUs.');
+  }
+  // The issue's targets: attnlab-webgpu at least as fast as ort-web-webgpu on the same host, max_abs_err < 1e-4.
+  for (const T of WEBGPU_T) {
+    const x = gpuRows.find((r) => r.impl === 'attnlab-webgpu' && r.host === 'chromium' && r.T === T)?.speedup_vs_ort_webgpu;
+    console.log(`T=${T}: attnlab-webgpu at least as fast as ort-web-webgpu (both in chromium): ${x ? `${x.toFixed(2)}x -> ${x >= 1 ? 'yes' : 'NO'}` : 'not measured'}`);
+  }
+  const errs = gpuRows.map((r) => r.max_abs_err).filter((e) => e !== null);
+  const worst = errs.length ? Math.max(...errs) : null;
+  console.log(`WebGPU max_abs_err < 1e-4 on all ${gpuRows.length} rows: ${worst === null ? 'not measured'
+    : `largest ${worst.toExponential(1)} -> ${worst < 1e-4 && errs.length === gpuRows.length ? 'yes' : 'NO'}`}`);
+}
+
 fs.mkdirSync(path.dirname(opt.json), { recursive: true });
 fs.writeFileSync(opt.json, JSON.stringify(rows, null, 1) + '\n');
-const series = [...new Set(rows.map((r) => r.impl))].map((name) => ({
-  name, points: rows.filter((r) => r.impl === name && r.B === 1 && r.ms_median && !r.peak_heap_bytes).map((r) => [r.T, r.ms_median]),
+// One line per implementation (and host, for the WebGPU rows: drawn dashed).
+const seriesName = (r) => (r.host ? `${r.impl} (${r.host})` : r.impl);
+const series = [...new Set(rows.map(seriesName))].map((name) => ({
+  name, dash: rows.some((r) => r.host && seriesName(r) === name),
+  points: rows.filter((r) => seriesName(r) === name && r.B === 1 && r.ms_median && !r.peak_heap_bytes).map((r) => [r.T, r.ms_median]),
 })).filter((s) => s.points.length);
 if (series.length) {
   fs.mkdirSync(path.dirname(opt.svg), { recursive: true });
-  fs.writeFileSync(opt.svg, timePlot(series, { title: `Causal attention, B=1, H=1, d=${D}, float32, one thread: median ms` }));
+  const gpu = series.some((s) => s.dash) ? ` (dashed: WebGPU, ${rows.find((r) => r.host && r.adapter)?.adapter.split(' (')[0] ?? '?'})` : '';
+  fs.writeFileSync(opt.svg, timePlot(series, { title: `Causal attention, B=1, H=1, d=${D}, float32, one thread${gpu}: median ms` }));
 }
 console.log(`rows: ${path.relative(process.cwd(), opt.json)}, plot: ${path.relative(process.cwd(), opt.svg)}`);
 process.exit(rows.some((r) => r.error?.startsWith('wrong result')) ? 1 : 0);

@@ -1,8 +1,8 @@
 // Hand-made SVG line plot for tools/bench: median time against T, log-log, one line per impl.
-const COLORS = ['#d62728', '#ff7f0e', '#8c564b', '#1f77b4', '#17becf', '#2ca02c', '#9467bd', '#7f7f7f'];
+const COLORS = ['#d62728', '#ff7f0e', '#8c564b', '#1f77b4', '#17becf', '#2ca02c', '#9467bd', '#7f7f7f', '#e377c2', '#bcbd22', '#393b79'];
 const esc = (s) => String(s).replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** series: [{ name, points: [[T, ms], ...] }] -> SVG text. */
+/** series: [{ name, points: [[T, ms], ...], dash? }] -> SVG text. */
 export function timePlot(series, { title }) {
   const W = 760, Hh = 460, L = 70, R = 200, Tm = 40, Bm = 50;
   const pts = series.flatMap((s) => s.points);
@@ -27,9 +27,10 @@ export function timePlot(series, { title }) {
     `<rect x="${L}" y="${Tm}" width="${W - L - R}" height="${Hh - Tm - Bm}" fill="none" stroke="#444"/>`);
   series.forEach((s, n) => {
     const c = COLORS[n % COLORS.length], p = [...s.points].sort((a, b) => a[0] - b[0]);
-    out.push(`<polyline fill="none" stroke="${c}" stroke-width="2" points="${p.map(([t, m]) => `${X(t).toFixed(1)},${Y(m).toFixed(1)}`).join(' ')}"/>`);
+    const dash = s.dash ? ' stroke-dasharray="6 4"' : '';
+    out.push(`<polyline fill="none" stroke="${c}" stroke-width="2"${dash} points="${p.map(([t, m]) => `${X(t).toFixed(1)},${Y(m).toFixed(1)}`).join(' ')}"/>`);
     for (const [t, m] of p) out.push(`<circle cx="${X(t).toFixed(1)}" cy="${Y(m).toFixed(1)}" r="3" fill="${c}"/>`);
-    out.push(`<line x1="${W - R + 14}" x2="${W - R + 38}" y1="${Tm + 10 + n * 20}" y2="${Tm + 10 + n * 20}" stroke="${c}" stroke-width="2"/>`,
+    out.push(`<line x1="${W - R + 14}" x2="${W - R + 38}" y1="${Tm + 10 + n * 20}" y2="${Tm + 10 + n * 20}" stroke="${c}" stroke-width="2"${dash}/>`,
       `<text x="${W - R + 44}" y="${Tm + 14 + n * 20}">${esc(s.name)}</text>`);
   });
   out.push('</svg>');
