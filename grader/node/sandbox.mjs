@@ -39,7 +39,8 @@ export class NodeSandbox {
   }
 
   /** One request → its parsed response; never throws. */
-  #request(request, timeoutMs) {
+  async #request(request, timeoutMs) {
+    if (this.dying) { await this.dying; this.dying = null; }
     if (!this.worker) this.#spawn();
     const worker = this.worker;
     const id = ++this.seq;
@@ -47,7 +48,7 @@ export class NodeSandbox {
     const rssLimit = rssStart + this.memoryMb * 2 ** 20;
     // A call that was still filling memory when its time ran out is reported as the memory problem it is.
     const grewFast = () => process.memoryUsage.rss() - rssStart > (this.memoryMb * 2 ** 20) / 2;
-    return new Promise((resolve) => {
+    return await new Promise((resolve) => {
       let done = false;
       const finish = (res, kill) => {
         if (done) return;
@@ -57,7 +58,12 @@ export class NodeSandbox {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        if (kill) { worker.terminate(); if (this.worker === worker) this.worker = null; }
+        if (kill) {
+          // The next worker starts once this one is gone and its memory freed, so that its memory
+          // limit is measured from a clean start.
+          this.dying = worker.terminate();
+          if (this.worker === worker) this.worker = null;
+        }
         resolve(res);
       };
       const onMessage = (m) => {
