@@ -54,6 +54,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
     plugins: [rawPlugin, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    loader: { '.wgsl': 'text' }, // wasm/webgpu/browser.mjs imports its WGSL kernel as a string
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
   };

@@ -10,20 +10,23 @@ export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const ARGS = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
+export const WEBGPU = ['--enable-unsafe-webgpu'];
+
 let built = null;
 
 /**
  * → { server, context, page, url, served, errors, close() }. One browser per call, with a new empty
  * user-data-dir (a persistent context, so service workers and localStorage behave as for a student).
+ * `args`: extra chromium flags, e.g. WEBGPU (SwiftShader's WebGPU on machines without a GPU).
  */
-export async function launch({ build = true } = {}) {
+export async function launch({ build = true, args = [] } = {}) {
   if (build) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
   const server = await startServer({ port: 0, onResponse: (r) => served.push(r) });
   const profile = await mkdtemp(join(tmpdir(), 'attnlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 1000 },
+    executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args], viewport: { width: 1400, height: 1000 },
   });
   const page = context.pages()[0] ?? await context.newPage();
   const errors = [];

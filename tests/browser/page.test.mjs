@@ -205,7 +205,10 @@ test('with the network cut, a reload still loads the page and grades', async () 
     assert.equal(await getCode(page), starter);
     await setCode(page, solution);
     assert.deepEqual(await check(page), { passed: 7, total: 7 });
-    assert.deepEqual(b.served.slice(servedBefore), [], 'nothing may reach the server while offline');
+    // Except Chromium's own update check of sw.js, which it schedules about 2 s after a navigation:
+    // Playwright's offline emulation does not cover it (with a real cut it fails quietly), so it raced
+    // this test; the page and the grading must come from the cache.
+    assert.deepEqual(b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
     await shot('check-offline');
   } finally {
     await b.context.setOffline(false);

@@ -11,12 +11,18 @@ import { grade, prepareSource } from '../../grader/core/grade.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { toTensor, wire, fmtShape } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
+import { backendParam, pickBackend, LABEL, softwareAdapter } from './backend.js';
+import { measureScale, renderScale } from './scale.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const KEY = { code: `attnlab:${exercise.spec.slug}:code`, lang: 'attnlab:lang' };
 // ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
 const timeoutMs = Number(params.get('timeout')) || undefined;
+// ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
+// ?scaleMax=N caps T in the Scale panel (tests keep SwiftShader quick with it).
+const backendChoice = backendParam(location.search);
+const scaleMax = Number(params.get('scaleMax')) || Infinity;
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
   set: (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode or full: keep working */ } },
@@ -38,6 +44,7 @@ const EXAMPLE = {
 const state = {
   core: null, sandbox: new BrowserSandbox(),
   busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's attention */,
+  backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */,
 };
 
 // ---------- rendering ----------
@@ -52,6 +59,8 @@ function renderTexts() {
   $('lang').textContent = t().langSwitch;
   $('lang').lang = lang === 'ru' ? 'en' : 'ru';
   editor.setLabel(t().editorLabel);
+  renderBadge();
+  renderScalePanel();
   renderHints();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
@@ -167,6 +176,23 @@ function renderHeatmaps() {
   if (state.reference) box.append(heatmap({ ...common, id: 'reference', title: t().reference, weights: state.reference }));
 }
 
+// The badge: the fast path's backend; its title says why (and that grading uses the reference).
+function renderBadge() {
+  const el = $('backend'), b = state.backend;
+  if (!b) return void (el.title = t().backendLoading);
+  el.textContent = b.label;
+  el.title = b.fallback ? t().backendFellBack(b.reason) : t().backendTitle(b.reason + (backendChoice.warning ? `\n${backendChoice.warning}` : ''));
+  el.dataset.backend = b.name;
+  el.dataset.state = b.failed ? 'failed' : b.fallback ? 'fallback' : 'ok';
+}
+
+function renderScalePanel() {
+  const r = state.scale;
+  $('scale-sw').hidden = !r?.software;
+  $('scale-sw').textContent = t().scale.swiftshader;
+  if (r) $('scale-out').replaceChildren(renderScale(r.result, t().scale));
+}
+
 const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn.data.slice(i * tn.shape[1], (i + 1) * tn.shape[1]), (v) => (tn.dtype === 'bool' ? !!v : v)));
 
 // ---------- actions ----------
@@ -174,12 +200,12 @@ const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn
 async function busy(fn) {
   if (state.busy) return;
   state.busy = true;
-  for (const id of ['run', 'check']) $(id).setAttribute('aria-disabled', 'true');
+  for (const id of ['run', 'check', 'scale-run']) $(id).setAttribute('aria-disabled', 'true');
   $('busy').classList.add('on');
   $('editor-panel').setAttribute('aria-busy', 'true');
   try { await fn(); } finally {
     state.busy = false;
-    for (const id of ['run', 'check']) $(id).removeAttribute('aria-disabled');
+    for (const id of ['run', 'check', 'scale-run']) $(id).removeAttribute('aria-disabled');
     $('busy').classList.remove('on');
     $('editor-panel').removeAttribute('aria-busy');
   }
@@ -242,6 +268,53 @@ function studentWeights(res) {
   return { weights: rows(w.tensor) };
 }
 
+// ---------- Scale ----------
+function toggleScale() {
+  const panel = $('scale-panel'), open = panel.hidden;
+  panel.hidden = !open;
+  $('scale').setAttribute('aria-expanded', String(open));
+  if (!open) return;
+  panel.scrollIntoView({ block: 'nearest' });
+  if (!state.scale) measure();
+}
+
+/** Times the editor's attention and the fast paths against T (scale.js), then draws the results. */
+function measure() {
+  if (state.busy) return void ($('scale-status').textContent = t().scaleBusy);
+  return busy(async () => {
+    const source = editor.value;
+    store.set(KEY.code, source);
+    $('scale-status').textContent = '';
+    const core = await state.coreReady;
+    if (!core) return void ($('scale-status').textContent = t().coreFailed(state.coreError));
+    const be = await state.backendReady;
+    const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
+    const cpuCore = be?.core ?? (await loadCore({ flavour: 'auto', locateFile }));
+    const names = { student: t().scale.student, cpu: LABEL[cpuCore.flavour === 'simd' ? 'simd' : 'wasm'], gpu: 'WebGPU' };
+    // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
+    const sandbox = new BrowserSandbox();
+    try {
+      const result = await measureScale({
+        source, sandbox, maxT: scaleMax,
+        cpu: { label: names.cpu, attentionF32: (a) => cpuCore.attentionF32(a) },
+        gpu: gpu && { label: names.gpu, attentionF32: (a) => gpu.attentionF32(a) },
+        gpuNote: state.backend?.reason ?? '',
+        progress: (id, T) => { $('scale-progress').textContent = t().scaleProgress(names[id], T); },
+      });
+      state.scale = { result, software: Boolean(gpu && softwareAdapter(gpu.adapterInfo)) };
+      renderScalePanel();
+      $('scale-status').textContent = t().scaleDone(result.series.reduce((n, s) => n + s.points.length, 0));
+      dispatchEvent(new CustomEvent('attnlab:scaled', { detail: result }));
+    } catch (e) { // a fault of the page, not of the student's code: say so where the results would be
+      $('scale-status').textContent = `Scale: ${e.message}`;
+      console.error(e);
+    } finally {
+      $('scale-progress').textContent = '';
+      sandbox.close();
+    }
+  });
+}
+
 function hint() {
   if (state.hintsShown < exercise.hints[lang].length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
@@ -275,12 +348,14 @@ $('run').addEventListener('click', run);
 $('check').addEventListener('click', check);
 $('hint').addEventListener('click', hint);
 $('reset').addEventListener('click', reset);
+$('scale').addEventListener('click', toggleScale);
+$('scale-run').addEventListener('click', () => { measure(); });
 $('confirm-reset').addEventListener('close', onResetClosed);
 $('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; store.set(KEY.lang, lang); renderTexts(); });
 
 // web/build.mjs copies the .wasm files to dist/wasm/ (the glue itself is bundled as a chunk).
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
-state.coreReady = loadCore({ flavour: params.get('flavour') ?? 'auto', locateFile }).then((core) => {
+state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, locateFile }).then((core) => {
   state.core = core;
   $('backend').textContent = core.flavour === 'simd' ? 'WASM SIMD' : 'WASM';
   const { weights } = core.attention(EXAMPLE.Q, EXAMPLE.K, EXAMPLE.V, { mask: EXAMPLE.mask });
@@ -297,12 +372,24 @@ state.coreReady = loadCore({ flavour: params.get('flavour') ?? 'auto', locateFil
   return null;
 });
 
+// The fast path's backend is chosen once the core is up (WebGPU's device set-up never delays grading).
+state.backendReady = state.coreReady.then((core) => core && pickBackend({
+  backend: backendChoice.backend,
+  loadCore: (o) => loadCore({ ...o, locateFile }),
+  onChange: (info) => {
+    state.backend = info;
+    renderBadge();
+    document.documentElement.dataset.backend = info.failed ? 'failed' : info.name;
+    dispatchEvent(new CustomEvent('attnlab:backend', { detail: { name: info.name, label: info.label, reason: info.reason, fallback: !!info.fallback, failed: !!info.failed } }));
+  },
+}));
+
 // The offline cache is filled once the page works, so it never competes with the first load.
 if ('serviceWorker' in navigator && !params.has('nosw')) {
   state.coreReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
 }
 
 // For the browser tests and the console: the editor and the live state.
-window.attnlab = { editor, state, exercise, run, check };
+window.attnlab = { editor, state, exercise, run, check, measure };
 document.documentElement.dataset.ready = 'editor';
 performance.mark('attnlab:editor');

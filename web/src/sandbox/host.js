@@ -35,6 +35,7 @@ class Realm {
       this.worker.onmessage = (e) => {
         if (e.data.ready) return resolve();
         if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
+        if (e.data.memoryHalf) { this.filling = e.data.id; return; } // over half of it: see request()
         const p = this.pending.get(e.data.id);
         if (p) { this.pending.delete(e.data.id); p.resolve(e.data.response); }
       };
@@ -50,7 +51,7 @@ class Realm {
     if (this.dead) return { dead: this.dead };
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.kill('timeout'); }, timeoutMs);
+      const timer = setTimeout(() => { this.kill(this.filling === id ? 'memory' : 'timeout'); }, timeoutMs);
       this.pending.set(id, {
         resolve: (response) => { clearTimeout(timer); resolve(typeof response === 'string' ? { response } : { dead: response }); },
       });

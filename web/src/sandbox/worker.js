@@ -13,8 +13,12 @@ let current = null; // id of the request being handled
 // before the time limit strikes. Count the bytes each request allocates; past the budget, tell the
 // host (which terminates this worker at once) and unwind.
 let allocated = 0;
+let warned = false;
 const charge = (bytes) => {
   allocated += bytes;
+  // Half the budget: tell the host, so that a request whose time runs out while it is still filling
+  // memory (slow on a loaded machine) is reported as the memory problem it is, as the Node host does.
+  if (!warned && allocated > (MEMORY_MB * 2 ** 20) / 2) { warned = true; post({ id: current, memoryHalf: true }); }
   if (allocated > MEMORY_MB * 2 ** 20) {
     post({ id: current, memory: true });
     throw new RangeError(`memory limit of ${MEMORY_MB} MiB reached`);
@@ -31,6 +35,7 @@ self.onmessage = (e) => {
   const { id, request } = e.data;
   current = id;
   allocated = 0;
+  warned = false;
   post({ id, response: handle(request) });
 };
 const handle = installGuest(self, {

@@ -1,0 +1,105 @@
+// The Scale panel (web/src/scale.js): time against T for the student's attention (in the sandbox
+// worker), WASM SIMD and WebGPU (SwiftShader here). ?scaleMax=128 keeps SwiftShader quick; timings
+// themselves are not asserted (tools/ measures speed), only that each series measured what it should,
+// what it skipped and why, and that the plot and its table show it.
+// Run: node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, mkdir } from 'node:fs/promises';
+import { launch, open, setCode, WEBGPU } from './launcher.mjs';
+
+const root = new URL('../../', import.meta.url);
+const artifacts = new URL('tests/artifacts/', root);
+const SIZES = [16, 32, 64, 128];
+let b, page, solution, starter;
+
+before(async () => {
+  [solution, starter] = await Promise.all(['exercises/sdpa/solution.js', 'exercises/sdpa/starter.js'].map((p) => readFile(new URL(p, root), 'utf8')));
+  await mkdir(artifacts, { recursive: true });
+  b = await launch({ args: WEBGPU });
+  page = b.page;
+  await open(page, `${b.url}?lang=en&scaleMax=${SIZES.at(-1)}`);
+  await page.waitForSelector('#backend[data-backend=webgpu]');
+});
+after(async () => {
+  await b?.close();
+  assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the page');
+});
+
+/** Runs `trigger` and resolves with the results of the measurement it starts, and its wall time. */
+async function measured(trigger) {
+  const done = page.evaluate(() => new Promise((r) => {
+    const t0 = performance.now();
+    addEventListener('attnlab:scaled', (e) => r({ ...e.detail, wallMs: performance.now() - t0 }), { once: true });
+  }));
+  await trigger();
+  return done;
+}
+const series = (r, id) => r.series.find((s) => s.id === id);
+const cells = (id) => page.$$eval(`.scale-table td[data-series=${id}]`, (tds) => tds.map((td) => td.textContent));
+
+test('the panel opens on demand and measures all three series at every size', async () => {
+  assert.equal(await page.isVisible('#scale-panel'), false);
+  assert.equal(await page.textContent('#scale'), 'Scale');
+  await setCode(page, solution);
+  const r = await measured(() => page.click('#scale'));
+  assert.equal(await page.getAttribute('#scale', 'aria-expanded'), 'true');
+  assert.deepEqual(r.sizes, SIZES);
+  for (const id of ['student', 'cpu', 'gpu']) {
+    const s = series(r, id);
+    assert.equal(s.error, undefined, `${id}: ${JSON.stringify(s.error)}`);
+    assert.deepEqual(s.points.map((p) => p.T), SIZES, id);
+    for (const p of s.points) assert.ok(p.ms > 0 && Number.isFinite(p.ms) && p.calls >= 1, `${id} T=${p.T}: ${JSON.stringify(p)}`);
+    assert.deepEqual(s.skipped, [], id);
+    // The plot: a line with a marker per size; the table: the same numbers.
+    assert.equal(await page.locator(`.scale-plot [data-series=${id}] > :not(polyline)`).count(), SIZES.length, id);
+    assert.ok((await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)), `${id}: ${await cells(id)}`);
+  }
+  assert.equal(series(r, 'cpu').label, 'WASM SIMD');
+  assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), ['Your attention (JS)', 'WASM SIMD', 'WebGPU', '∝ T² (slope 2)']);
+  assert.equal(await page.locator('.scale-plot .guide').count(), 1);
+  assert.match(await page.textContent('.scale-fig figcaption'), /T²/);
+  assert.ok(await page.isVisible('#scale-sw'), 'the SwiftShader note');
+  assert.match(await page.textContent('#scale-status'), /Done, 12 points measured/);
+  await page.locator('#scale-panel').screenshot({ path: new URL('scale-panel.png', artifacts).pathname });
+  // Closing and reopening shows the same results without measuring again.
+  await page.click('#scale');
+  assert.equal(await page.isVisible('#scale-panel'), false);
+  await page.click('#scale');
+  assert.equal(await page.locator('.scale-table tbody tr').count(), SIZES.length);
+  // The language switch redraws the panel from the kept numbers.
+  await page.click('#lang');
+  assert.equal(await page.textContent('#scale'), 'Масштаб');
+  assert.equal(await page.textContent('.scale-legend .name'), 'Ваша attention (JS)');
+  await page.click('#lang');
+});
+
+test('a slow attention: the first size over 1 s is cut off, larger ones skipped, not waited for', async () => {
+  // Busy-waits 50 ms · (T/16)⁴: 50 ms at T=16, 0.8 s at 32, 12.8 s at 64 (over the limit), 205 s at 128.
+  await setCode(page, `${solution}
+function attention(Q, K, V, mask = null) {
+  const T = Q.shape[0], until = performance.now() + 50 * (T / 16) ** 4;
+  while (performance.now() < until) { /* slow on purpose */ }
+  return [np.zeros([T, V.shape[1]]), np.zeros([T, T])];
+}
+`);
+  const r = await measured(() => page.click('#scale-run'));
+  const s = series(r, 'student');
+  assert.equal(s.error, undefined, JSON.stringify(s.error));
+  assert.deepEqual(s.points.map((p) => p.T), [16, 32]);
+  assert.deepEqual(s.skipped, [{ T: 64, why: 'timeout' }, { T: 128, why: 'after' }]);
+  // T=64 alone would take 12.8 s: the limit stopped it (the whole measurement, fast paths included, is far shorter).
+  assert.ok(r.wallMs < 12800, `measuring took ${r.wallMs} ms`);
+  assert.deepEqual((await cells('student')).slice(2), ['> 1 s, cut off', 'skipped']);
+  assert.equal(await page.locator('.scale-plot [data-series=student] > :not(polyline)').count(), 3); // 2 points + the cut-off one
+  // The fast paths are measured as before, and the page still works afterwards.
+  assert.deepEqual(series(r, 'gpu').points.map((p) => p.T), SIZES);
+});
+
+test('an attention that returns nothing (the starter) is named; the fast paths are still measured', async () => {
+  await setCode(page, starter);
+  const r = await measured(() => page.click('#scale-run'));
+  assert.deepEqual(series(r, 'student').error, { kind: 'notPair' });
+  assert.match(await page.textContent('.scale-legend [data-series=student] .why'), /attention did not return a pair \[out, weights\]/);
+  assert.deepEqual(series(r, 'cpu').points.map((p) => p.T), SIZES);
+});
