@@ -1,7 +1,7 @@
 // The conformance table (tests/conformance/attention.json) on both WASM builds of the fused float32
 // kernel (core.attentionF32: wasm/fused.mjs over wasm/include/attnlab/fused.hpp) against the double
 // reference core.attention, plus the proof that the SIMD build runs SIMD code and the baseline not.
-// Input rule and comparison are shared with the WebGPU tests (tests/webgpu/harness.mjs).
+// Input rule and comparison are shared with the WebGPU tests (tests/conformance/harness.mjs).
 // Needs tools/build-wasm first, and wasm-dis (binaryen, installed with Debian's emscripten).
 // Run: node --test tests/js/conformance.test.mjs
 import { test } from 'node:test';
@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { loadCore } from '../../wasm/index.mjs';
-import { caseArgs, caseInputs, casesFor, compareCase } from '../webgpu/harness.mjs';
-import { loadTable, referenceFor } from '../webgpu/reference.mjs';
+import { caseArgs, caseInputs, casesFor, compareCase } from '../conformance/harness.mjs';
+import { loadTable, referenceFor } from '../conformance/reference.mjs';
 
 const { table } = loadTable();
 const reference = await referenceFor();

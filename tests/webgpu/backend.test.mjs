@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseBackend, backendFromArgs } from '../../wasm/webgpu/backend.mjs';
-import { caseArgs } from './harness.mjs';
-import { nodeGpu } from './reference.mjs';
+import { caseArgs } from '../conformance/harness.mjs';
+import { nodeGpu } from './node-gpu.mjs';
 
 const probe = await nodeGpu();  // tests that need an adapter skip only with ATTNLAB_ALLOW_NO_GPU=1
 probe.gpu?.destroy();

@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openGpuPage } from './chromium.mjs';
-import { casesFor, caseInputs, compareCase } from './harness.mjs';
-import { loadTable, referenceFor } from './reference.mjs';
+import { casesFor, caseInputs, compareCase } from '../conformance/harness.mjs';
+import { loadTable, referenceFor } from '../conformance/reference.mjs';
 
 let browser;
 before(async () => { browser = await openGpuPage({ entry: new URL('./page.mjs', import.meta.url).pathname }); });

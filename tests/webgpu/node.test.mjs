@@ -5,8 +5,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWebGpuAttention, WebGpuUnavailableError } from '../../wasm/webgpu/index.mjs';
-import { casesFor, caseInputs, caseArgs, compareCase } from './harness.mjs';
-import { loadTable, referenceFor, nodeGpu } from './reference.mjs';
+import { casesFor, caseInputs, caseArgs, compareCase } from '../conformance/harness.mjs';
+import { loadTable, referenceFor } from '../conformance/reference.mjs';
+import { nodeGpu } from './node-gpu.mjs';
 
 const { table, source } = loadTable();
 const cases = casesFor(table, 'webgpu');

@@ -2,7 +2,7 @@
 // WebGPU, and reports which backend 'auto' picks here.
 import { createWebGpuAttention } from '../../wasm/webgpu/browser.mjs';
 import { chooseBackend } from '../../wasm/webgpu/backend.mjs';
-import { caseArgs } from './harness.mjs';
+import { caseArgs } from '../conformance/harness.mjs';
 
 globalThis.runCases = async (cases) => {
   const gpu = await createWebGpuAttention({ timeoutMs: 15000 });

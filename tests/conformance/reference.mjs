@@ -1,20 +1,5 @@
-// Node side of the WebGPU tests: the GPU (or the reason to skip), the conformance table, the double
-// reference for a case.
+// Node side of the conformance runners: the table and the double reference for a case.
 import fs from 'node:fs';
-import { createWebGpuAttention } from '../../wasm/webgpu/index.mjs';
-
-/**
- * → { gpu, skip }: a WebGPU attention object, or (only with ATTNLAB_ALLOW_NO_GPU=1) null and the
- * reason to skip. Without that variable a missing adapter throws: the tests fail.
- */
-export async function nodeGpu() {
-  try {
-    return { gpu: await createWebGpuAttention({ timeoutMs: 15000 }), skip: false };
-  } catch (e) {
-    if (process.env.ATTNLAB_ALLOW_NO_GPU !== '1') throw e;
-    return { gpu: null, skip: `no WebGPU adapter (${e.message}); skipped because ATTNLAB_ALLOW_NO_GPU=1` };
-  }
-}
 
 const root = new URL('../../', import.meta.url);
 const TABLE = new URL('tests/conformance/attention.json', root);
