@@ -19,7 +19,8 @@ const FUNCTION_NAMES_RE = /^[A-Za-z_$][\w$]*$/;
 export function installGuest(global, { filename = 'submission.js', hide = [] } = {}) {
   // Capture what we use before the student can touch anything.
   const { stringify, parse } = JSON;
-  const { isFinite, isArray } = { isFinite: Number.isFinite, isArray: Array.isArray };
+  const { isFinite } = Number;
+  const { isArray } = Array;
   const indirectEval = global.eval;
   const stackRe = new RegExp(`${filename.replace('.', '\\.')}:(\\d+):(\\d+)`);
 

@@ -201,25 +201,22 @@ export async function batching(ctx) {
   const Q = normals(ctx, [B, T, d_k]), K = normals(ctx, [B, T, d_k]), V = normals(ctx, [B, T, d_v]);
   const mask = T_(ctx.core.causalMask(T));
   const batchHint = () => (ctx.members.has('T') ? 'd.batched_T' : null);
-  let got;
-  try {
-    got = ctx.pair(await ctx.call('attention', Q, K, V, mask), 'attention');
-  } catch (e) {
-    if (e.raised && batchHint()) ctx.fail(e.message, ctx.t('d.batched_T'));
-    throw e;
-  }
+  // A call that raises on a batch while the code uses `.T`: say why.
+  const batchCall = async (fn, ...args) => {
+    try {
+      return ctx.pair(await ctx.call(fn, ...args), fn);
+    } catch (e) {
+      if (e.raised && batchHint()) ctx.fail(e.message, ctx.t('d.batched_T'));
+      throw e;
+    }
+  };
+  const got = await batchCall('attention', Q, K, V, mask);
   const ref = ctx.core.attention(Q, K, V, { mask });
   expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.core, Q, K, V, mask, { causal: true }), batchHint);
 
   const inputs = selfAttentionInputs(ctx, [B], T, d_model, d_k, d_v);
   const { X, Wq, Wk, Wv } = inputs;
-  let got2;
-  try {
-    got2 = ctx.pair(await ctx.call('causal_self_attention', X, Wq, Wk, Wv), 'causal_self_attention');
-  } catch (e) {
-    if (e.raised && batchHint()) ctx.fail(e.message, ctx.t('d.batched_T'));
-    throw e;
-  }
+  const got2 = await batchCall('causal_self_attention', X, Wq, Wk, Wv);
   const ref2 = ctx.core.causalSelfAttention(X, Wq, Wk, Wv);
   const expected2 = { out: T_(ref2.out), weights: T_(ref2.weights) };
   // Name the first batch element that goes wrong before the generic message.
@@ -240,7 +237,7 @@ export async function batching(ctx) {
   const f32 = () => Float32Array.from(ctx.rng.normals(L.B * L.T * L.d));
   const [q, k, v] = [f32(), f32(), f32()];
   const asTensor = (a) => tensor(Float64Array.from(a), [L.B, L.T, L.d]);
-  const [got3out, got3w] = ctx.pair(await ctx.call('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.core.causalMask(L.T))), 'attention');
+  const [got3out, got3w] = await batchCall('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.core.causalMask(L.T)));
   const fast = await ctx.fast.attentionF32({ q, k, v, B: L.B, Tq: L.T, d: L.d, causal: true, weights: true });
   const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
   const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
