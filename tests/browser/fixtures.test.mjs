@@ -4,13 +4,12 @@
 // Run: node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { exercism } from '../../grader/reporters/index.mjs';
 import { launch, open, check, setCode } from './launcher.mjs';
+import { fixtureCases } from '../fixtures/cases.mjs';
 
-const ROOT = new URL('../fixtures/sdpa/', import.meta.url);
-const aims = JSON.parse(readFileSync(new URL('aims.json', ROOT), 'utf8'));
-const cases = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const { cases } = fixtureCases('sdpa');
 
 let b;
 before(async () => {
@@ -19,13 +18,12 @@ before(async () => {
 });
 after(() => b?.close());
 
-for (const name of cases) {
+for (const { name, source, expectedFile } of cases) {
   test(`fixture ${name} grades in the browser as in Node`, async () => {
-    const source = readFileSync(aims[name].submission ? new URL(`../../${aims[name].submission}`, import.meta.url) : new URL(`${name}/submission.js`, ROOT), 'utf8');
-    await setCode(b.page, source);
+    await setCode(b.page, source());
     await check(b.page);
     const report = await b.page.evaluate(() => window.attnlab.state.report);
-    assert.equal(exercism(report) + '\n', readFileSync(new URL(`${name}/expected_results.json`, ROOT), 'utf8'));
+    assert.equal(exercism(report) + '\n', readFileSync(expectedFile, 'utf8'));
     assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
   });
 }

@@ -1,35 +1,31 @@
 // Fixture submissions (tests/fixtures/<exercise>/<case>/submission.js), Exercism style:
 // 1. each case's Exercism results.json must equal its committed expected_results.json (the diff is
 //    printed); regenerate with UPDATE_FIXTURES=1 and review the diff before committing;
-// 2. aims.json states (and may point a case at a file elsewhere with "submission"), independently of those snapshots, what each case must show: its status and,
+// 2. aims.json states, independently of those snapshots, what each case must show: its status and,
 //    for a classic mistake, the tests that must fail and the diagnosis their message must carry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { grade } from '../../grader/core/grade.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { exercism } from '../../grader/reporters/index.mjs';
 import { loadExercise } from '../../grader/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
+import { fixtureCases } from '../fixtures/cases.mjs';
 
-const ROOT = new URL('../fixtures/sdpa/', import.meta.url).pathname;
 const LANG = 'en';
-const aims = JSON.parse(readFileSync(join(ROOT, 'aims.json'), 'utf8'));
-const cases = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const { aims, cases } = fixtureCases('sdpa');
 const exercise = loadExercise('sdpa');
 const core = await loadCore();
 
 test('every fixture folder has an aim and every aim a folder', () => {
-  assert.deepEqual(Object.keys(aims).sort(), cases);
+  assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
 });
 
-for (const name of cases) {
+for (const { name, aim, expectedFile: file, source: read } of cases) {
   test(`fixture ${name}`, async () => {
-    const dir = join(ROOT, name);
-    // A case may grade a file kept elsewhere (the exercise's own starter) instead of a copy.
-    const source = readFileSync(aims[name].submission ? new URL(`../../${aims[name].submission}`, import.meta.url) : join(dir, 'submission.js'), 'utf8');
+    const source = read();
     const sandbox = await NodeSandbox.create();
     let report;
     const started = performance.now();
@@ -37,11 +33,9 @@ for (const name of cases) {
     const seconds = (performance.now() - started) / 1000;
 
     const results = exercism(report) + '\n';
-    const file = join(dir, 'expected_results.json');
     if (process.env.UPDATE_FIXTURES || !existsSync(file)) writeFileSync(file, results);
     assert.equal(results, readFileSync(file, 'utf8'), `${name}: results.json differs from expected_results.json`);
 
-    const aim = aims[name];
     assert.equal(report.status, aim.status, `${name}: status`);
     for (const id of aim.fails || []) {
       const t = report.tests.find((x) => x.id === id);
