@@ -1,6 +1,8 @@
 // Conformance-table helpers shared by the Node and the Chromium WebGPU tests (no Node APIs here:
 // the Chromium test bundles this file into its page).
 import { Rng } from '../../grader/core/prng.mjs';
+import { compare } from '../../grader/core/compare.mjs';
+import { tensor } from '../../grader/core/tensor.mjs';
 
 export const GPU_T_MAX = 128;  // SwiftShader runs compute on the CPU: keep shapes small
 
@@ -43,14 +45,10 @@ export function compareCase(c, got, expected, { atol, rtol }) {
   const check = (what, g, e) => {
     if (!g) return fails.push(`${tag}: ${what} missing`);
     if (g.length !== e.length) return fails.push(`${tag}: ${what} has ${g.length} values, expected ${e.length}`);
-    let worst = -1, worstErr = -1;
-    for (let i = 0; i < e.length; i++) {
-      const x = g[i], y = e[i];
-      const bad = Number.isNaN(x) || Number.isNaN(y) || (!Number.isFinite(x) || !Number.isFinite(y) ? x !== y : Math.abs(x - y) > atol + rtol * Math.abs(y));
-      const err = Number.isFinite(x - y) ? Math.abs(x - y) : Infinity;
-      if (bad && (worst < 0 || err > worstErr)) { worst = i; worstErr = err; }
-    }
-    if (worst >= 0) fails.push(`${tag}: ${what}[${worst}] = ${g[worst]}, expected ${e[worst]} (|err| ${worstErr}, atol ${atol}, rtol ${rtol})`);
+    // The grader's allclose (grader/core/compare.mjs): one rule for NaN and infinities everywhere.
+    const flat = (x) => tensor(Float64Array.from(x), [x.length]);
+    const r = compare(flat(g), flat(e), { atol, rtol });
+    if (!r.ok) fails.push(`${tag}: ${what}[${r.index[0]}] = ${r.actual}, expected ${r.expected} (${r.count} of ${r.total} outside atol ${atol}, rtol ${rtol}; largest finite |err| ${r.maxAbsErr})`);
   };
   check('out', got.out, expected.out);
   if (c.weights) {
@@ -70,14 +68,4 @@ export function compareCase(c, got, expected, { atol, rtol }) {
     }
   }
   return fails;
-}
-
-/** Largest |got - expected| over out (and weights), for bench tables. */
-export function maxAbsErr(got, expected) {
-  let m = 0;
-  for (const key of ['out', 'weights']) {
-    if (!got[key] || !expected[key]) continue;
-    for (let i = 0; i < expected[key].length; i++) m = Math.max(m, Math.abs(got[key][i] - expected[key][i]));
-  }
-  return m;
 }
