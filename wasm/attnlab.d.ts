@@ -18,10 +18,10 @@ export type MaskInput =
   | { data: ArrayLike<number | boolean>; shape: readonly number[] }
   | boolean[] | boolean[][] | boolean[][][] | number[][];
 
-export type Flavour = 'simd' | 'baseline';
+export type Flavour = 'relaxed' | 'simd' | 'baseline';
 
 export interface LoadOptions {
-  /** 'auto' (default): 'simd' when WebAssembly SIMD validates, else 'baseline'. */
+  /** 'auto' (default): bestFlavour(): 'relaxed' when relaxed SIMD validates, else 'simd' when SIMD does, else 'baseline'. */
   flavour?: Flavour | 'auto';
   /** The flavour's .wasm bytes; requires an explicit flavour. */
   wasmBinary?: ArrayBuffer | Uint8Array;
@@ -65,5 +65,13 @@ export interface Core extends FusedApi {
 /** Loads (and, with default options, caches per flavour) a core. */
 export function loadCore(options?: LoadOptions): Promise<Core>;
 export function simdSupported(): boolean;
+/** True when relaxed SIMD validates too (Chrome/Edge 114+, Node 22+; Node 20 only with the V8 flag). */
+export function relaxedSimdSupported(): boolean;
+/** 'relaxed' when supported, else 'simd'. */
+export function simdFlavour(): 'relaxed' | 'simd';
+/** What loadCore({ flavour: 'auto' }) loads. */
+export function bestFlavour(): Flavour;
+/** Node 20: turns on V8's --experimental-wasm-relaxed-simd for this process; resolves to relaxedSimdSupported(). */
+export function enableRelaxedSimd(): Promise<boolean>;
 /** tensor(flatData, shape) or tensor(nestedArrays); booleans become a Uint8Array mask. */
 export function tensor(data: ArrayLike<number | boolean> | any[], shape?: readonly number[]): Tensor<Float64Array | Uint8Array>;

@@ -31,8 +31,8 @@ export interface AttentionF32Result {
 export interface FusedApi {
   /** Synchronous. Throws an Error naming the mismatching sizes on bad arguments. */
   attentionF32(args: AttentionF32Args): AttentionF32Result;
-  /** Which code the module was compiled with: 'simd128' (attnlab-simd.wasm) or 'scalar' (attnlab.wasm). */
-  fusedKernelKind(): 'simd128' | 'scalar';
+  /** Which code the module was compiled with: 'relaxed-simd' (attnlab-relaxed.wasm: SIMD128 + relaxed_madd), 'simd128' (attnlab-simd.wasm) or 'scalar' (attnlab.wasm). */
+  fusedKernelKind(): 'relaxed-simd' | 'simd128' | 'scalar';
   /** Current WASM memory size in bytes; memory never shrinks, so this is the peak so far. */
   heapBytes(): number;
 }

@@ -7,6 +7,7 @@ import { fusedApi } from './fused.mjs';
 
 const FLAVOURS = {
   // Literal dynamic imports: a bundler (esbuild) includes only what is referenced, Node loads lazily.
+  relaxed: { wasm: 'attnlab-relaxed.wasm', glue: () => import('./dist/attnlab-relaxed.mjs') },
   simd: { wasm: 'attnlab-simd.wasm', glue: () => import('./dist/attnlab-simd.mjs') },
   baseline: { wasm: 'attnlab.wasm', glue: () => import('./dist/attnlab.mjs') },
 };
@@ -15,9 +16,41 @@ const FLAVOURS = {
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
   10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
+// f32x4.relaxed_madd of three splats (opcode 0xfd 0x85 0x02): relaxed SIMD as standardised.
+const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
+  28, 1, 26, 0, 67, 0, 0, 0, 0, 253, 19, 67, 0, 0, 0, 0, 253, 19, 67, 0, 0, 0, 0, 253, 19, 253, 133, 2, 11]);
+
 /** True when this runtime's WebAssembly accepts SIMD128 instructions. */
 export function simdSupported() {
   return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+}
+
+/** True when it also accepts relaxed SIMD (Chrome/Edge 114+, Node 22+; Node 20 with --experimental-wasm-relaxed-simd). */
+export function relaxedSimdSupported() {
+  return simdSupported() && WebAssembly.validate(RELAXED_PROBE);
+}
+
+/**
+ * Node 20 (V8 11.3) has relaxed SIMD behind --experimental-wasm-relaxed-simd; this turns the flag on
+ * for the whole process (V8 reads wasm feature flags at each compile, so later loads see it). For
+ * tools and tests that want the relaxed build on Node 20; browsers and Node 22+ need nothing.
+ * Resolves to relaxedSimdSupported() afterwards (false outside Node when the engine lacks it).
+ */
+export async function enableRelaxedSimd() {
+  if (relaxedSimdSupported() || !isNode || !simdSupported()) return relaxedSimdSupported();
+  const v8 = await nodeImport('node:v8');
+  v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
+  return relaxedSimdSupported();
+}
+
+/** The fastest SIMD build this runtime can run: 'relaxed' or 'simd' (which may still be refused). */
+export function simdFlavour() {
+  return relaxedSimdSupported() ? 'relaxed' : 'simd';
+}
+
+/** The fastest build this runtime can run: 'relaxed', 'simd' or 'baseline'. */
+export function bestFlavour() {
+  return simdSupported() ? simdFlavour() : 'baseline';
 }
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
@@ -29,7 +62,9 @@ const nodeImport = (specifier) => import(specifier);
 const cache = new Map(); // flavour -> Promise<core>, only for loads with default options
 
 /**
- * Loads the core. flavour: 'auto' (SIMD when supported) | 'simd' | 'baseline'.
+ * Loads the core. flavour: 'auto' (bestFlavour()) | 'relaxed' | 'simd' | 'baseline'.
+ * 'relaxed' is the SIMD build whose fused kernel multiplies and adds with f32x4.relaxed_madd (one
+ * fused instruction where the CPU has FMA); everything else in it is the SIMD build.
  * wasmBinary (ArrayBuffer | Uint8Array of that flavour's .wasm) needs an explicit flavour.
  * locateFile(path, prefix) -> URL of the .wasm, for browsers when the default (next to this
  * file's dist/ folder) is wrong, e.g. after bundling.
@@ -37,15 +72,18 @@ const cache = new Map(); // flavour -> Promise<core>, only for loads with defaul
 export function loadCore({ flavour = 'auto', wasmBinary, locateFile } = {}) {
   if (flavour === 'auto') {
     if (wasmBinary) {
-      return Promise.reject(new Error("loadCore: pass flavour 'simd' or 'baseline' together with wasmBinary"));
+      return Promise.reject(new Error("loadCore: pass flavour 'relaxed', 'simd' or 'baseline' together with wasmBinary"));
     }
-    flavour = simdSupported() ? 'simd' : 'baseline';
+    flavour = bestFlavour();
   }
   if (!FLAVOURS[flavour]) {
-    return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', 'simd' or 'baseline')`));
+    return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', 'relaxed', 'simd' or 'baseline')`));
   }
-  if (flavour === 'simd' && !simdSupported()) {
-    return Promise.reject(new Error("loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'"));
+  if (flavour !== 'baseline' && !simdSupported()) {
+    return Promise.reject(new Error(`loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'`));
+  }
+  if (flavour === 'relaxed' && !relaxedSimdSupported()) {
+    return Promise.reject(new Error("loadCore: this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'"));
   }
   const custom = wasmBinary !== undefined || locateFile !== undefined;
   if (!custom && cache.has(flavour)) return cache.get(flavour);

@@ -1,22 +1,27 @@
-// The conformance table (tests/conformance/attention.json) on both WASM builds of the fused float32
-// kernel (core.attentionF32: wasm/fused.mjs over wasm/include/attnlab/fused.hpp) against the double
-// reference core.attention, plus the proof that the SIMD build runs SIMD code and the baseline not.
+// The conformance table (tests/conformance/attention.json) on the three WASM builds of the fused
+// float32 kernel (core.attentionF32: wasm/fused.mjs over wasm/include/attnlab/fused.hpp) against the
+// double reference core.attention, plus the proof that each build runs the code it claims: SIMD
+// multiplies in the SIMD build, relaxed_madd in the relaxed one, no SIMD in the baseline. On Node 20
+// the relaxed build needs V8's --experimental-wasm-relaxed-simd, turned on here (enableRelaxedSimd).
 // Input rule and comparison are shared with the WebGPU tests (tests/conformance/harness.mjs).
-// Needs tools/build-wasm first, and wasm-dis (binaryen, installed with Debian's emscripten).
+// Needs tools/build-wasm first, and llvm-objdump-14 (llvm-14, installed with Debian's emscripten).
 // Run: node --test tests/js/conformance.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import { loadCore } from '../../wasm/index.mjs';
+import { enableRelaxedSimd, loadCore } from '../../wasm/index.mjs';
 import { caseArgs, caseInputs, casesFor, compareCase } from '../conformance/harness.mjs';
 import { loadTable, referenceFor } from '../conformance/reference.mjs';
 
 const { table } = loadTable();
 const reference = await referenceFor();
 
+assert.ok(await enableRelaxedSimd(), 'this Node cannot run relaxed SIMD, even with --experimental-wasm-relaxed-simd');
+
 const builds = [
+  { backend: 'wasm-relaxed', flavour: 'relaxed', kind: 'relaxed-simd', file: 'attnlab-relaxed.wasm' },
   { backend: 'wasm-simd', flavour: 'simd', kind: 'simd128', file: 'attnlab-simd.wasm' },
   { backend: 'wasm', flavour: 'baseline', kind: 'scalar', file: 'attnlab.wasm' },
 ];
@@ -40,14 +45,19 @@ for (const { backend, flavour, kind, file } of builds) {
   test(`${backend}: compiled as ${kind}, and the binary agrees`, () => {
     assert.equal(api.fusedKernelKind(), kind);
     const path = fileURLToPath(new URL(`../../wasm/dist/${file}`, import.meta.url));
-    const dis = spawnSync('wasm-dis', [path], { encoding: 'utf8', maxBuffer: 1 << 28 });
-    assert.equal(dis.status, 0, `wasm-dis ${path} failed (binaryen missing?): ${dis.error ?? dis.stderr}`);
-    const simdOps = dis.stdout.match(/\((?:v128|f32x4|i32x4|i16x8|i8x16|f64x2|i64x2)\.[a-z_0-9]+/g) ?? [];
-    const f32x4mul = simdOps.filter((op) => op === '(f32x4.mul').length;
-    if (kind === 'simd128') {
-      assert.ok(f32x4mul >= 8, `${file}: ${f32x4mul} f32x4.mul instructions, expected the vector kernel's`);
+    const dis = spawnSync('llvm-objdump-14', ['-d', path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.equal(dis.status, 0, `llvm-objdump-14 -d ${path} failed (llvm-14 missing?): ${dis.error ?? dis.stderr}`);
+    const count = (re) => (dis.stdout.match(re) ?? []).length;
+    const simdOps = count(/\t(?:v128|f32x4|i32x4|i16x8|i8x16|f64x2|i64x2)\.[a-z_0-9]+/g);
+    // LLVM 14 does not know the standard relaxed_madd opcode: it lists those bytes as <unknown>.
+    const madd = count(/ fd 85 02 +\t<unknown>/g), mul = count(/\tf32x4\.mul\b/g);
+    if (kind === 'scalar') {
+      assert.equal(simdOps + madd, 0, `${file}: the baseline build contains SIMD instructions`);
+    } else if (kind === 'simd128') {
+      assert.ok(mul >= 16 && madd === 0, `${file}: ${mul} f32x4.mul and ${madd} relaxed_madd, expected the vector kernel's muls only`);
     } else {
-      assert.deepEqual(simdOps.slice(0, 5), [], `${file}: the baseline build contains SIMD instructions`);
+      assert.ok(madd >= 16, `${file}: ${madd} f32x4.relaxed_madd, expected the kernels' 16 at least`);
+      assert.equal(count(/\tf32x4\.fma\b/g), 0, `${file}: early-opcode f32x4.fma left (tools/relaxed-opcodes.mjs not run?)`);
     }
   });
 

@@ -13,7 +13,9 @@
 //
 // One source, two paths: `Vec4` uses GCC/Clang vector extensions (SIMD128 under -msimd128, SSE
 // natively); `Scalar` is the same algorithm one lane wide, for the baseline WASM build (no
-// -msimd128). `attention_f32` picks the path at compile time; tests call both explicitly.
+// -msimd128). `attention_f32` picks the path at compile time; tests call both explicitly. Every
+// multiply-add of the two inner loops goes through `madd`, which is one fused instruction in the
+// relaxed-SIMD build (-mrelaxed-simd) and natively under -mfma, and mul + add everywhere else.
 //
 // -inf and NaN: masked scores are set to true -INFINITY (no finite sentinel) and never enter the
 // row max; exp2 clamps its argument at -127, where the result's exponent field is 0, so -inf (and
@@ -23,8 +25,8 @@
 // q, k or v reaches the output rows it touches (the clamp keeps NaN), never a finite number.
 //
 // Tuning (B=1, T=1024, d=64, causal, this repo's tools/bench): 4x2 register tiles are what V8 keeps
-// in its 15 usable xmm registers; larger tiles (also 5x2), manual or #pragma unrolling and
-// pointer-stepped loops all measured slower in V8. Key tiles of 256 beat 128 (longer P.V loops).
+// in its 15 usable xmm registers; larger tiles (5x2, and 5x2 / 6x2 with relaxed madd too), manual or
+// #pragma unrolling and pointer-stepped loops all measured slower in V8. Key tiles of 256 beat 128 (longer P.V loops).
 // The two mul+add loops take ~85% of the time at ~1.8 ns per 8 mul+add, close to what this
 // no-FMA core sustains with their loads. The score kernel also yields each row's tile max, so
 // unmasked tiles need no separate max pass.
@@ -69,6 +71,18 @@ struct Vec4 {
   static T splat(float x) { return T{x, x, x, x}; }
   static T load(const float* p) { T v; std::memcpy(&v, p, sizeof v); return v; }
   static void store(float* p, T v) { std::memcpy(p, &v, sizeof v); }
+  // a * b + c, rounded once or twice: the engine picks (f32x4.relaxed_madd: one FMA instruction on
+  // CPUs that have it, else mul + add). Clang 14 (Emscripten 3.1.6) names it __builtin_wasm_fma_f32x4
+  // and emits the proposal's early opcode, whose operands meant a + b * c; tools/relaxed-opcodes.mjs
+  // rewrites it to the standard relaxed_madd, which takes the same stack (a, b, c) as a * b + c.
+  // Natively, a * b + c becomes one FMA under -mfma (GCC contracts it by default).
+  static T madd(T a, T b, T c) {
+#ifdef __wasm_relaxed_simd__
+    return __builtin_wasm_fma_f32x4(a, b, c);
+#else
+    return a * b + c;
+#endif
+  }
   // a < b ? b : a keeps a when it is NaN; it is one maxps (SSE) / f32x4.pmax (WASM) instruction.
   static T max(T a, T b) {
 #ifdef __wasm_simd128__
@@ -106,6 +120,7 @@ struct Scalar {
   static T splat(float x) { return x; }
   static T load(const float* p) { return *p; }
   static void store(float* p, T v) { *p = v; }
+  static T madd(T a, T b, T c) { return a * b + c; }
   static T max(T a, T b) { return a < b ? b : a; }
   static float hmax(T v) { return v; }
   static float hsum(T v) { return v; }
@@ -133,10 +148,13 @@ using DefaultPath = Scalar;
 using DefaultPath = Vec4;
 #endif
 
-// "simd128" (WASM with -msimd128), "scalar" (baseline WASM or ATTNLAB_FUSED_SCALAR), "vec128"
-// (native vector extensions: SSE on x86-64). Set by the compiler's macros, not at run time.
+// "simd128" (WASM with -msimd128), "relaxed-simd" (also -mrelaxed-simd: fused multiply-add),
+// "scalar" (baseline WASM or ATTNLAB_FUSED_SCALAR), "vec128" (native vector extensions: SSE on
+// x86-64, FMA too under -mfma). Set by the compiler's macros, not at run time.
 inline const char* kernel_kind() {
-#if defined(__wasm_simd128__) && !defined(ATTNLAB_FUSED_SCALAR)
+#if defined(__wasm_relaxed_simd__) && !defined(ATTNLAB_FUSED_SCALAR)
+  return "relaxed-simd";
+#elif defined(__wasm_simd128__) && !defined(ATTNLAB_FUSED_SCALAR)
   return "simd128";
 #else
   return DefaultPath::name();
@@ -304,7 +322,7 @@ class Kernel {
       T kv[NV];
       for (int u = 0; u < NV; ++u) kv[u] = P::load(kg + u * W);
       for (int r = 0; r < R; ++r)
-        for (int u = 0; u < NV; ++u) acc[r][u] += qs[r] * kv[u];
+        for (int u = 0; u < NV; ++u) acc[r][u] = P::madd(qs[r], kv[u], acc[r][u]);
     }
     for (int r = 0; r < R; ++r)
       for (int u = 0; u < NV; ++u) {
@@ -340,7 +358,7 @@ class Kernel {
         for (int u = 0; u < NVO; ++u) vv[u] = P::load(vc + u * W);
         for (int r = 0; r < R; ++r) {
           const T p = kSpreadP ? ps_[j * R + r] : P::splat(s_tile_[r * BC + j]);
-          for (int u = 0; u < NVO; ++u) acc[r][u] += p * vv[u];
+          for (int u = 0; u < NVO; ++u) acc[r][u] = P::madd(p, vv[u], acc[r][u]);
         }
       }
       for (int r = 0; r < R; ++r)
