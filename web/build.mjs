@@ -18,7 +18,7 @@ const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
 export const distDir = join(web, 'dist');
 const wasmDist = join(root, 'wasm', 'dist');
-export const wasmFiles = ['attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm'];
+export const wasmFiles = ['attnlab-relaxed.mjs', 'attnlab-relaxed.wasm', 'attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm'];
 const STAMP = '.inputs.json'; // inputs of the last build; not served, not precached
 
 // `import text from './file.md?raw'` → the file's contents as a string (task texts, starter code).

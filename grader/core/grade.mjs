@@ -78,7 +78,7 @@ export function capOutput(text, lang) {
 export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = 512 }) {
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
-  fast = fast ?? { name: core.flavour === 'simd' ? 'simd' : 'wasm', attentionF32: (args) => core.attentionF32(args) };
+  fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
   timeoutMs = timeoutMs ?? spec.timeout_ms;

@@ -54,6 +54,9 @@ test('?backend=wasm forces plain WASM (the core too) and grades the same; a bad 
   await gradesSame(gpu.page);
   b = await openAt(gpu, '?lang=en&backend=simd');
   assert.equal(b.text, 'WASM SIMD', b.title);
+  // Chromium has relaxed SIMD: the SIMD backend is the build with fused multiply-adds.
+  assert.match(b.title, /requested: WASM core, relaxed build/);
+  assert.equal(await gpu.page.evaluate(() => window.attnlab.state.core.flavour), 'relaxed');
   b = await openAt(gpu, '?lang=en&backend=gpu');
   assert.equal(b.text, 'WebGPU', b.title);
   assert.match(b.title, /"gpu" is not one of auto, webgpu, simd, wasm; using auto/);

@@ -10,9 +10,11 @@
 // loss or an uncaptured error (so a page's badge can say so at once), or at the next call at the
 // latest. An explicit choice is never replaced: it fails loudly.
 import { createWebGpuAttention, WebGpuUnavailableError } from './index.mjs';
+import { simdFlavour } from '../index.mjs';
 
 export const BACKENDS = ['auto', 'webgpu', 'simd', 'wasm'];
-const FLAVOUR = { simd: 'simd', wasm: 'baseline' };  // backend name -> loadCore flavour
+// backend name -> loadCore flavour; 'simd' is the relaxed-SIMD build where the engine has it.
+const FLAVOUR = { simd: simdFlavour, wasm: () => 'baseline' };
 
 const defaultLoadCore = (opts) => import('../index.mjs').then((m) => m.loadCore(opts));
 
@@ -48,8 +50,9 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
       const software = a.isFallbackAdapter || /swiftshader/i.test(`${a.architecture} ${a.device}`);
       return { name, gpu: g, adapterInfo: a, detail: `WebGPU adapter ${a.vendor} ${a.architecture}${software ? ' (software rasteriser: no faster than the CPU)' : ''}` };
     }
-    const core = await loadCore({ flavour: FLAVOUR[name] });
-    if (core.flavour !== FLAVOUR[name]) throw new Error(`loadCore({ flavour: '${FLAVOUR[name]}' }) returned the '${core.flavour}' build`);
+    const flavour = FLAVOUR[name]();
+    const core = await loadCore({ flavour });
+    if (core.flavour !== flavour) throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
     if (typeof core.attentionF32 !== 'function') throw new Error('this WASM core has no attentionF32');
     return { name, core, detail: `WASM core, ${core.flavour} build` };
   }

@@ -3,8 +3,11 @@
 // with it; grading and the heatmap's reference always use the double-precision core.attention.
 import '../../wasm/webgpu/browser.mjs'; // registers the WGSL kernel (bundled as text) before any device use
 import { chooseBackend, backendFromArgs } from '../../wasm/webgpu/backend.mjs';
+import { simdFlavour } from '../../wasm/index.mjs';
 
 export const LABEL = { webgpu: 'WebGPU', simd: 'WASM SIMD', wasm: 'WASM' };
+/** What a loaded core's build is called on the page. */
+export const flavourLabel = (flavour) => ({ relaxed: 'WASM SIMD (relaxed)', simd: 'WASM SIMD' })[flavour] ?? 'WASM';
 
 /**
  * Reads `?backend=`; a bad value is named and 'auto' used instead (the page must still work).
@@ -14,7 +17,7 @@ export const LABEL = { webgpu: 'WebGPU', simd: 'WASM SIMD', wasm: 'WASM' };
 export function backendParam(search) {
   let backend = 'auto', warning = null;
   try { backend = backendFromArgs(search); } catch (e) { warning = `?${e.message}; using auto`; }
-  return { backend, flavour: { simd: 'simd', wasm: 'baseline' }[backend] ?? 'auto', warning };
+  return { backend, flavour: { simd: simdFlavour(), wasm: 'baseline' }[backend] ?? 'auto', warning };
 }
 
 /**

@@ -11,7 +11,7 @@ import { grade, prepareSource } from '../../grader/core/grade.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { toTensor, wire, fmtShape } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { backendParam, pickBackend, LABEL, softwareAdapter } from './backend.js';
+import { backendParam, pickBackend, flavourLabel, softwareAdapter } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
 
 const $ = (id) => document.getElementById(id);
@@ -290,7 +290,7 @@ function measure() {
     const be = await state.backendReady;
     const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
     const cpuCore = be?.core ?? (await loadCore({ flavour: 'auto', locateFile }));
-    const names = { student: t().scale.student, cpu: LABEL[cpuCore.flavour === 'simd' ? 'simd' : 'wasm'], gpu: 'WebGPU' };
+    const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour), gpu: 'WebGPU' };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
     const sandbox = new BrowserSandbox();
     try {
@@ -357,7 +357,7 @@ $('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; 
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
 state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, locateFile }).then((core) => {
   state.core = core;
-  $('backend').textContent = core.flavour === 'simd' ? 'WASM SIMD' : 'WASM';
+  $('backend').textContent = flavourLabel(core.flavour);
   const { weights } = core.attention(EXAMPLE.Q, EXAMPLE.K, EXAMPLE.V, { mask: EXAMPLE.mask });
   state.reference = rows(weights);
   renderHeatmaps();
