@@ -1,6 +1,7 @@
-// attnlab-native: the fused kernel (wasm/include/attnlab/fused.hpp) compiled natively, driven by
-// tools/benchmark/run.mjs as a child process. Built by tools/bench (c++ -O3, default x86-64 target:
-// 128-bit SSE, no FMA, the same vector width as WASM SIMD128).
+// attnlab-native(-fma): the fused kernel (wasm/include/attnlab/fused.hpp) compiled natively, driven
+// by tools/benchmark/run.mjs as a child process. Built by tools/bench with c++ -O3 for the default
+// x86-64 target (128-bit SSE, no FMA: the twin of WASM SIMD128) and again with -mfma (still 128-bit
+// vectors: the twin of the relaxed-SIMD build).
 //   attnlab-native DIR B H T d causal
 // reads DIR/{q,k,v}.f32 (float32, (B,H,T,d)), then answers one command per stdin line:
 //   out          -> runs once, writes DIR/out.f32, prints {"ok":true}

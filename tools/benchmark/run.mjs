@@ -14,7 +14,7 @@ import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { loadCore } from '../../wasm/index.mjs';
+import { enableRelaxedSimd, loadCore, relaxedSimdSupported } from '../../wasm/index.mjs';
 import { backendFromArgs } from '../../wasm/webgpu/backend.mjs';
 import { attentionModel } from './onnx.mjs';
 import { timePlot } from './svg.mjs';
@@ -43,7 +43,7 @@ function usage(msg) {
 }
 try { opt.backend = backendFromArgs(argv); } catch (e) { usage(e.message); }
 // --backend keeps the attnlab rows of that backend only (auto: all); the peers stay.
-const BACKEND_IMPL = { simd: 'attnlab-wasm-simd', wasm: 'attnlab-wasm', webgpu: 'attnlab-webgpu' };
+const BACKEND_IMPL = { simd: ['attnlab-wasm-relaxed', 'attnlab-wasm-simd'], wasm: ['attnlab-wasm'], webgpu: ['attnlab-webgpu'] };
 if (opt.backend === 'webgpu') opt.webgpu = true;
 
 const SHAPES = opt.quick ? [{ B: 1, T: 256 }, { B: 1, T: 1024 }]
@@ -160,6 +160,13 @@ async function ortRunner(ort, options, { B, T }, { q, k, v }) {
 
 const lazy = (f) => { let p; return () => (p ??= f()); };
 const peers = {
+  // Node 20 ships relaxed SIMD behind a V8 flag (Chrome 114+ and Node 22+ by default): turned on here.
+  relaxed: lazy(async () => {
+    const byDefault = relaxedSimdSupported();
+    if (!(await enableRelaxedSimd())) throw new Error(`node ${process.version} cannot run WebAssembly relaxed SIMD`);
+    notes['attnlab-wasm-relaxed'] = `relaxed SIMD ${byDefault ? 'on by default' : `turned on with --experimental-wasm-relaxed-simd (V8 ${process.versions.v8})`}`;
+    return loadCore({ flavour: 'relaxed' });
+  }),
   simd: lazy(() => loadCore({ flavour: 'simd' })),
   baseline: lazy(() => loadCore({ flavour: 'baseline' })),
   ortWeb: lazy(async () => {
@@ -179,15 +186,18 @@ const peers = {
 };
 
 const ALL_IMPLS = [
+  { name: 'attnlab-wasm-relaxed', setup: async (s, inp) => inProcess(fusedCall(await peers.relaxed(), s, inp)) },
   { name: 'attnlab-wasm-simd', setup: async (s, inp) => inProcess(fusedCall(await peers.simd(), s, inp)) },
   { name: 'attnlab-wasm', setup: async (s, inp) => inProcess(fusedCall(await peers.baseline(), s, inp)) },
-  {
-    name: 'attnlab-native',
+  ...['attnlab-native', 'attnlab-native-fma'].map((name) => ({
+    name,
     setup: async ({ B, T }, inp) => {
+      const exe = path.join(root, 'build/bench', name);
+      if (!fs.existsSync(exe)) throw new Error(`${exe} was not built (tools/bench builds the FMA twin only on CPUs with FMA)`);
       const dir = writeInputs(inp);
-      return child(path.join(root, 'build/bench/attnlab-native'), [dir, B, H, T, D, CAUSAL ? 1 : 0].map(String), { dir, n: B * H * T * D });
+      return child(exe, [dir, B, H, T, D, CAUSAL ? 1 : 0].map(String), { dir, n: B * H * T * D });
     },
-  },
+  })),
   {
     name: 'ort-web-wasm-1t',
     setup: async (s, inp) => ortRunner(await peers.ortWeb(), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }, s, inp),
@@ -239,7 +249,7 @@ const notes = {};
 const only = opt.only?.split(',');
 const unknown = only?.filter((n) => !ALL_IMPLS.some((i) => i.name === n) && !WEBGPU_IMPLS.includes(n));
 if (unknown?.length) usage(`--only: unknown ${unknown.join(', ')}; known: ${[...ALL_IMPLS.map((i) => i.name), ...WEBGPU_IMPLS].join(', ')}`);
-const byBackend = (name) => opt.backend === 'auto' || !name.startsWith('attnlab-') || name === BACKEND_IMPL[opt.backend];
+const byBackend = (name) => opt.backend === 'auto' || !name.startsWith('attnlab-') || BACKEND_IMPL[opt.backend].includes(name);
 const IMPLS = ALL_IMPLS.filter((i) => (!only || only.includes(i.name)) && byBackend(i.name));
 const onlyGpu = only?.filter((n) => WEBGPU_IMPLS.includes(n));
 if (onlyGpu?.length) opt.webgpu = true;
@@ -310,13 +320,15 @@ for (const [k, v] of Object.entries(notes)) console.log(`${k}: ${v}`);
 
 // The issue's targets at B=1, T=1024 (informational: timings on a shared machine vary).
 const at = (impl) => rows.find((r) => r.impl === impl && r.B === 1 && r.T === 1024)?.ms_median;
-const simd = at('attnlab-wasm-simd');
-if (simd) {
+// Each WASM SIMD build against the peers; the relaxed one also against its native twin (FMA too).
+for (const [impl, twin] of [['attnlab-wasm-simd', 'attnlab-native'], ['attnlab-wasm-relaxed', 'attnlab-native-fma']]) {
+  const ms = at(impl);
+  if (!ms) continue;
   const targets = [['ort-web-wasm-1t', 3, '>= 3x faster than'], ['ort-node-1t', 1, 'at least as fast as'],
-    ['attnlab-native', 0.7, '>= 0.7x the speed of']];
+    [twin, 0.7, '>= 0.7x the speed of']];
   for (const [peer, need, text] of targets) {
     const p = at(peer);
-    if (p) console.log(`T=1024: attnlab-wasm-simd ${text} ${peer}: ${(p / simd).toFixed(2)}x -> ${p / simd >= need ? 'yes' : 'NO'}`);
+    if (p) console.log(`T=1024: ${impl} ${text} ${peer}: ${(p / ms).toFixed(2)}x -> ${p / ms >= need ? 'yes' : 'NO'}`);
   }
 }
 const heap = rows.find((r) => r.peak_heap_bytes);
