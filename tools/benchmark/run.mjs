@@ -20,6 +20,7 @@ import { attentionModel } from './onnx.mjs';
 import { timePlot } from './svg.mjs';
 import { D, H, CAUSAL, TOL, flops, makeInputs, reference, median } from './workload.mjs';
 import { WEBGPU_IMPLS, webgpuRows } from './webgpu.mjs';
+import { CHROMIUM_IMPLS, chromiumRunner, closeChromium } from './chromium.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -27,11 +28,11 @@ const require = createRequire(path.join(here, 'package.json'));
 
 // ---- options ---------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-const USAGE = 'tools/bench [--quick] [--webgpu] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
-const opt = { quick: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
+const USAGE = 'tools/bench [--quick] [--browser] [--webgpu] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
+const opt = { quick: false, browser: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === '--quick' || a === '--webgpu') opt[a.slice(2)] = true;
+  if (a === '--quick' || a === '--webgpu' || a === '--browser') opt[a.slice(2)] = true;
   else if (a === '--json' || a === '--svg' || a === '--only' || a === '--backend') {
     if (argv[i + 1] === undefined) usage(`${a} needs a value`);
     opt[a.slice(2)] = argv[++i];
@@ -242,6 +243,8 @@ const ALL_IMPLS = [
     },
   },
   { name: 'js-loops', setup: async ({ B, T }, inp) => inProcess(() => jsLoops(inp, B, T)) },
+  // --browser: the same kernels and ort-web in headless Chromium (chromium.mjs), timed in the page.
+  ...Object.keys(CHROMIUM_IMPLS).map((name) => ({ name, browser: true, setup: (s, inp) => chromiumRunner(name, s, inp) })),
 ];
 const notes = {};
 
@@ -249,8 +252,8 @@ const notes = {};
 const only = opt.only?.split(',');
 const unknown = only?.filter((n) => !ALL_IMPLS.some((i) => i.name === n) && !WEBGPU_IMPLS.includes(n));
 if (unknown?.length) usage(`--only: unknown ${unknown.join(', ')}; known: ${[...ALL_IMPLS.map((i) => i.name), ...WEBGPU_IMPLS].join(', ')}`);
-const byBackend = (name) => opt.backend === 'auto' || !name.startsWith('attnlab-') || BACKEND_IMPL[opt.backend].includes(name);
-const IMPLS = ALL_IMPLS.filter((i) => (!only || only.includes(i.name)) && byBackend(i.name));
+const byBackend = (name) => opt.backend === 'auto' || !name.startsWith('attnlab-') || BACKEND_IMPL[opt.backend].includes(name.split('@')[0]);
+const IMPLS = ALL_IMPLS.filter((i) => (only ? only.includes(i.name) : !i.browser || opt.browser) && byBackend(i.name));
 const onlyGpu = only?.filter((n) => WEBGPU_IMPLS.includes(n));
 if (onlyGpu?.length) opt.webgpu = true;
 const GPU_IMPLS = opt.webgpu ? WEBGPU_IMPLS.filter((n) => (!onlyGpu?.length || onlyGpu.includes(n)) && byBackend(n)) : [];
@@ -260,7 +263,7 @@ if (!IMPLS.length && !GPU_IMPLS.length) usage(`--only ${opt.only} with --backend
 const rows = [];
 const fmt = (x, p) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(p) : String(x));
 // One table line: impl, B, T, ms, GFLOP/s, ratio, max|err| (numbers or preformatted strings).
-const line = (c) => [c[0].padEnd(18), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+const line = (c) => [c[0].padEnd(29), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
   fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(20), (typeof c[6] === 'number' ? c[6].toExponential(1) : c[6]).padStart(9)].join(' ');
 const cpu = `${os.cpus()[0]?.model ?? 'cpu ?'} x${os.cpus().length}`;
 console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread; node ${process.version}, ${cpu}`);
@@ -295,10 +298,12 @@ for (const shape of IMPLS.length ? SHAPES : []) {
   const base = rows.find((x) => x.T === shape.T && x.B === shape.B && x.impl === BASELINE)?.ms_median;
   for (const row of rows.filter((x) => x.T === shape.T && x.B === shape.B)) {
     if (base && row.ms_median) row.speedup_vs_ort_web = base / row.ms_median;
-    console.log(row.error ? `${row.impl.padEnd(18)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
+    console.log(row.error ? `${row.impl.padEnd(29)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
       : line([row.impl, row.B, row.T, row.ms_median, row.gflops, row.speedup_vs_ort_web, row.max_abs_err]));
   }
 }
+
+await closeChromium();
 
 // Peak WASM heap at T = 16384 in a fresh instance of the SIMD build (memory only grows: its size
 // after the call is the peak).
@@ -330,6 +335,11 @@ for (const [impl, twin] of [['attnlab-wasm-simd', 'attnlab-native'], ['attnlab-w
     const p = at(peer);
     if (p) console.log(`T=1024: ${impl} ${text} ${peer}: ${(p / ms).toFixed(2)}x -> ${p / ms >= need ? 'yes' : 'NO'}`);
   }
+}
+// In Chromium, against ort-web in the same page (the browser is where students run it).
+for (const impl of ['attnlab-wasm-simd@chromium', 'attnlab-wasm-relaxed@chromium']) {
+  const ms = at(impl), p = at('ort-web-wasm-1t@chromium');
+  if (ms && p) console.log(`T=1024: ${impl} >= 3x faster than ort-web-wasm-1t@chromium: ${(p / ms).toFixed(2)}x -> ${p / ms >= 3 ? 'yes' : 'NO'}`);
 }
 const heap = rows.find((r) => r.peak_heap_bytes);
 if (heap) {
