@@ -10,13 +10,11 @@
 // loss or an uncaptured error (so a page's badge can say so at once), or at the next call at the
 // latest. An explicit choice is never replaced: it fails loudly.
 import { createWebGpuAttention, WebGpuUnavailableError } from './index.mjs';
-import { simdFlavour } from '../index.mjs';
+import { loadCore as defaultLoadCore, simdFlavour } from '../index.mjs';
 
 export const BACKENDS = ['auto', 'webgpu', 'simd', 'wasm'];
-// backend name -> loadCore flavour; 'simd' is the relaxed-SIMD build where the engine has it.
-const FLAVOUR = { simd: simdFlavour, wasm: () => 'baseline' };
-
-const defaultLoadCore = (opts) => import('../index.mjs').then((m) => m.loadCore(opts));
+/** The loadCore flavour of a CPU backend ('simd': the relaxed-SIMD build where the engine has it); 'auto' otherwise. */
+export const flavourFor = (backend) => ({ simd: simdFlavour, wasm: () => 'baseline' })[backend]?.() ?? 'auto';
 
 /** Reads `?backend=` (page) or `--backend X` / `--backend=X` (CLI, bench); 'auto' when absent. */
 export function backendFromArgs(source) {
@@ -50,7 +48,7 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
       const software = a.isFallbackAdapter || /swiftshader/i.test(`${a.architecture} ${a.device}`);
       return { name, gpu: g, adapterInfo: a, detail: `WebGPU adapter ${a.vendor} ${a.architecture}${software ? ' (software rasteriser: no faster than the CPU)' : ''}` };
     }
-    const flavour = FLAVOUR[name]();
+    const flavour = flavourFor(name);
     const core = await loadCore({ flavour });
     if (core.flavour !== flavour) throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
     if (typeof core.attentionF32 !== 'function') throw new Error('this WASM core has no attentionF32');

@@ -2,8 +2,7 @@
 // (wasm/webgpu/backend.mjs), `?backend=webgpu|simd|wasm|auto` overrides. Only the Scale panel computes
 // with it; grading and the heatmap's reference always use the double-precision core.attention.
 import '../../wasm/webgpu/browser.mjs'; // registers the WGSL kernel (bundled as text) before any device use
-import { chooseBackend, backendFromArgs } from '../../wasm/webgpu/backend.mjs';
-import { simdFlavour } from '../../wasm/index.mjs';
+import { chooseBackend, backendFromArgs, flavourFor } from '../../wasm/webgpu/backend.mjs';
 
 export const LABEL = { webgpu: 'WebGPU', simd: 'WASM SIMD', wasm: 'WASM' };
 /** What a loaded core's build is called on the page. */
@@ -17,7 +16,7 @@ export const flavourLabel = (flavour) => ({ relaxed: 'WASM SIMD (relaxed)', simd
 export function backendParam(search) {
   let backend = 'auto', warning = null;
   try { backend = backendFromArgs(search); } catch (e) { warning = `?${e.message}; using auto`; }
-  return { backend, flavour: { simd: simdFlavour(), wasm: 'baseline' }[backend] ?? 'auto', warning };
+  return { backend, flavour: flavourFor(backend), warning };
 }
 
 /**
