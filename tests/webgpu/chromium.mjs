@@ -14,7 +14,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * Bundles `entry` (a file) or `source` (module text resolved from the repo root) with .wgsl as text,
  * serves it on 127.0.0.1 (a secure context: navigator.gpu exists) with `links` ({ name: dir }) beside
- * it, and waits for the script to set globalThis.ready. → { page, errors, close() }
+ * it, and waits for the script to set globalThis.ready. → { page, errors, evaluate(fn, arg), close() }
+ * evaluate is page.evaluate whose errors carry the first line of the message and the page's errors.
  */
 export async function openGpuPage({ entry, source, links = {}, webgpu = true }) {
   const dir = await mkdtemp(join(tmpdir(), 'attnlab-webgpu-'));
@@ -36,6 +37,9 @@ export async function openGpuPage({ entry, source, links = {}, webgpu = true }) 
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(server.url);
     await page.waitForFunction(() => globalThis.ready === true, null, { timeout: 15000 });
-    return { page, errors, close };
+    const evaluate = (fn, arg) => page.evaluate(fn, arg).catch((e) => {
+      throw new Error(`${e.message.split('\n')[0]}${errors.length ? `; page: ${errors.join('; ')}` : ''}`);
+    });
+    return { page, errors, evaluate, close };
   } catch (e) { await close(); throw e; }
 }

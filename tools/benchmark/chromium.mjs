@@ -80,9 +80,7 @@ function openPage() {
 /** A runner for row `impl` (a key of CHROMIUM_IMPLS) on shape {B, T} and the table's inputs. */
 export async function chromiumRunner(impl, { B, T }, { q, k, v }) {
   const b = await openPage();
-  const ev = (fn, arg) => b.page.evaluate(fn, arg).catch((e) => {
-    throw new Error(`${e.message.split('\n')[0]}${b.errors.length ? `; page: ${b.errors.join('; ')}` : ''}`);
-  });
+  const ev = b.evaluate;
   const id = await ev((a) => globalThis.bench.setup(...a),
     [CHROMIUM_IMPLS[impl], B, H, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }]);
   return {

@@ -94,9 +94,7 @@ async function chromiumHost() {
   if (!existsSync(ortDist)) throw new Error(`no ${path.relative(process.cwd(), ortDist)}: tools/bench installs the peers`);
   const { openGpuPage } = await import('../../tests/webgpu/chromium.mjs');
   const b = await openGpuPage({ source: PAGE, links: { ort: ortDist } });
-  const ev = (fn, arg) => b.page.evaluate(fn, arg).catch((e) => {
-    throw new Error(`${e.message.split('\n')[0]}${b.errors.length ? `; page: ${b.errors.join('; ')}` : ''}`);
-  });
+  const ev = b.evaluate;
   return {
     async setup(impl, T, { q, k, v }) {
       const r = await ev((a) => globalThis.bench.setup(...a), [impl, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }]);
