@@ -4,9 +4,10 @@
 //   q (B,H,Tq,d), k (B,H,Tk,d), v (B,H,Tk,dv), out (B,H,Tq,dv), optional weights (B,H,Tq,Tk);
 //   all row-major float32. causal: query i sees keys j <= i (top-left aligned, also when Tq != Tk).
 //
-// How: blocks of R query rows x tiles of BC keys with an online softmax (running max m and sum l,
-// the partial output rescaled by 2^(m_old - m_new)), so the Tq x Tk matrix exists only when the
-// caller asks for weights. K is packed per (b,h) into groups of G keys laid out [group][d][G], so
+// How: register blocks of R query rows x tiles of BC keys with an online softmax (running max m and
+// sum l, the partial output rescaled by 2^(m_old - m_new)), so the Tq x Tk matrix exists only when
+// the caller asks for weights. NB register blocks form a super-block that takes each key tile in
+// turn, so a tile is reused from cache by NB*R rows. K is packed per (b,h) into groups of G keys laid out [group][d][G], so
 // the score micro-kernel reads it with unit stride; V is packed [dv chunk][key][C] for the same
 // reason. Key tiles the causal mask hides from a whole query block are never visited. Scores are
 // kept in the log2 domain (q is pre-multiplied by scale*log2(e)) so the softmax needs only exp2.
@@ -142,8 +143,10 @@ struct Scalar {
 // accumulator row; C output columns = NVO vectors per P.V accumulator row; BC keys per tile.
 // R*NV and R*NVO accumulators stay below the 16 vector registers of x86-64 (V8 keeps one).
 template <class P> struct Tiles;
-template <> struct Tiles<Vec4> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 256; };
-template <> struct Tiles<Scalar> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 128; };
+// NB register blocks of R rows (a super-block of NB*R rows) visit each key tile in turn while it is
+// in cache: K and V stream from memory once per NB*R query rows instead of once per R.
+template <> struct Tiles<Vec4> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 256, NB = 8; };
+template <> struct Tiles<Scalar> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 128, NB = 8; };
 
 #if defined(ATTNLAB_FUSED_SCALAR) || (defined(__wasm__) && !defined(__wasm_simd128__))
 using DefaultPath = Scalar;
@@ -204,7 +207,7 @@ template <class P>
 class Kernel {
   using T = typename P::T;
   static constexpr int W = P::W, R = Tiles<P>::R, NV = Tiles<P>::NV, NVO = Tiles<P>::NVO;
-  static constexpr int G = NV * W, C = NVO * W, BC = Tiles<P>::BC;
+  static constexpr int G = NV * W, C = NVO * W, BC = Tiles<P>::BC, NB = Tiles<P>::NB;
   static_assert(BC % G == 0, "a key tile holds whole key groups");
   // Where a splat from memory is one load (WASM: v128.load32_splat; x86 with AVX: vbroadcastss),
   // the P.V kernel splats p straight from the score tile; plain SSE would need a shuffle per use,
@@ -224,18 +227,23 @@ class Kernel {
     dv_pad_ = (s.dv + C - 1) / C * C;
     if (kp_.size() < tk_pad_ * s.d) kp_.resize(tk_pad_ * s.d);
     if (vp_.size() < tk_pad_ * dv_pad_) vp_.resize(tk_pad_ * dv_pad_);
-    qs_.resize(s.d * R);
+    qs_.resize(NB * s.d * R);
     if (kSpreadP) ps_.resize(BC * R);
-    o_.resize(R * dv_pad_);
+    o_.resize(NB * R * dv_pad_);
     s_tile_.resize(R * BC);
-    m_tile_.resize(R * nt_);
+    m_tile_.resize(NB * R * nt_);
+    for (int b = 0; b < NB; ++b) {
+      rb_[b].qs = &qs_[b * s.d * R];
+      rb_[b].o = &o_[b * R * dv_pad_];
+      rb_[b].m_tile = &m_tile_[b * R * nt_];
+    }
   }
 
   void run(const float* q, const float* k, const float* v, float* out, float* weights) noexcept {
     for (std::size_t bh = 0; bh < s_.B * s_.H; ++bh) {
       pack(k + bh * s_.Tk * s_.d, v + bh * s_.Tk * s_.dv);
-      for (std::size_t i0 = 0; i0 < s_.Tq; i0 += R)
-        block(q + bh * s_.Tq * s_.d, out + bh * s_.Tq * s_.dv,
+      for (std::size_t i0 = 0; i0 < s_.Tq; i0 += NB * R)
+        superblock(q + bh * s_.Tq * s_.d, out + bh * s_.Tq * s_.dv,
               weights ? weights + bh * s_.Tq * s_.Tk : nullptr, i0);
     }
   }
@@ -260,67 +268,94 @@ class Kernel {
     }
   }
 
-  void block(const float* q, float* out, float* weights, std::size_t i0) noexcept {
+  // Rows [i0, i0 + NB*R): each key tile is visited by every register block that sees it before
+  // the next tile is loaded, so K and V stream from memory once per NB*R rows, not once per R.
+  void superblock(const float* q, float* out, float* weights, std::size_t i0) noexcept {
+    int nb = 0;
+    for (; nb < NB && i0 + nb * R < s_.Tq; ++nb) start(rb_[nb], q, i0 + nb * R);
+    const std::size_t kend = rb_[nb - 1].kend;  // the last block sees the most keys
+    for (std::size_t t = 0; t * BC < kend; ++t)
+      for (int b = 0; b < nb; ++b)
+        if (t * BC < rb_[b].kend) tile(rb_[b], t, weights);
+    for (int b = 0; b < nb; ++b) finish(rb_[b], out, weights);
+  }
+
+  // One register block: R query rows and their online-softmax state.
+  struct Rows {
+    std::size_t i0, rows, kend;  // first row, rows in use, keys [0, kend) seen by at least one row
+    float m[R], l[R];            // running max and sum per row
+    T* qs;                       // q pre-scaled and pre-splat, [x][r]: one load per use
+    float* o;                    // partial outputs, [chunk][r][C]
+    float* m_tile;               // [r][tile]: the running max each tile's weights were taken with
+  };
+
+  void start(Rows& rb, const float* q, std::size_t i0) noexcept {
     const std::size_t rows = std::min<std::size_t>(R, s_.Tq - i0), d = s_.d;
-    for (std::size_t x = 0; x < d; ++x)  // q pre-scaled and pre-splat: one load per use
+    rb.i0 = i0;
+    rb.rows = rows;
+    rb.kend = causal_ ? std::min(s_.Tk, i0 + rows) : s_.Tk;
+    for (std::size_t x = 0; x < d; ++x)
       for (int r = 0; r < R; ++r)
-        qs_[x * R + r] = P::splat(std::size_t(r) < rows ? q[(i0 + r) * d + x] * qscale_ : 0.0f);
-    float m[R], l[R], alpha[R];
-    std::fill(m, m + R, -std::numeric_limits<float>::infinity());
-    std::fill(l, l + R, 0.0f);
-    std::fill(o_.begin(), o_.end(), 0.0f);
-    // keys [0, kend) are visible to at least one row of this block
-    const std::size_t kend = causal_ ? std::min(s_.Tk, i0 + rows) : s_.Tk;
-    const std::size_t ntiles = (kend + BC - 1) / BC;
-    for (std::size_t t = 0; t < ntiles; ++t) {
-      const std::size_t j0 = t * BC, jn = std::min<std::size_t>(BC, kend - j0);
-      const std::size_t groups = (jn + G - 1) / G, width = groups * G;
-      T rmax[R];  // per-row running max of the tile's scores, from the score kernel
-      for (auto& x : rmax) x = P::splat(-std::numeric_limits<float>::infinity());
-      for (std::size_t g = 0; g < groups; ++g) scores(&kp_[(j0 / G + g) * d * G], &s_tile_[g * G], rmax);
-      if (j0 + width > s_.Tk || (causal_ && j0 + width > i0 + 1)) mask(i0, j0, width, rmax);
-      bool rescale = false;
-      for (int r = 0; r < R; ++r) {
-        float* srow = &s_tile_[r * BC];
-        const float m_new = std::max(m[r], P::hmax(rmax[r]));
-        alpha[r] = Scalar::exp2(m[r] - m_new);
-        rescale |= alpha[r] != 1.0f;
-        const T mv = P::splat(m_new);
-        T sum = P::splat(0.0f);
-        for (std::size_t j = 0; j < width; j += W) {
-          const T p = P::exp2(P::load(srow + j) - mv);
-          sum += p;
-          P::store(srow + j, p);
-          if constexpr (kSpreadP) P::spread(p, &ps_[j * R + r], R);
-        }
-        l[r] = l[r] * alpha[r] + P::hsum(sum);
-        m[r] = m_new;
-        if (weights && std::size_t(r) < rows) {
-          m_tile_[r * nt_ + t] = m_new;
-          std::memcpy(weights + (i0 + r) * s_.Tk + j0, srow, std::min(width, s_.Tk - j0) * sizeof(float));
-        }
+        rb.qs[x * R + r] = P::splat(std::size_t(r) < rows ? q[(i0 + r) * d + x] * qscale_ : 0.0f);
+    std::fill(rb.m, rb.m + R, -std::numeric_limits<float>::infinity());
+    std::fill(rb.l, rb.l + R, 0.0f);
+    std::fill(rb.o, rb.o + R * dv_pad_, 0.0f);
+  }
+
+  // Key tile t for one register block: scores, mask, online softmax, P.V.
+  void tile(Rows& rb, std::size_t t, float* weights) noexcept {
+    const std::size_t d = s_.d, i0 = rb.i0;
+    float alpha[R];
+    const std::size_t j0 = t * BC, jn = std::min<std::size_t>(BC, rb.kend - j0);
+    const std::size_t groups = (jn + G - 1) / G, width = groups * G;
+    T rmax[R];  // per-row running max of the tile's scores, from the score kernel
+    for (auto& x : rmax) x = P::splat(-std::numeric_limits<float>::infinity());
+    for (std::size_t g = 0; g < groups; ++g) scores(rb.qs, &kp_[(j0 / G + g) * d * G], &s_tile_[g * G], rmax);
+    if (j0 + width > s_.Tk || (causal_ && j0 + width > i0 + 1)) mask(i0, j0, width, rmax);
+    bool rescale = false;
+    for (int r = 0; r < R; ++r) {
+      float* srow = &s_tile_[r * BC];
+      const float m_new = std::max(rb.m[r], P::hmax(rmax[r]));
+      alpha[r] = Scalar::exp2(rb.m[r] - m_new);
+      rescale |= alpha[r] != 1.0f;
+      const T mv = P::splat(m_new);
+      T sum = P::splat(0.0f);
+      for (std::size_t j = 0; j < width; j += W) {
+        const T p = P::exp2(P::load(srow + j) - mv);
+        sum += p;
+        P::store(srow + j, p);
+        if constexpr (kSpreadP) P::spread(p, &ps_[j * R + r], R);
       }
-      accumulate(j0, width, rescale ? alpha : nullptr);
+      rb.l[r] = rb.l[r] * alpha[r] + P::hsum(sum);
+      rb.m[r] = m_new;
+      if (weights && std::size_t(r) < rb.rows) {
+        rb.m_tile[r * nt_ + t] = m_new;
+        std::memcpy(weights + (i0 + r) * s_.Tk + j0, srow, std::min(width, s_.Tk - j0) * sizeof(float));
+      }
     }
-    for (std::size_t r = 0; r < rows; ++r) {
-      const float inv = 1.0f / l[r];
-      float* orow = out + (i0 + r) * s_.dv;
+    accumulate(rb.o, j0, width, rescale ? alpha : nullptr);
+  }
+
+  // out = o / l per row; the row's weights rescaled to the final max and sum.
+  void finish(const Rows& rb, float* out, float* weights) const noexcept {
+    for (std::size_t r = 0; r < rb.rows; ++r) {
+      const float inv = 1.0f / rb.l[r];
+      float* orow = out + (rb.i0 + r) * s_.dv;
       for (std::size_t x0 = 0; x0 < s_.dv; x0 += C) {
-        const float* oc = &o_[((x0 / C) * R + r) * C];
+        const float* oc = &rb.o[((x0 / C) * R + r) * C];
         if (x0 + C <= s_.dv)
           for (int u = 0; u < NVO; ++u) P::store(orow + x0 + u * W, P::load(oc + u * W) * P::splat(inv));
         else
           for (std::size_t x = x0; x < s_.dv; ++x) orow[x] = oc[x - x0] * inv;
       }
-      if (weights) finish_weights(weights + (i0 + r) * s_.Tk, &m_tile_[r * nt_], kend, m[r], inv);
+      if (weights) finish_weights(weights + (rb.i0 + r) * s_.Tk, &rb.m_tile[r * nt_], rb.kend, rb.m[r], inv);
     }
   }
 
   // s_tile[r][0..G) = (q_r . k_j) for the G keys of one packed group; rmax[r] takes their max.
-  void scores(const float* kg, float* st, T* rmax) const noexcept {
+  void scores(const T* qs, const float* kg, float* st, T* rmax) const noexcept {
     T acc[R][NV];
     for (auto& row : acc) for (auto& a : row) a = P::splat(0.0f);
-    const T* qs = qs_.data();
     for (std::size_t x = 0; x < s_.d; ++x, kg += G, qs += R) {
       T kv[NV];
       for (int u = 0; u < NV; ++u) kv[u] = P::load(kg + u * W);
@@ -346,9 +381,9 @@ class Kernel {
   }
 
   // o[r][:] = alpha[r] * o[r][:] + sum_j p[r][j] * v[j][:]   (alpha == nullptr: all 1)
-  void accumulate(std::size_t j0, std::size_t width, const float* alpha) noexcept {
+  void accumulate(float* o, std::size_t j0, std::size_t width, const float* alpha) noexcept {
     for (std::size_t c = 0; c < dv_pad_ / C; ++c) {
-      float* oc = &o_[c * R * C];
+      float* oc = &o[c * R * C];
       T acc[R][NVO];
       for (int r = 0; r < R; ++r)
         for (int u = 0; u < NVO; ++u) acc[r][u] = P::load(oc + r * C + u * W);
@@ -385,7 +420,8 @@ class Kernel {
   std::size_t tk_pad_, dv_pad_, nt_;  // keys padded to whole groups; key tiles
   std::vector<float>&kp_, &vp_;
   std::vector<float> o_, s_tile_, m_tile_;
-  std::vector<T> qs_, ps_;  // q and p pre-splat: [x][r] and [key][r]
+  std::vector<T> qs_, ps_;  // q and p pre-splat: [block][x][r] and [key][r]
+  Rows rb_[NB];
 };
 
 // Runs attention with the lane type P (tests use both); throws std::invalid_argument on bad shapes.
