@@ -238,6 +238,11 @@ function operand(x, where) {
 // ---------------------------------------------------------------- NDArray
 
 export class NDArray {
+  #real = true; // a brand no object made outside this constructor can carry (not even through a Proxy)
+  /** { dtype, shape, data } of a real NDArray (its fields as they are now), null for anything else. */
+  static parts(v) {
+    return v !== null && typeof v === 'object' && #real in v ? { dtype: v.dtype, shape: v.shape, data: v.data } : null;
+  }
   constructor(data, shape, dtype = data instanceof Uint8Array ? 'bool' : 'float64') {
     if (!Object.hasOwn(RANK, dtype) || (dtype === 'bool') !== (data instanceof Uint8Array))
       throw new TypeError(`NDArray: dtype ${describe(dtype)} does not fit its data`);

@@ -1,42 +1,53 @@
-// The guest: the code that runs INSIDE the sandbox realm (a `vm` context in a Node worker thread, or a
-// browser Web Worker), next to the student's code. It owns `np`, `print` and `console` there.
+// The guest: the code that runs INSIDE the sandbox realm (a `vm` context in the Node host's child
+// process, or the page's Web Worker), next to the student's code. It owns `np`, `print` and
+// `console` there.
 //
-// It talks to its host only in JSON strings (`handle(requestJson) -> responseJson`): no object of the
-// host's realm ever reaches student code, so `x.constructor.constructor('return process')()` finds
-// nothing but this realm. Before student code runs, `lockdown()` freezes the realm's built-ins, so
-// overriding `Math.exp` or polluting `Object.prototype` changes nothing (np captured what it uses).
+// It talks to its host only in JSON strings (`handle(requestJson) -> responseJson`), so no object of
+// the host's realm ever reaches student code. Before student code runs, `lockdown()` freezes the
+// realm's built-ins and their global bindings, so overriding `Math.exp`, polluting
+// `Object.prototype` or rebinding `Float64Array` changes nothing for np or for the encoder.
 //
-// Requests:  { op: 'load', source }            → { ok, functions, output, error? }
-//            { op: 'call', name, args }        → { ok: true, value, output } | { ok: false, kind, message, line, output }
-// Values: JSON with non-finite numbers as { $f: 'NaN' | 'Infinity' | '-Infinity' } and arrays as
-// { $nd: { dtype, shape, data } }.
+// Requests:  { op: 'load', source, functions, aliases } → { ok: true, functions, output, error }
+//            { op: 'call', name, args }                 → { ok: true, value, output }
+//                                                        | { ok: false, kind, message, line, column, output }
+// Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
 import np, { NDArray } from '../np/index.mjs';
+import { LIMITS, InvalidValue, encodeValue, decodeRequest } from './wire.mjs';
 
-const OUTPUT_CAP = 20000; // characters kept per request; the reporters cut further
+const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
-const FUNCTION_NAMES_RE = /^[A-Za-z_$][\w$]*$/;
+// Removed from the realm: callbacks that run outside any request (FinalizationRegistry), memory the
+// host cannot see or blocking waits (SharedArrayBuffer, Atomics), and compiled code (WebAssembly).
+const REMOVED = ['FinalizationRegistry', 'WeakRef', 'SharedArrayBuffer', 'Atomics', 'WebAssembly'];
 
+/**
+ * Installs np, print and console on `global`, locks the realm down and returns `handle`.
+ * `hide`: further global names to remove along the whole prototype chain of `global` (the page's
+ * worker hides its network and timer APIs this way).
+ */
 export function installGuest(global, { filename = 'submission.js', hide = [] } = {}) {
-  // Capture what we use before the student can touch anything.
-  const { stringify, parse } = JSON;
-  const { isFinite } = Number;
+  // Captured before the student can touch anything.
+  const { stringify } = JSON;
   const { isArray } = Array;
   const indirectEval = global.eval;
+  const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, create } = Object;
+  const { apply, ownKeys } = Reflect;
+  const stringSlice = (s, a, b) => apply(String.prototype.slice, s, [a, b]);
   const stackRe = new RegExp(`${filename.replace('.', '\\.')}:(\\d+):(\\d+)`);
+  const isReal = NDArray.parts;
 
   let out = '';
   let truncated = false;
   const write = (s) => {
     if (truncated) return;
-    if (out.length + s.length > OUTPUT_CAP) {
-      out += s.slice(0, OUTPUT_CAP - out.length);
+    if (out.length + s.length > LIMITS.output) {
+      out += stringSlice(s, 0, LIMITS.output - out.length) + '\n…';
       truncated = true;
-      out += '\n… [output truncated]\n';
     } else out += s;
   };
   const show = (v) => {
     if (typeof v === 'string') return v;
-    if (v instanceof NDArray) return v.toString();
+    if (isReal(v)) return v.toString();
     if (isArray(v)) return `[${v.map(show).join(', ')}]`;
     if (v === undefined) return 'undefined';
     if (typeof v === 'function') return `[function ${v.name || 'anonymous'}]`;
@@ -48,64 +59,70 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const print = (...args) => { write(args.map(show).join(' ') + '\n'); };
   const console = Object.freeze({ log: print, info: print, warn: print, error: print, debug: print });
 
+  // Stack traces show the student's own frames only (never the guest's or the host's files), and
+  // remember where in the submission an error was raised.
+  const where = new WeakMap();
+  const ErrorCtor = global.Error;
+  ErrorCtor.prepareStackTrace = (error, frames) => {
+    const own = [];
+    for (const f of frames) {
+      const file = f.getScriptNameOrSourceURL?.() ?? f.getFileName?.();
+      if (file === filename) own.push(f);
+    }
+    if (own.length && error !== null && typeof error === 'object') {
+      try { where.set(error, { line: own[0].getLineNumber(), column: own[0].getColumnNumber() }); } catch { /* a frozen error */ }
+    }
+    let head;
+    try { head = String(error); } catch { head = 'Error'; }
+    return [head, ...own.map((f) => `    at ${f.getFunctionName() || '<anonymous>'} (${filename}:${f.getLineNumber()}:${f.getColumnNumber()})`)].join('\n');
+  };
+
   const define = (name, value) =>
-    Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
+    defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
   define('np', np);
   define('print', print);
   define('console', console);
-  for (const name of hide) {
-    try { Object.defineProperty(global, name, { value: undefined, writable: false, configurable: false }); } catch { /* not ours */ }
-  }
-
-  const encode = (v, seen = 0) => {
-    if (seen > 64) throw new TypeError('the returned value is nested too deeply');
-    if (typeof v === 'number') return isFinite(v) ? v : { $f: String(v) };
-    if (typeof v === 'boolean' || v === null) return v;
-    if (v === undefined) return { $undef: true };
-    if (v instanceof NDArray) return { $nd: { dtype: v.dtype, shape: [...v.shape], data: Array.from(v.data, (x) => (isFinite(x) ? x : { $f: String(x) })) } };
-    if (ArrayBuffer.isView(v)) return Array.from(v, (x) => encode(x, seen + 1));
-    if (isArray(v)) return v.map((x) => encode(x, seen + 1));
-    return { $other: typeof v === 'object' ? (v.constructor && v.constructor.name) || 'object' : typeof v };
-  };
-  const reviver = (k, v) => {
-    if (v && typeof v === 'object') {
-      if ('$f' in v) return Number(v.$f);
-      if ('$nd' in v) {
-        const { dtype, shape, data } = v.$nd;
-        return np.array(data, dtype).reshape(shape);
-      }
-    }
-    return v;
-  };
+  for (const name of [...REMOVED, ...hide]) removeEverywhere(global, name);
 
   const errorInfo = (e) => {
     let message;
     try {
-      message = e instanceof Error ? `${e.name}: ${e.message}` : `uncaught value: ${show(e)}`;
+      if (e instanceof ErrorCtor || (e !== null && typeof e === 'object' && 'message' in e)) {
+        const name = e.name, text = e.message;
+        message = `${typeof name === 'string' && name ? name : 'Error'}: ${typeof text === 'string' ? text : show(text)}`;
+      } else message = `uncaught value: ${show(e)}`;
     } catch { message = 'an error that cannot be printed'; }
+    if (typeof message !== 'string') message = 'an error that cannot be printed';
+    if (message.length > LIMITS.message) message = stringSlice(message, 0, LIMITS.message + 1); // the host adds the mark
     let line = null, column = null;
     try {
-      const m = e && typeof e.stack === 'string' && e.stack.match(stackRe);
-      if (m) { line = +m[1]; column = +m[2]; }
-    } catch { /* stack getter threw */ }
-    return { message, line, column };
+      const stack = e !== null && typeof e === 'object' ? e.stack : undefined; // formats it: fills `where`
+      const w = where.get(e);
+      if (w) ({ line, column } = w);
+      else if (typeof stack === 'string') {
+        const m = stack.match(stackRe);
+        if (m) { line = +m[1]; column = +m[2]; }
+      }
+    } catch { /* a stack getter that throws: no line */ }
+    return { message, line: line > 0 ? line : null, column: column > 0 ? column : null };
   };
 
   // Functions the submission defined: `function f` lands on the global object; `const f = () => …`
   // stays in the eval's own scope, so a trailer appended to the source hands those over.
-  let exported = Object.create(null);
+  let exported = create(null);
   define('__attnlab_export', (name, fn) => { if (typeof fn === 'function') exported[name] = fn; });
   const lookup = (name) => {
     if (exported[name]) return exported[name];
-    const desc = Object.getOwnPropertyDescriptor(global, name);
+    const desc = getOwnPropertyDescriptor(global, name);
     return desc && typeof desc.value === 'function' ? desc.value : undefined;
   };
 
   const ops = {
-    load({ source, functions = [] }) {
-      exported = Object.create(null);
-      functions = functions.filter((f) => FUNCTION_NAMES_RE.test(f));
-      const trailer = functions.map((f) => `__attnlab_export(${stringify(f)}, typeof ${f} === 'function' ? ${f} : undefined);`).join('');
+    load({ source, functions = [], aliases = {} }) {
+      exported = create(null);
+      functions = functions.filter((f) => FUNCTION_NAME.test(f));
+      const local = (f) => (typeof aliases[f] === 'string' && FUNCTION_NAME.test(aliases[f]) ? aliases[f] : f);
+      const trailer = functions.map((f) => `__attnlab_export(${stringify(f)}, typeof ${local(f)} === 'function' ? ${local(f)} : undefined);`).join('');
       let error = null;
       try {
         indirectEval(`${source}\n;${trailer}\n//# sourceURL=${filename}`);
@@ -115,36 +132,57 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     call({ name, args }) {
       const fn = lookup(name);
       if (!fn) return { ok: false, kind: 'missing', message: `${name} is not defined` };
+      let value;
+      try { value = fn(...args); } catch (e) { return { ok: false, kind: 'error', ...errorInfo(e) }; }
       try {
-        const value = fn(...args);
-        return { ok: true, value: encode(value) };
+        return { ok: true, value: encodeValue(value, isReal) };
       } catch (e) {
-        return { ok: false, kind: 'error', ...errorInfo(e) };
+        if (e instanceof InvalidValue) return { ok: false, kind: 'invalid', reason: e.reason, detail: e.detail };
+        return { ok: false, kind: 'error', ...errorInfo(e) }; // a getter of the returned value threw
       }
     },
   };
+  const makeArray = ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape);
 
   function handle(requestJson) {
     out = ''; truncated = false;
-    const req = parse(requestJson, reviver);
     let res;
-    try { res = ops[req.op](req); } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
+    try {
+      const req = decodeRequest(requestJson, makeArray);
+      res = ops[req.op](req);
+    } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
     res.output = out;
-    try { return stringify(res); } catch (e) {
-      return stringify({ ok: false, kind: 'error', message: `the result could not be read: ${e.message}`, output: out });
+    let json;
+    try { json = stringify(res); } catch (e) {
+      json = stringify({ ok: false, kind: 'error', message: `the result could not be read: ${errorInfo(e).message}`, output: out });
     }
+    if (json.length > LIMITS.replyBytes) json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
+    return json;
   }
 
   lockdown(global);
   return handle;
+
+  // Deletes `name` from `global` and every object on its prototype chain, then pins it to undefined.
+  function removeEverywhere(obj, name) {
+    for (let o = obj; o !== null; o = getPrototypeOf(o)) {
+      const d = getOwnPropertyDescriptor(o, name);
+      if (d && d.configurable) delete o[name];
+    }
+    try { defineProperty(obj, name, { value: undefined, writable: false, configurable: false }); } catch { /* not ours to pin */ }
+  }
 }
 
-/** Freeze the realm's shared built-ins (a small SES-style lockdown). */
+/**
+ * A small SES-style lockdown: freeze the realm's shared built-ins and pin every global binding that
+ * exists now (read-only, not configurable), so neither a built-in nor the name it is found under can
+ * be replaced by student code.
+ */
 export function lockdown(global) {
   const names = [
     'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Math', 'JSON', 'Reflect',
-    'Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError',
-    'RegExp', 'Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'ArrayBuffer', 'DataView',
+    'Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError',
+    'RegExp', 'Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'ArrayBuffer', 'DataView', 'Proxy',
     'Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
     'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array', 'np',
   ];
@@ -190,4 +228,11 @@ export function lockdown(global) {
   deepFreeze(Object.getPrototypeOf([][Symbol.iterator]()));
   deepFreeze(Object.getPrototypeOf(function* () {}));
   deepFreeze(Object.getPrototypeOf(async function () {}));
+  // Pin the global bindings (a `vm` global needs the value spelled out in the new descriptor).
+  for (const key of Reflect.ownKeys(global)) {
+    const d = Object.getOwnPropertyDescriptor(global, key);
+    if (d && d.configurable && 'value' in d) {
+      Object.defineProperty(global, key, { value: d.value, writable: false, enumerable: d.enumerable, configurable: false });
+    }
+  }
 }

@@ -1,5 +1,238 @@
-// JSON on the host side of the sandbox boundary, keeping NaN and ±Infinity ({ $f: 'NaN' }).
-export const encode = (value) =>
-  JSON.stringify(value, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? { $f: String(v) } : v));
-export const decode = (text) =>
-  JSON.parse(text, (k, v) => (v && typeof v === 'object' && '$f' in v ? Number(v.$f) : v));
+// The wire format of the sandbox boundary and its one codec (DESIGN.md → Contracts → Sandbox).
+//
+// Values cross as JSON text:
+//   numbers (non-finite as { $f: 'NaN' | 'Infinity' | '-Infinity' }), booleans, null, strings (cut to
+//   STRING_CAP), lists, { $undef: true }, { $other: kind } for anything that is not data (a function, an
+//   object: its kind only), and arrays { $nd: { dtype: 'float64' | 'int64' | 'bool', shape: [n, …],
+//   data: [numbers | booleans] } }.
+// Host → guest: encodeRequest() (the trusted side's own values).
+// Guest → host: encodeValue() inside the sandbox realm. This module is evaluated there before any student
+//   code runs, so the intrinsics it uses are captured first; it never calls a method of the value
+//   (no `map`, `toJSON`, `constructor.name`), only reads indices and checks types, so whatever student
+//   code runs (a getter, a Proxy trap) can change what is read but not the format that is written.
+// On the trusted side decodeResponse() checks every field of a reply (types, shape × data length,
+//   element types, sizes, text caps) before anything is built from it, and never throws.
+
+import { capText, scrubHost } from '../core/text.mjs';
+
+export const LIMITS = Object.freeze({
+  memoryMb: 512, // student code's memory budget for a whole run, in either host
+  replyBytes: 32 * 2 ** 20, // one reply, as the host reads it (bytes in Node, UTF-16 units in a page)
+  elements: 2 ** 22, // numbers in one returned value, all arrays together
+  depth: 32, // nesting of lists (and dimensions of an array)
+  string: 200, // a returned string: only its start is ever shown
+  message: 2000, // an error message
+  output: 20000, // what one request printed
+});
+
+export const KINDS = Object.freeze(['error', 'timeout', 'memory', 'crash', 'missing', 'invalid']);
+// Why a returned value could not be encoded (kind 'invalid'); messages.mjs has a sentence for each.
+export const INVALID = Object.freeze(['too_long', 'too_many', 'too_deep', 'ndarray', 'unreadable', 'too_big', 'reply']);
+
+// ---- captured intrinsics (before student code: this module is part of the guest bundle) ----
+const { isArray } = Array;
+const { isView } = ArrayBuffer;
+const { parse: jsonParse, stringify } = JSON;
+const { isSafeInteger } = Number;
+const { hasOwn, keys: objectKeys, getPrototypeOf, freeze } = Object;
+const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
+const getter = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
+const uncurry = (f) => (self, ...a) => Reflect.apply(f, self, a);
+const typedLength = uncurry(getter(TypedArrayProto, 'length'));
+const typedTag = uncurry(getter(TypedArrayProto, Symbol.toStringTag)); // undefined unless a real typed array
+const stringSlice = uncurry(String.prototype.slice);
+
+const nonFinite = (x) => ({ $f: x !== x ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity' });
+const num = (x) => (x - x === 0 ? x : nonFinite(x)); // finite ⇔ x − x is 0 (no call into the realm)
+
+/** A returned value that cannot cross; the guest answers { ok: false, kind: 'invalid', reason, detail }. */
+export class InvalidValue {
+  constructor(reason, detail = null) { this.reason = reason; this.detail = detail; }
+}
+
+/**
+ * Guest side: a returned value → wire value. `ndParts(v)` is np's brand check: the array's
+ * { dtype, shape, data } for a real NDArray, else null. Throws InvalidValue.
+ */
+export function encodeValue(value, ndParts) {
+  let budget = LIMITS.elements;
+  const spend = (n) => { if ((budget -= n) < 0) throw new InvalidValue('too_many', LIMITS.elements); };
+  const list = (src, n, depth) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out[i] = enc(src[i], depth);
+    return out;
+  };
+  const typed = (data, n, bool) => {
+    spend(n);
+    const out = [];
+    for (let i = 0; i < n; i++) out[i] = bool ? data[i] !== 0 : num(+data[i]);
+    return out;
+  };
+  const enc = (v, depth) => {
+    switch (typeof v) {
+      case 'number': spend(1); return num(v);
+      case 'boolean': spend(1); return v;
+      case 'undefined': return { $undef: true };
+      case 'string': return v.length > LIMITS.string ? stringSlice(v, 0, LIMITS.string) : v;
+      case 'object': break;
+      default: return { $other: typeof v }; // function, symbol, bigint
+    }
+    if (v === null) return null;
+    if (depth >= LIMITS.depth) throw new InvalidValue('too_deep', LIMITS.depth);
+    const nd = ndParts(v);
+    if (nd) {
+      const { dtype, shape, data } = nd;
+      const tag = typedTag(data);
+      if ((dtype === 'bool' ? tag !== 'Uint8Array' : tag !== 'Float64Array') || !isArray(shape)) throw new InvalidValue('ndarray');
+      const n = typedLength(data), dims = [];
+      let size = 1;
+      for (let i = 0; i < shape.length && i < LIMITS.depth + 1; i++) {
+        const d = shape[i];
+        if (typeof d !== 'number' || !isSafeInteger(d) || d < 0) throw new InvalidValue('ndarray');
+        dims[i] = d;
+        size *= d;
+      }
+      if (dims.length !== shape.length || dims.length > LIMITS.depth || size !== n) throw new InvalidValue('ndarray');
+      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool') } };
+    }
+    if (typedTag(v) !== undefined) {
+      const n = typedLength(v);
+      if (n > LIMITS.elements) throw new InvalidValue('too_long', n);
+      return typed(v, n, false);
+    }
+    if (isArray(v)) {
+      const n = v.length;
+      if (n > LIMITS.elements) throw new InvalidValue('too_long', n);
+      return list(v, n, depth + 1);
+    }
+    if (isView(v)) return { $other: 'object' }; // a DataView
+    return { $other: 'object' };
+  };
+  return enc(value, 0);
+}
+
+/** Host side: a request → JSON text (non-finite numbers as { $f }). */
+export const encodeRequest = (request) =>
+  stringify(request, (k, v) => (typeof v === 'number' && v - v !== 0 ? nonFinite(v) : v));
+
+/** Guest side: request text → value; `makeArray({ dtype, shape, data })` builds the realm's array. */
+export const decodeRequest = (text, makeArray) =>
+  jsonParse(text, (k, v) => {
+    if (v && typeof v === 'object' && !isArray(v)) {
+      if (hasOwn(v, '$f')) return Number(v.$f);
+      if (hasOwn(v, '$nd')) return makeArray(v.$nd);
+    }
+    return v;
+  });
+
+// ---- trusted side ----
+
+class Malformed extends Error {}
+const bad = (what) => { throw new Malformed(what); };
+const isPlain = (o) => o !== null && typeof o === 'object' && !isArray(o) && getPrototypeOf(o) === Object.prototype;
+const onlyKeys = (o, allowed) => objectKeys(o).every((k) => allowed.includes(k));
+const F = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
+const OTHER = ['function', 'object', 'symbol', 'bigint'];
+const DTYPES = ['float64', 'int64', 'bool'];
+const studentText = (s, cap) => capText(scrubHost(s), cap, ' …');
+
+/** A value of a reply, checked: arrays come back as { $nd: { dtype, shape, data: Float64Array | Uint8Array } }. */
+function checkValue(v) {
+  let budget = LIMITS.elements;
+  const spend = (n) => { if ((budget -= n) < 0) bad('too many elements'); };
+  const walk = (x, depth) => {
+    if (typeof x === 'number' || typeof x === 'boolean') { spend(1); return x; }
+    if (x === null) return null;
+    if (typeof x === 'string') return capText(x, LIMITS.string, '…');
+    if (depth > LIMITS.depth) bad('nested too deeply');
+    if (isArray(x)) {
+      spend(0);
+      return x.map((y) => walk(y, depth + 1));
+    }
+    if (!isPlain(x)) bad('not a value');
+    if (hasOwn(x, '$f')) return onlyKeys(x, ['$f']) && hasOwn(F, x.$f) ? F[x.$f] : bad('$f');
+    if (hasOwn(x, '$undef')) return onlyKeys(x, ['$undef']) && x.$undef === true ? x : bad('$undef');
+    if (hasOwn(x, '$other')) return onlyKeys(x, ['$other']) && OTHER.includes(x.$other) ? x : bad('$other');
+    if (hasOwn(x, '$nd')) return onlyKeys(x, ['$nd']) ? { $nd: checkArray(x.$nd, spend) } : bad('$nd');
+    return bad('an object');
+  };
+  return walk(v, 0);
+}
+
+function checkArray(nd, spend) {
+  if (!isPlain(nd) || !onlyKeys(nd, ['dtype', 'shape', 'data'])) bad('$nd fields');
+  const { dtype, shape, data } = nd;
+  if (!DTYPES.includes(dtype)) bad('$nd dtype');
+  if (!isArray(shape) || shape.length > LIMITS.depth) bad('$nd shape');
+  let size = 1;
+  for (const d of shape) {
+    if (!isSafeInteger(d) || d < 0) bad('$nd shape entry');
+    size *= d;
+    if (size > LIMITS.elements) bad('$nd size');
+  }
+  if (!isArray(data) || data.length !== size) bad('$nd data length');
+  spend(size);
+  if (dtype === 'bool') {
+    const out = new Uint8Array(size);
+    for (let i = 0; i < size; i++) {
+      if (typeof data[i] !== 'boolean') bad('$nd bool data');
+      out[i] = data[i] ? 1 : 0;
+    }
+    return { dtype, shape: [...shape], data: out };
+  }
+  const out = new Float64Array(size);
+  for (let i = 0; i < size; i++) {
+    const x = data[i];
+    if (typeof x === 'number') out[i] = x;
+    else if (isPlain(x) && onlyKeys(x, ['$f']) && hasOwn(F, x.$f)) out[i] = F[x.$f];
+    else bad('$nd data');
+  }
+  return { dtype, shape: [...shape], data: out };
+}
+
+const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 0);
+
+/**
+ * Trusted side: one reply (JSON text, at most LIMITS.replyBytes, which the host enforces while
+ * reading) → a checked response. Never throws: anything malformed becomes
+ * { ok: false, kind: 'invalid', reason: 'reply' }. `functions`: the names a load asked for.
+ */
+export function decodeResponse(text, { functions = [] } = {}) {
+  try {
+    if (typeof text !== 'string') bad('not text');
+    let r;
+    try { r = jsonParse(text); } catch { bad('not JSON'); }
+    if (!isPlain(r) || typeof r.ok !== 'boolean') bad('no ok');
+    const output = typeof r.output === 'string' ? studentText(r.output, LIMITS.output) : '';
+    if (r.ok) {
+      if (hasOwn(r, 'functions')) { // a load
+        if (!isArray(r.functions) || !r.functions.every((f) => functions.includes(f))) bad('functions');
+        let error = null;
+        if (r.error !== null && r.error !== undefined) {
+          const e = r.error;
+          if (!isPlain(e) || typeof e.message !== 'string' || !isLine(e.line) || !isLine(e.column)) bad('load error');
+          error = { message: studentText(e.message, LIMITS.message), line: e.line ?? null, column: e.column ?? null };
+        }
+        return { ok: true, functions: [...new Set(r.functions)], error, output };
+      }
+      if (!hasOwn(r, 'value')) bad('no value');
+      return { ok: true, value: checkValue(r.value), output };
+    }
+    if (!KINDS.includes(r.kind)) bad('kind');
+    const res = { ok: false, kind: r.kind, message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '', output };
+    if (!isLine(r.line) || !isLine(r.column)) bad('line');
+    res.line = r.line ?? null;
+    res.column = r.column ?? null;
+    if (r.kind === 'invalid') {
+      if (!INVALID.includes(r.reason) || !(r.detail === null || r.detail === undefined || isSafeInteger(r.detail))) bad('reason');
+      res.reason = r.reason;
+      res.detail = r.detail ?? null;
+    }
+    return res;
+  } catch (e) {
+    if (!(e instanceof Malformed)) throw e;
+    return { ok: false, kind: 'invalid', reason: 'reply', detail: null, message: e.message, output: '', line: null, column: null };
+  }
+}
+
+freeze(InvalidValue.prototype);
