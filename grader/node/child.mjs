@@ -1,0 +1,62 @@
+// The Node host's child process: one sandbox realm for one submission, started by ./sandbox.mjs with
+// an empty environment, a capped V8 heap and the permission model (it may read this file and nothing
+// else; no writes, no child processes, no worker threads). The realm is a `vm` context whose global
+// has a null prototype (with `{}`, `globalThis.constructor.constructor('return process')()` would
+// reach this process); the guest bundle (grader/sandbox/guest.mjs and np) is evaluated in it first.
+//
+// Frames both ways: [u32 little-endian byte length][UTF-8 JSON].
+//   in (stdin):  { guest } once, then { request, timeoutMs } per request (request: JSON text)
+//   out (fd 3):  { ready: true } once, then { response } per request (response: JSON text)
+// One request at a time. A request that runs past timeoutMs is interrupted by V8 (vm's `timeout`);
+// whatever V8 cannot interrupt (a long native loop, a fatal error) is the parent's to end by killing
+// this process.
+import vm from 'node:vm';
+import { Socket } from 'node:net';
+
+// Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
+// realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.
+process.on('uncaughtException', () => process.exit(70));
+// A promise the student left rejected (Promise.reject(), import('fs')) must not end the process.
+process.on('unhandledRejection', () => {});
+
+const out = new Socket({ fd: 3, readable: false });
+const send = (msg) => {
+  const body = Buffer.from(JSON.stringify(msg), 'utf8');
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(body.length);
+  out.write(Buffer.concat([head, body]));
+};
+
+let context = null;
+const handle = (request, timeoutMs) => {
+  try {
+    const response = vm.runInContext(`__attnlab_handle(${JSON.stringify(request)})`, context, { timeout: timeoutMs });
+    if (typeof response === 'string') return response;
+    return JSON.stringify({ ok: false, kind: 'error', message: 'the sandbox returned a non-string', output: '' });
+  } catch (e) {
+    const timedOut = e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return JSON.stringify({ ok: false, kind: timedOut ? 'timeout' : 'error', message: timedOut ? 'timeout' : 'the sandbox failed', output: '' });
+  }
+};
+
+const onFrame = (msg) => {
+  if (context === null) {
+    context = vm.createContext(Object.create(null), { codeGeneration: { strings: true, wasm: false }, microtaskMode: 'afterEvaluate' });
+    vm.runInContext(msg.guest, context, { filename: 'attnlab-guest.js' });
+    return send({ ready: true });
+  }
+  send({ response: handle(msg.request, msg.timeoutMs) });
+};
+
+let buffered = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+  while (buffered.length >= 4) {
+    const n = buffered.readUInt32LE(0);
+    if (buffered.length < 4 + n) break;
+    const body = buffered.subarray(4, 4 + n).toString('utf8');
+    buffered = buffered.subarray(4 + n);
+    onFrame(JSON.parse(body));
+  }
+});
+process.stdin.on('end', () => process.exit(0));
