@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // attnlab grader CLI.
 //   node grader/cli.mjs grade <submission> [--exercise sdpa] [--format text|json|gradescope]
-//                             [--seed N] [--lang ru|en] [--timeout-ms N] [--backend auto|simd|wasm|webgpu]
+//                             [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
+//                             [--backend auto|simd|wasm|webgpu] [--verbose]
 // --backend picks the float32 fast path that checks the large hidden case (expected values of every
 // other check come from the double reference): auto = WASM SIMD, else plain WASM. WebGPU only when
 // asked for: starting a GPU device costs more than a whole grading run.
@@ -14,7 +15,8 @@ import { loadExercise } from './node/exercise.mjs';
 // WASM core starting first so that they boot while the grader's own modules load.
 
 const USAGE = `usage: node grader/cli.mjs grade <submission.js> [--exercise sdpa] [--format text|json|gradescope]
-                                [--seed N] [--lang ru|en] [--timeout-ms N] [--backend auto|simd|wasm|webgpu]`;
+                                [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
+                                [--backend auto|simd|wasm|webgpu] [--verbose]`;
 
 class UsageError extends Error {}
 
@@ -26,7 +28,8 @@ function options(argv) {
       options: {
         exercise: { type: 'string', default: 'sdpa' }, format: { type: 'string', default: 'text' },
         seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
-        backend: { type: 'string', default: 'auto' }, help: { type: 'boolean', short: 'h' },
+        'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
+        verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) { throw new UsageError(e.message); }
@@ -45,6 +48,7 @@ function options(argv) {
   return {
     file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
     seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000), verbose: v.verbose,
   };
 }
 
@@ -75,10 +79,13 @@ async function main(argv) {
         return 2;
       }
     }
-    const report = await grade({ exercise, source, sandbox, core, fast, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs });
+    const report = await grade({
+      exercise, source, sandbox, core, fast, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs,
+      onGraderError: (e) => console.error(`attnlab: grader fault: ${e && e.stack ? e.stack : e}`),
+    });
     const out = opts.format === 'json' ? reporters.exercism(report)
       : opts.format === 'gradescope' ? reporters.gradescope(report)
-      : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR });
+      : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR, verbose: opts.verbose });
     process.stdout.write(out + '\n');
     return report.status === 'pass' ? 0 : 1;
   } finally {

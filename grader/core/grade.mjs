@@ -1,81 +1,43 @@
 // The grader core, shared by the CLI (Node) and the exercise page (browser): it knows the tests and
 // the messages, and nothing about its host. The host hands in a sandbox (grader/README.md) and the
 // WASM core, whose C++ reference gives every expected value.
-import { parse, tokenizer } from 'acorn';
 import { Rng } from './prng.mjs';
 import { say, kindName } from './messages.mjs';
 import { toTensor, wire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
+import { capText, scrubHost } from './text.mjs';
+import { prepareSource } from './source.mjs';
+import { LIMITS } from '../sandbox/wire.mjs';
 import * as suites from './suites/index.mjs';
+
+export { prepareSource };
 
 /** A test's verdict on the student's code; anything else thrown is a grader bug (status 'error'). */
 export class Failure extends Error {}
-
-/**
- * Syntax check and `export` removal, on the trusted side (acorn), so both hosts report the same
- * line and column. Returns { ok: true, source } or { ok: false, error: { message, line, column } }.
- */
-export function prepareSource(source) {
-  let ast;
-  try {
-    ast = parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true });
-  } catch (moduleError) {
-    try {
-      parse(source, { ecmaVersion: 'latest', sourceType: 'script' });
-      return { ok: true, source, members: memberNames(source) };
-    } catch {
-      const { line, column } = moduleError.loc || { line: 1, column: 0 };
-      return { ok: false, error: { message: moduleError.message.replace(/\s*\(\d+:\d+\)$/, ''), line, column: column + 1 } };
-    }
-  }
-  for (const node of ast.body) {
-    if (node.type === 'ImportDeclaration') {
-      return { ok: false, error: { message: 'import is not available here: np is already global', line: node.loc.start.line, column: node.loc.start.column + 1 } };
-    }
-  }
-  return { ok: true, source: stripExports(source, ast), members: memberNames(source) };
-}
-
-/** Property names the code reads with a dot (`K.T` → 'T'), comments and strings excluded. */
-function memberNames(source) {
-  const names = new Set();
-  let afterDot = false;
-  try {
-    for (const tok of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module' })) {
-      if (afterDot && tok.type.label === 'name') names.add(tok.value);
-      afterDot = tok.type.label === '.' || tok.type.label === '?.';
-    }
-  } catch { /* the parse above already accepted it; a tokenizer quirk only loses a hint */ }
-  return names;
-}
-
-/** Blank out `export`, `export default` and `export { … }`, keeping every other character in place. */
-function stripExports(source, ast) {
-  const units = source.split(''); // acorn offsets count UTF-16 code units, as split('') does
-  const blank = (from, to) => { for (let i = from; i < to; i++) if (units[i] !== '\n') units[i] = ' '; };
-  for (const node of ast.body) {
-    if (node.type === 'ExportNamedDeclaration' && node.declaration) blank(node.start, node.declaration.start);
-    else if (node.type === 'ExportDefaultDeclaration' && /Declaration$/.test(node.declaration.type) && node.declaration.id) blank(node.start, node.declaration.start);
-    else if (node.type.startsWith('Export')) blank(node.start, node.end);
-  }
-  return units.join('');
-}
+/** The submission's overall time ran out. */
+class DeadlineReached extends Error {}
 
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
+export const DEFAULT_DEADLINE_MS = 30000;
 
 export function capOutput(text, lang) {
-  if (text.length <= OUTPUT_LIMIT) return text;
-  const note = lang === 'en' ? '\n… output truncated' : '\n… вывод обрезан';
-  return text.slice(0, OUTPUT_LIMIT - note.length) + note;
+  return capText(text, OUTPUT_LIMIT, lang === 'en' ? '\n… output truncated' : '\n… вывод обрезан');
 }
+
+const now = () => performance.now();
 
 /**
  * Grade one submission. Returns the report:
  * { exercise, seed, lang, status: 'pass'|'fail'|'error', message, passed, total,
  *   tests: [{ id, name, task_id, status, message, output, test_code }] }
+ * Every test of the spec is in `tests`, whatever happened (a syntax error, a script that cannot load,
+ * the deadline). `deadlineMs` bounds the whole submission: each request to the sandbox is ended by
+ * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
+ * stack (the report carries only its message).
  */
-export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = 512 }) {
+export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs = DEFAULT_DEADLINE_MS, onGraderError }) {
+  const deadlineAt = now() + deadlineMs;
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
   fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
@@ -84,42 +46,57 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   timeoutMs = timeoutMs ?? spec.timeout_ms;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => say(lang, key, params);
+  const entry = (test, status, message, output = '') => ({
+    id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: test.test_code,
+  });
+  const notRun = (message) => {
+    report.status = 'error';
+    report.tests = spec.tests.map((test) => entry(test, 'error', message));
+    return report;
+  };
+  const seconds = Math.round(deadlineMs / 1000);
 
   const prepared = prepareSource(source);
   if (!prepared.ok) {
-    report.status = 'error';
     report.message = t('syntax', prepared.error);
     report.error = prepared.error;
-    return report;
+    return notRun(t('not_run.syntax', prepared.error));
   }
-  // A script that stops or hangs at top level still has its function declarations (they are hoisted):
-  // say so once, and grade what is there.
-  const load = await sandbox.load(prepared.source, { functions: spec.functions, timeoutMs: timeoutMs * 2 });
-  if (!load.ok && load.kind !== 'timeout') {
-    report.status = 'error';
-    report.message = t('error', { fn: 'submission', where: '', message: load.message });
-    return report;
-  }
-  const loadNote = !load.ok ? t('load.timeout', { ms: timeoutMs * 2 })
-    : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
-  if (loadNote) report.message = loadNote;
+
+  // The top-level rule, the same for every host: a script whose top level throws, hangs or crashes
+  // is graded on its declarations only (prepareSource's copy), loaded in a fresh realm with the same
+  // budget; the report says so once.
+  const loadMs = timeoutMs * 2;
+  const loadOptions = () => ({ functions: spec.functions, aliases: prepared.aliases, timeoutMs: loadMs, deadlineMs: deadlineAt - now() });
+  let load = await sandbox.load(prepared.source, loadOptions());
   report.output = capOutput(load.output || '', lang); // what the script printed at top level (its demo lines)
+  const loadNote = !load.ok ? t(`load.${load.kind === 'timeout' || load.kind === 'memory' ? load.kind : 'crash'}`, { ms: loadMs, mb: memoryMb, message: load.message })
+    : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
+  if (loadNote) {
+    report.message = `${loadNote} ${t('load.declarations')}`;
+    if (now() >= deadlineAt) return notRun(t('deadline.not_run', { s: seconds }));
+    load = await sandbox.load(prepared.declarations, loadOptions());
+    if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
+  }
 
   const suite = suites[spec.suite];
   for (const [index, test] of spec.tests.entries()) {
-    const ctx = makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, source: prepared.source, members: prepared.members, loadNote });
+    if (now() >= deadlineAt) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
+    const ctx = makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, loadNote });
     let status = 'pass', message = null;
     try {
       await suite[test.id](ctx);
     } catch (e) {
       if (e instanceof Failure) { status = 'fail'; message = e.message; }
-      else { status = 'error'; message = `grader error: ${e && e.stack ? e.stack : e}`; }
+      else if (e instanceof DeadlineReached) { status = 'error'; message = t('deadline.hit', { s: seconds }); }
+      else {
+        status = 'error';
+        message = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
+        onGraderError?.(e);
+      }
     }
     if (status === 'pass') report.passed++;
-    report.tests.push({
-      id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message,
-      output: capOutput(ctx.output, lang), test_code: test.test_code,
-    });
+    report.tests.push(entry(test, status, message, ctx.output));
   }
   report.status = report.passed === report.total && report.total > 0 ? 'pass'
     : report.tests.some((x) => x.status === 'error') ? 'error' : 'fail';
@@ -127,7 +104,7 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   return report;
 }
 
-function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, source, members, loadNote }) {
+function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, loadNote }) {
   const t = (key, params) => say(lang, key, params);
   const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
   const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
@@ -139,12 +116,18 @@ function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeo
 
     /** Call a student function; any way it can go wrong becomes a Failure naming it. */
     async call(fn, ...args) {
-      const res = await sandbox.call(fn, args.map((a) => (a && a.data ? wire(a) : a)), { timeoutMs });
+      const left = deadlineAt - now();
+      if (left <= 0) throw new DeadlineReached();
+      const limit = Math.min(timeoutMs, left);
+      const res = await sandbox.call(fn, args.map((a) => (a && a.data ? wire(a) : a)), { timeoutMs: limit, deadlineMs: left });
       if (res.output) ctx.output += res.output;
       if (!res.ok) {
+        if (res.kind === 'timeout' && limit < timeoutMs) throw new DeadlineReached();
         if (res.kind === 'timeout') fail(t('timeout', { fn, ms: timeoutMs }));
         if (res.kind === 'memory') fail(t('memory', { fn, mb: memoryMb }));
-        if (res.kind === 'missing') fail(t('missing', { fn }), loadNote);
+        if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
+        if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
+        if (res.kind === 'missing') fail(t('missing', { fn }), loadNote && t('missing.after_load'));
         const err = new Failure(t('error', { fn, message: res.message, where: res.line ? t('error.where', { line: res.line }) : '' }));
         err.raised = res.message;
         throw err;
@@ -157,7 +140,7 @@ function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeo
     array(value, fn) {
       const r = toTensor(value);
       if (r.tensor) return r.tensor;
-      if (r.error === 'not-array') fail(t('not_array', { fn, kind: kindName(lang, r.kind === 'object' && value && value.$other ? 'object' : r.kind) }));
+      if (r.error === 'not-array') fail(t('not_array', { fn, kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind) }));
       fail(t(r.error, { fn, kind: kindName(lang, r.kind) }));
     },
 

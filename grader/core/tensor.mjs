@@ -12,13 +12,13 @@ export function tensor(data, shape, dtype = data instanceof Uint8Array ? 'bool' 
 export const wire = (t) => ({ $nd: { dtype: t.dtype, shape: t.shape, data: Array.from(t.data) } });
 
 /**
- * Decoded student value → tensor, or { error } saying why it is not an array.
- * Accepts np arrays (already { $nd }) and regular nested lists of numbers or booleans.
+ * Decoded student value (grader/sandbox/wire.mjs decodeResponse) → tensor, or { error } saying why it
+ * is not an array. Accepts np arrays ({ $nd }) and regular nested lists of numbers or booleans.
  */
 export function toTensor(value) {
-  if (value && value.$nd) {
+  if (value && value.$nd) { // checked by the wire decoder: typed data of exactly the shape's size
     const { dtype, shape, data } = value.$nd;
-    return { tensor: tensor(dtype === 'bool' ? Uint8Array.from(data) : Float64Array.from(data), shape, dtype) };
+    return { tensor: tensor(data, shape, dtype) };
   }
   if (typeof value === 'number' || typeof value === 'boolean') {
     return { tensor: tensor(typeof value === 'boolean' ? Uint8Array.of(+value) : Float64Array.of(value), []) };

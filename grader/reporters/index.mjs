@@ -1,5 +1,6 @@
 // Reporters: one report (grader/core/grade.mjs) → text for people, Exercism v3 or Gradescope JSON.
 import { say } from '../core/messages.mjs';
+import { visible } from '../core/text.mjs';
 
 /** Exercism test-runner interface, version 3 (results.json). */
 export function exercism(report) {
@@ -29,19 +30,26 @@ export function gradescope(report) {
   return JSON.stringify(doc, null, 2);
 }
 
-/** Plain text; colour only when `color` (the CLI sets it for a TTY). */
-export function text(report, { color = false } = {}) {
+/**
+ * Plain text; colour only when `color` (the CLI sets it for a TTY); `verbose` adds the fast path's name. Student text cannot pass for the
+ * grader's: control characters are shown escaped, and every line after the first of a message, and
+ * every printed line, is indented under its test behind `| `, so a line that starts with a mark
+ * (✓ ✗ !) or the summary at the left margin is always the grader's own.
+ */
+export function text(report, { color = false, verbose = false } = {}) {
   const c = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const mark = { pass: c(32, '✓'), fail: c(31, '✗'), error: c(33, '!') };
+  const block = (s, first, rest) => visible(s).trimEnd().split('\n').map((l, i) => `${i ? rest : first}${l}`);
   const lines = [];
-  if (report.message) lines.push(c(report.status === 'error' ? 33 : 2, report.message), '');
-  if (report.output) lines.push(...report.output.trimEnd().split('\n').map((l) => c(2, `| ${l}`)), '');
+  if (report.message) lines.push(...block(report.message, '', '  | ').map((l) => c(report.status === 'error' ? 33 : 2, l)), '');
+  if (report.output) lines.push(...block(report.output, '| ', '| ').map((l) => c(2, l)), '');
   for (const t of report.tests) {
-    lines.push(`${mark[t.status]} ${t.id} — ${t.name}: ${say(report.lang, `status.${t.status}`)}`);
-    if (t.message) lines.push(`    ${t.message}`);
-    if (t.output) lines.push(...t.output.trimEnd().split('\n').map((l) => c(2, `    | ${l}`)));
+    lines.push(`${mark[t.status]} ${t.id} — ${visible(t.name)}: ${say(report.lang, `status.${t.status}`)}`);
+    if (t.message) lines.push(...block(t.message, '    ', '    | '));
+    if (t.output) lines.push(...block(t.output, '    | ', '    | ').map((l) => c(2, l)));
   }
   if (report.tests.length) lines.push('');
-  lines.push(`${c(1, say(report.lang, 'summary', report))} (${say(report.lang, 'seed', report)}; ${say(report.lang, 'backend', report)})`);
+  const details = [say(report.lang, 'seed', report), verbose && say(report.lang, 'backend', report)].filter(Boolean).join('; ');
+  lines.push(`${c(1, say(report.lang, 'summary', report))} (${details})`);
   return lines.join('\n');
 }

@@ -53,7 +53,8 @@ test('text report: Russian by default, names the seed; --lang en switches', () =
   assert.match(ru.stdout, /seed 2017/);
   assert.doesNotMatch(ru.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
   const en = cli('grade', SOLUTION, '--lang', 'en', '--seed', '5');
-  assert.match(en.stdout, /7 of 7 tests passed \(seed 5; fast path simd\)/);
+  assert.match(en.stdout, /\n7 of 7 tests passed \(seed 5\)\n$/, 'the summary line names no backend');
+  assert.match(cli('grade', SOLUTION, '--lang', 'en', '--seed', '5', '--verbose').stdout, /7 of 7 tests passed \(seed 5; fast path simd\)/);
 });
 
 test('gradescope: per-test score and max_score, total score', () => {
@@ -67,10 +68,10 @@ test('gradescope: per-test score and max_score, total score', () => {
 });
 
 test('--backend picks the fast path of the large hidden case: plain WASM, and WebGPU (SwiftShader)', () => {
-  const wasm = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'wasm');
+  const wasm = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'wasm', '--verbose');
   assert.equal(wasm.status, 0, wasm.stdout + wasm.stderr);
   assert.match(wasm.stdout, /7 of 7 tests passed \(seed 2017; fast path wasm\)/);
-  const gpu = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'webgpu');
+  const gpu = cli('grade', SOLUTION, '--lang', 'en', '--backend', 'webgpu', '--verbose');
   assert.equal(gpu.status, 0, gpu.stdout + gpu.stderr);
   assert.match(gpu.stdout, /fast path webgpu\)/);
 });

@@ -1,0 +1,129 @@
+// A JavaScript submission prepared on the trusted side (acorn), the same way for both hosts: syntax
+// errors with line and column, `export` forms removed (aliases kept), module-only syntax refused with
+// its position, and a declarations-only copy for the grader's top-level rule (grade.mjs): when the
+// script's top level throws or does not finish, that copy is what gets graded.
+// Every transformation blanks characters in place, so lines and columns stay those of the student.
+import { parse, tokenizer } from 'acorn';
+
+const OPTIONS = { ecmaVersion: 'latest', locations: true };
+
+/**
+ * → { ok: true, source, declarations, aliases, members } or { ok: false, error: { message, line, column } }.
+ * `aliases`: exported name → local name (`export { impl as softmax }`); `members`: property names the
+ * code reads with a dot (`K.T` → 'T'), for hints.
+ */
+export function prepareSource(source) {
+  let ast;
+  try {
+    ast = parse(source, { ...OPTIONS, sourceType: 'module' });
+  } catch (moduleError) {
+    try {
+      ast = parse(source, { ...OPTIONS, sourceType: 'script' }); // sloppy-mode code a module refuses (`with`, 010)
+    } catch {
+      const { line, column } = moduleError.loc || { line: 1, column: 0 };
+      return fail(moduleError.message.replace(/\s*\(\d+:\d+\)$/, ''), { line, column });
+    }
+  }
+  const refused = moduleOnly(ast);
+  if (refused) return fail(refused.message, refused.node.loc.start);
+  const aliases = {};
+  const edits = []; // [from, to, replacement]: applied to both copies
+  for (const node of ast.body) {
+    if (node.type === 'ExportNamedDeclaration' && node.declaration) edits.push([node.start, node.declaration.start, '']);
+    else if (node.type === 'ExportNamedDeclaration') {
+      for (const s of node.specifiers) if (s.exported.name !== s.local.name && s.exported.name !== 'default') aliases[s.exported.name] = s.local.name;
+      edits.push([node.start, node.end, '']);
+    } else if (node.type === 'ExportDefaultDeclaration') {
+      const d = node.declaration;
+      // `export default function f` keeps f; anything else becomes an expression that is evaluated and dropped.
+      edits.push([node.start, d.start, /Declaration$/.test(d.type) && d.id ? '' : 'void']);
+    }
+  }
+  const kept = new Set(ast.body.filter(isDeclaration));
+  const declarationEdits = ast.body.filter((n) => !kept.has(n)).map((n) => [n.start, n.end, '']);
+  return {
+    ok: true,
+    source: applyEdits(source, edits),
+    declarations: applyEdits(source, [...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)), ...declarationEdits]),
+    aliases,
+    members: memberNames(source),
+  };
+}
+
+const fail = (message, { line, column }) => ({ ok: false, error: { message, line, column: column + 1 } });
+
+// What a module allows and a script does not: the guest runs scripts, so refuse these with their
+// position instead of letting the engine fail without one.
+function moduleOnly(ast) {
+  let found = null;
+  const visit = (node, inFunction) => {
+    if (found || !node || typeof node.type !== 'string') return;
+    if (node.type === 'ImportDeclaration') return void (found = { node, message: 'import is not available here: np is already global, and no other module can be loaded' });
+    if (node.type === 'ExportAllDeclaration' || (node.type === 'ExportNamedDeclaration' && node.source)) return void (found = { node, message: 'export … from is not available here: no other module can be loaded' });
+    if (node.type === 'MetaProperty' && node.meta.name === 'import') return void (found = { node, message: 'import.meta is not available here: the code runs as a script, not a module' });
+    if (!inFunction && (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await))) {
+      return void (found = { node, message: 'top-level await is not available here: the code runs as a script; await only inside an async function' });
+    }
+    const fn = inFunction || /Function/.test(node.type);
+    for (const key of Object.keys(node)) {
+      const v = node[key];
+      if (Array.isArray(v)) v.forEach((c) => visit(c, fn));
+      else if (v && typeof v.type === 'string' && key !== 'loc') visit(v, fn);
+    }
+  };
+  visit(ast, false);
+  return found;
+}
+
+// A top-level statement that only declares (evaluating it runs no code of the student's beyond
+// reading names): functions, classes without static parts, and variables whose initialisers are
+// literals, names, member reads, functions and operators over those.
+function isDeclaration(node) {
+  if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') return !!node.declaration && isDeclaration(node.declaration);
+  if (node.type === 'FunctionDeclaration') return true;
+  if (node.type === 'ClassDeclaration') return isStaticFree(node);
+  if (node.type === 'VariableDeclaration') return node.declarations.every((d) => !d.init || isInert(d.init));
+  return false;
+}
+
+const isStaticFree = (cls) => (!cls.superClass || isInert(cls.superClass)) &&
+  cls.body.body.every((m) => !m.static && m.type !== 'StaticBlock' && (!m.computed || isInert(m.key)));
+
+function isInert(e) {
+  switch (e.type) {
+    case 'Literal': case 'Identifier': case 'ThisExpression':
+    case 'FunctionExpression': case 'ArrowFunctionExpression': return true;
+    case 'ClassExpression': return isStaticFree(e);
+    case 'TemplateLiteral': return e.expressions.every(isInert);
+    case 'UnaryExpression': return e.operator !== 'delete' && isInert(e.argument);
+    case 'BinaryExpression': case 'LogicalExpression': return isInert(e.left) && isInert(e.right);
+    case 'ConditionalExpression': return isInert(e.test) && isInert(e.consequent) && isInert(e.alternate);
+    case 'ArrayExpression': return e.elements.every((x) => !x || isInert(x.type === 'SpreadElement' ? x.argument : x));
+    case 'ObjectExpression': return e.properties.every((p) => (p.type === 'SpreadElement' ? isInert(p.argument) : (!p.computed || isInert(p.key)) && isInert(p.value)));
+    case 'MemberExpression': return isInert(e.object) && (!e.computed || isInert(e.property));
+    case 'ChainExpression': return isInert(e.expression);
+    case 'SequenceExpression': return e.expressions.every(isInert);
+    default: return false; // calls, new, assignments, updates, await, yield, tagged templates
+  }
+}
+
+/** Replaces [from, to) ranges (UTF-16 offsets, as acorn counts) with the text given, padded with spaces; newlines stay. */
+function applyEdits(source, edits) {
+  const units = source.split('');
+  for (const [from, to, text] of edits) {
+    for (let i = from; i < to; i++) if (units[i] !== '\n' && units[i] !== '\r') units[i] = i - from < text.length ? text[i - from] : ' ';
+  }
+  return units.join('');
+}
+
+function memberNames(source) {
+  const names = new Set();
+  let afterDot = false;
+  try {
+    for (const tok of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module' })) {
+      if (afterDot && tok.type.label === 'name') names.add(tok.value);
+      afterDot = tok.type.label === '.' || tok.type.label === '?.';
+    }
+  } catch { /* the parse above already accepted it; a tokenizer quirk only loses a hint */ }
+  return names;
+}
