@@ -13,6 +13,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PAGE_META_CSP, SANDBOX_WORKER } from './csp.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -61,9 +62,12 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const results = await Promise.all([
     // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
     esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
-    esbuild.build({ ...common, entryPoints: { 'sandbox-worker': join(web, 'src', 'sandbox', 'worker.js') }, format: 'iife', outdir: out }),
+    esbuild.build({ ...common, entryPoints: { [SANDBOX_WORKER.replace(/\.js$/, '')]: join(web, 'src', 'sandbox', 'worker.js') }, format: 'iife', outdir: out }),
   ]);
-  const copied = [['web/index.html', 'index.html'], ['web/src/icon.svg', 'icon.svg'],
+  // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
+  const html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
+  await writeFile(join(out, 'index.html'), html);
+  const copied = [['web/src/icon.svg', 'icon.svg'],
     ...wasmFiles.filter((x) => x.endsWith('.wasm')).map((f) => [`wasm/dist/${f}`, `wasm/${f}`])];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
 
@@ -77,7 +81,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     define: { __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html')]), __VERSION__: JSON.stringify(version) },
   });
 
-  const inputs = new Set([...copied.map(([from]) => from), 'web/build.mjs']);
+  const inputs = new Set([...copied.map(([from]) => from), 'web/index.html', 'web/build.mjs', 'web/csp.mjs']);
   for (const r of [...results, sw]) {
     for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(f.startsWith('raw:') ? relative(root, f.slice(4)) : f);
   }

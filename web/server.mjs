@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, distDir, wasmFiles } from './build.mjs';
+import { securityHeaders } from './csp.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -49,7 +50,7 @@ export function startServer({ port = 0, dir = distDir, onResponse = null } = {})
       // The service worker decides what is cached; the HTTP cache only revalidates (ETag → 304),
       // so the worker's precache after the first visit does not download everything twice.
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
-      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
+      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path) };
       if (req.headers['if-none-match'] === etag) {
         onResponse?.({ path, status: 304, bytes: 0 });
         res.writeHead(304, headers);

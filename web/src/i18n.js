@@ -47,6 +47,7 @@ export const STRINGS = {
     heatShape: (s) => `weights должны иметь форму (3, 3), получено ${s}.`,
     masked: 'закрыто маской', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Не удалось загрузить вычислительное ядро: ${m}`,
+    crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
   },
   en: {
     skip: 'Skip to the editor', task: 'Task', code: 'Code',
@@ -95,5 +96,6 @@ export const STRINGS = {
     heatShape: (s) => `weights must have shape (3, 3), got ${s}.`,
     masked: 'masked', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Could not load the compute core: ${m}`,
+    crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
   },
 };

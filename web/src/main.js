@@ -9,6 +9,8 @@ import { BrowserSandbox } from './sandbox/host.js';
 import { exercise } from './exercise.js';
 import { grade, prepareSource } from '../../grader/core/grade.mjs';
 import { say } from '../../grader/core/messages.mjs';
+import { visible } from '../../grader/core/text.mjs';
+import { LIMITS } from '../../grader/sandbox/wire.mjs';
 import { toTensor, wire, fmtShape } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter } from './backend.js';
@@ -16,7 +18,9 @@ import { measureScale, renderScale } from './scale.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const KEY = { code: `attnlab:${exercise.spec.slug}:code`, lang: 'attnlab:lang' };
+// `running`: set while student code runs and cleared after, so that a tab the browser took down
+// (a V8 fatal error in the worker ends the whole renderer) says so when it is opened again.
+const KEY = { code: `attnlab:${exercise.spec.slug}:code`, lang: 'attnlab:lang', running: `attnlab:${exercise.spec.slug}:running` };
 // ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
@@ -26,6 +30,7 @@ const scaleMax = Number(params.get('scaleMax')) || Infinity;
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
   set: (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode or full: keep working */ } },
+  remove: (k) => { try { localStorage.removeItem(k); } catch { /* as above */ } },
 };
 
 let lang = params.get('lang') ?? store.get(KEY.lang) ?? 'ru';
@@ -60,6 +65,7 @@ function renderTexts() {
   $('lang').lang = lang === 'ru' ? 'en' : 'ru';
   editor.setLabel(t().editorLabel);
   renderBadge();
+  renderCrashNote();
   renderScalePanel();
   renderHints();
   renderHeatmaps();
@@ -99,14 +105,14 @@ function messageDom(text) {
 function showOutput(res) {
   const out = $('output');
   out.replaceChildren();
-  if (res.output) out.append(res.output.replace(/\n$/, ''), '\n');
-  if (res.kind === 'timeout') {
-    out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: say(lang, 'load.timeout', { ms: res.ms }) }));
+  if (res.output) out.append(visible(res.output.replace(/\n$/, '')), '\n');
+  const problem = (text) => out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: visible(text) }));
+  if (res.ok === false) {
+    problem(say(lang, `load.${res.kind === 'timeout' || res.kind === 'memory' ? res.kind : 'crash'}`, { ms: res.ms, mb: LIMITS.memoryMb, message: res.message }));
   } else if (res.error) {
     const { message, line, column } = res.error;
-    out.append(line ? lineButton(line, column, `${t().line(line)}: ${message}`) : Object.assign(document.createElement('div'), { className: 'err', textContent: message }));
-  } else if (res.ok === false) {
-    out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: res.message }));
+    if (line) out.append(lineButton(line, column, `${t().line(line)}: ${visible(message)}`));
+    else problem(message);
   } else if (!res.output) {
     out.append(Object.assign(document.createElement('span'), { className: 'muted', textContent: t().noOutput }));
   }
@@ -128,13 +134,13 @@ function renderReport(report) {
     if (test.message) {
       const msg = document.createElement('div');
       msg.className = 'msg';
-      msg.append(messageDom(test.message));
+      msg.append(messageDom(visible(test.message)));
       li.append(msg);
     }
     if (test.output) {
       const d = document.createElement('details');
       d.innerHTML = `<summary>${t().output_}</summary>`;
-      d.append(Object.assign(document.createElement('pre'), { textContent: test.output }));
+      d.append(Object.assign(document.createElement('pre'), { textContent: visible(test.output) }));
       li.append(d);
     }
     list.append(li);
@@ -144,13 +150,19 @@ function renderReport(report) {
     const li = document.createElement('li');
     li.className = 'error';
     li.dataset.test = 'load';
-    li.append(messageDom(report.message));
+    li.append(messageDom(visible(report.message)));
     list.prepend(li);
   }
   const s = $('summary');
   s.textContent = t().summary(report.passed, report.total);
   s.title = t().summaryLong(report.passed, report.total);
   s.className = `summary ${report.passed === report.total ? 'all' : 'some'}`;
+}
+
+function renderCrashNote() {
+  const note = $('crash-note');
+  note.hidden = !state.crashed;
+  if (state.crashed) note.textContent = t().crashed(state.crashed);
 }
 
 function renderHints() {
@@ -197,13 +209,15 @@ const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn
 
 // ---------- actions ----------
 // One action at a time. aria-disabled (not `disabled`) keeps keyboard focus on the pressed button.
-async function busy(fn) {
+async function busy(fn, action) {
   if (state.busy) return;
   state.busy = true;
+  store.set(KEY.running, action);
   for (const id of ['run', 'check', 'scale-run']) $(id).setAttribute('aria-disabled', 'true');
   $('busy').classList.add('on');
   $('editor-panel').setAttribute('aria-busy', 'true');
   try { await fn(); } finally {
+    store.remove(KEY.running);
     state.busy = false;
     for (const id of ['run', 'check', 'scale-run']) $(id).removeAttribute('aria-disabled');
     $('busy').classList.remove('on');
@@ -223,11 +237,11 @@ const run = () => busy(async () => {
     return dispatchEvent(new Event('attnlab:ran'));
   }
   const limit = 2 * (timeoutMs ?? exercise.spec.timeout_ms); // the grader's limit for a top level
-  const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, timeoutMs: limit });
-  showOutput(res.ok === false && res.kind === 'timeout' ? { ...res, ms: limit } : res);
+  const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
+  showOutput(res.ok === false ? { ...res, ms: limit } : res);
   await updateStudentHeatmap(res.ok);
   dispatchEvent(new Event('attnlab:ran'));
-});
+}, 'run');
 
 const check = () => busy(async () => {
   const source = editor.value;
@@ -247,7 +261,7 @@ const check = () => busy(async () => {
   // Results are on screen now (tools/measure-page times click → this event).
   dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total } }));
   await updateStudentHeatmap(report.status !== 'error');
-});
+}, 'check');
 
 /** Calls the student's attention on the lesson example (the sandbox holds the last loaded source). */
 async function updateStudentHeatmap(loaded) {
@@ -292,7 +306,7 @@ function measure() {
     const cpuCore = be?.core ?? (await loadCore({ flavour: 'auto', locateFile }));
     const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour), gpu: 'WebGPU' };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
-    const sandbox = new BrowserSandbox();
+    const sandbox = new BrowserSandbox({ memory: 'request' });
     try {
       const result = await measureScale({
         source, sandbox, maxT: scaleMax,
@@ -312,7 +326,7 @@ function measure() {
       $('scale-progress').textContent = '';
       sandbox.close();
     }
-  });
+  }, 'scale');
 }
 
 function hint() {
@@ -343,6 +357,9 @@ const editor = createEditor({
   onChange: (text) => store.set(KEY.code, text),
 });
 if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
+// The last Check/Run/Scale never finished: the browser took the tab down while student code ran.
+state.crashed = store.get(KEY.running);
+store.remove(KEY.running);
 renderTexts();
 $('run').addEventListener('click', run);
 $('check').addEventListener('click', check);

@@ -93,7 +93,7 @@ async function studentSeries({ source, sandbox, sizes, data, limitMs, progress }
   const s = { id: 'student', label: null, points: [], skipped: [] };
   const prepared = prepareSource(source);
   if (!prepared.ok) return { ...s, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(prepared.source + TRAILER, { functions: ['attention', PROBE], timeoutMs: 2 * limitMs });
+  const load = await sandbox.load(prepared.source + TRAILER, { functions: ['attention', PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
   if (!load.ok) return { ...s, error: { kind: 'load', message: load.kind === 'timeout' ? null : load.message } };
   if (!load.functions.includes('attention')) return { ...s, error: { kind: 'missing' } };
   const tensor = (a, T) => wire({ data: a.subarray(0, T * D), shape: [T, D], dtype: 'float64' });

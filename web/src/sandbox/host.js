@@ -1,15 +1,20 @@
-// BrowserSandbox: the page's implementation of the grader's Sandbox interface (see grader/README.md).
+// BrowserSandbox: the page's implementation of the grader's sandbox contract (grader/README.md).
 //
-//   load(source, { functions, timeoutMs }) → the guest's answer { ok, functions, output, error? }
-//   call(name, args, { timeoutMs })        → { ok: true, value, output } | { ok: false, kind, message, line?, output }
+//   load(source, { functions, aliases, timeoutMs, deadlineMs }) → { ok: true, functions, output, error }
+//   call(name, args, { timeoutMs, deadlineMs })                → { ok: true, value, output }
+//                                                               | { ok: false, kind, message, line?, output }
 //   close()
-// with the same answers as grader/node/sandbox.mjs (kind 'timeout' | 'memory' | 'error' | 'missing').
+// with the answers of grader/node/sandbox.mjs (kind 'timeout' | 'memory' | 'crash' | 'error' |
+// 'missing' | 'invalid'), every reply checked by the same decoder (grader/sandbox/wire.mjs).
 //
 // Every load() gets a fresh worker (a fresh realm: top-level `const`s of the previous run are gone);
 // one spare worker is kept warm so that this costs no startup time. A request that overruns its time
-// limit gets the worker terminated; the next worker re-loads the same source silently, so the
-// remaining calls (the remaining tests) still run.
-import { decode, encode } from '../../../grader/sandbox/wire.mjs';
+// limit (or the grader's overall deadline) gets the worker terminated; the next call loads the same
+// source into a new worker with the same budget as the first load, so the remaining tests still run.
+// A worker that dies on its own (an uncaught error of the engine) is reported as `crash`. Where the
+// browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
+// (main.js keeps a marker while a request runs).
+import { LIMITS, decodeResponse, encodeRequest } from '../../../grader/sandbox/wire.mjs';
 
 const WORKER_URL = new URL('./sandbox-worker.js', import.meta.url);
 
@@ -25,8 +30,9 @@ const WARM_UP = `(() => {
 })();`;
 
 class Realm {
-  constructor() {
+  constructor(memory) {
     this.worker = new Worker(WORKER_URL);
+    this.worker.postMessage({ config: { memory } });
     this.pending = new Map();
     this.nextId = 1;
     this.dead = null;
@@ -37,7 +43,12 @@ class Realm {
         if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
         if (e.data.memoryHalf) { this.filling = e.data.id; return; } // over half of it: see request()
         const p = this.pending.get(e.data.id);
-        if (p) { this.pending.delete(e.data.id); p.resolve(e.data.response); }
+        if (!p) return;
+        this.pending.delete(e.data.id);
+        const r = e.data.response;
+        // Checked before anything reads it: a reply over the cap is not parsed.
+        if (typeof r !== 'string' || r.length > LIMITS.replyBytes) return this.kill('invalid', 'reply too large');
+        p.resolve({ response: r });
       };
     });
     this.warm = this.ready.then(() => this.request({ op: 'load', source: WARM_UP, functions: [] }, 5000, true));
@@ -45,17 +56,15 @@ class Realm {
     this.worker.onerror = (e) => { e.preventDefault(); this.kill(/memory/i.test(e.message || '') ? 'memory' : 'crash', e.message); };
   }
 
-  /** Sends one JSON request; resolves with { response } (JSON) or { dead: { kind, detail } }. */
+  /** Sends one request; resolves with { response } (JSON text) or { dead: { kind, detail } }. */
   async request(req, timeoutMs, warmUp = false) {
     await (warmUp ? this.ready : this.warm); // the time limit starts when the worker is free
     if (this.dead) return { dead: this.dead };
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.kill(this.filling === id ? 'memory' : 'timeout'); }, timeoutMs);
-      this.pending.set(id, {
-        resolve: (response) => { clearTimeout(timer); resolve(typeof response === 'string' ? { response } : { dead: response }); },
-      });
-      this.worker.postMessage({ id, request: encode(req) });
+      const timer = setTimeout(() => { this.kill(this.filling === id ? 'memory' : 'timeout'); }, Math.max(0, timeoutMs));
+      this.pending.set(id, { resolve: (r) => { clearTimeout(timer); resolve(r); } });
+      this.worker.postMessage({ id, request: encodeRequest(req) });
     });
   }
 
@@ -64,56 +73,67 @@ class Realm {
     this.dead = { kind, detail };
     this.worker.terminate();
     this.readyNow();
-    for (const p of this.pending.values()) p.resolve(this.dead);
+    for (const p of this.pending.values()) p.resolve({ dead: this.dead });
     this.pending.clear();
   }
 }
 
+const DEAD = {
+  timeout: () => ({ kind: 'timeout', message: 'timeout' }),
+  memory: () => ({ kind: 'memory', message: 'memory limit' }),
+  invalid: () => ({ kind: 'invalid', reason: 'too_big', detail: null, message: 'reply too large' }),
+  crash: (detail) => ({ kind: 'crash', message: `the sandbox worker stopped${detail ? `: ${detail}` : ''}` }),
+  closed: () => ({ kind: 'crash', message: 'the sandbox was closed' }),
+};
+
 export class BrowserSandbox {
-  /** @param {{ loadTimeoutMs?: number }} [o] default limit for running the script's top level */
-  constructor({ loadTimeoutMs = 2000 } = {}) {
-    this.loadTimeoutMs = loadTimeoutMs;
-    this.spare = new Realm();
+  /**
+   * @param {{ memory?: 'run' | 'request' }} [o] how the worker counts memory: over the whole run
+   * (grading, as the Node host) or per request (the Scale panel, which times growing sizes)
+   */
+  constructor({ memory = 'run' } = {}) {
+    this.memory = memory;
+    this.spare = new Realm(memory);
     this.realm = null;
-    this.loaded = null; // { source, functions } to replay into a replacement worker
+    this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
     this.restarts = 0; // workers replaced after a timeout or crash (shown to tests via the page)
   }
 
   #take() {
-    const r = this.spare.dead ? new Realm() : this.spare; // a spare can die too (warm-up overran)
-    this.spare = new Realm();
+    const r = this.spare.dead ? new Realm(this.memory) : this.spare; // a spare can die too (warm-up overran)
+    this.spare = new Realm(this.memory);
     return r;
   }
 
-  async #request(request, timeoutMs) {
+  async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     const realm = this.realm;
-    const r = await realm.request(request, timeoutMs);
-    if (!r.dead) return decode(r.response);
+    const r = await realm.request(request, Math.min(timeoutMs, deadlineMs));
+    if (!r.dead) return decodeResponse(r.response, { functions });
     this.restarts++;
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
-    const { kind, detail } = r.dead;
-    return { ok: false, kind: kind === 'timeout' || kind === 'memory' ? kind : 'error', message: kind === 'crash' ? `the sandbox stopped${detail ? `: ${detail}` : ''}` : kind, output: '' };
+    return { ok: false, output: '', line: null, column: null, ...DEAD[r.dead.kind](r.dead.detail) };
   }
 
   /**
    * Runs the script's top level in a fresh realm. Same answers as the guest's `load`. Syntax errors
    * are found before this, by the grader's prepareSource (acorn), which gives their line.
    */
-  async load(source, { functions = [], timeoutMs = this.loadTimeoutMs } = {}) {
+  async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     this.realm?.kill();
     this.realm = this.#take();
-    this.loaded = { source, functions };
-    return this.#request({ op: 'load', source, functions }, timeoutMs);
+    this.loaded = { source, functions, aliases, timeoutMs };
+    return this.#request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
-  async call(name, args, { timeoutMs = 1000 } = {}) {
+  async call(name, args, { timeoutMs = 1000, deadlineMs } = {}) {
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
     if (!this.realm) {
       this.realm = this.#take();
-      const res = await this.#request({ op: 'load', ...this.loaded }, timeoutMs);
+      const { timeoutMs: loadMs, ...load } = this.loaded;
+      const res = await this.#request({ op: 'load', ...load }, { timeoutMs: loadMs, deadlineMs, functions: load.functions });
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
     }
-    return this.#request({ op: 'call', name, args }, timeoutMs);
+    return this.#request({ op: 'call', name, args }, { timeoutMs, deadlineMs });
   }
 
   close() {

@@ -1,49 +1,96 @@
 // The sandbox Web Worker: one realm per loaded submission. It installs the shared guest
 // (grader/sandbox/guest.mjs: np, print, console, lockdown) and relays JSON strings to and from the
 // page. The page's host (host.js) owns time limits: it terminates this worker when a request overruns.
+//
+// Served with its own Content-Security-Policy (web/server.mjs: no network, no script URLs, eval only),
+// and, in case a host serves it without one, everything that reaches the network, schedules code for
+// later or talks to other contexts is removed from the whole prototype chain of the global.
 import { installGuest } from '../../../grader/sandbox/guest.mjs';
+import { LIMITS } from '../../../grader/sandbox/wire.mjs';
 
-export const MEMORY_MB = 512; // as the Node host's default (grader/node/sandbox.mjs)
+const MEMORY_MB = LIMITS.memoryMb;
 
-// Capture the channel before hiding it: student code must not post fake answers or reach the network.
+// Captured before they are hidden: the channel to the page, and a way to wait for one task so that
+// the microtasks a call left behind run before its answer is sent (as Node's vm runs them inside the call).
 const post = self.postMessage.bind(self);
-let current = null; // id of the request being handled
+const channel = new MessageChannel();
+const nextTask = () => new Promise((resolve) => { channel.port1.onmessage = resolve; channel.port2.postMessage(0); });
 
 // Memory: typed arrays live outside the JS heap, and a loop that keeps allocating can take gigabytes
-// before the time limit strikes. Count the bytes each request allocates; past the budget, tell the
-// host (which terminates this worker at once) and unwind.
-let allocated = 0;
+// before the time limit strikes. Every ArrayBuffer and typed array made through the realm's
+// constructors (np's and the student's) is counted while it is alive (until it is collected); past the
+// budget the host is told (it terminates this worker at once) and the request unwinds.
+// `memory: 'run'` counts over the worker's whole life, as the Node host counts a child's resident
+// memory; 'request' starts each request from zero (the Scale panel, which times growing sizes).
+let mode = 'run';
+let live = 0;
+let current = null; // id of the request being handled
 let warned = false;
-const charge = (bytes) => {
-  allocated += bytes;
+const collected = new FinalizationRegistry((bytes) => { live -= bytes; });
+const charge = (obj, bytes) => {
+  live += bytes;
+  collected.register(obj, bytes);
   // Half the budget: tell the host, so that a request whose time runs out while it is still filling
   // memory (slow on a loaded machine) is reported as the memory problem it is, as the Node host does.
-  if (!warned && allocated > (MEMORY_MB * 2 ** 20) / 2) { warned = true; post({ id: current, memoryHalf: true }); }
-  if (allocated > MEMORY_MB * 2 ** 20) {
+  if (!warned && live > (MEMORY_MB * 2 ** 20) / 2) { warned = true; post({ id: current, memoryHalf: true }); }
+  if (live > MEMORY_MB * 2 ** 20) {
     post({ id: current, memory: true });
     throw new RangeError(`memory limit of ${MEMORY_MB} MiB reached`);
   }
 };
-for (const name of ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array',
-  'Uint16Array', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array']) {
-  const Base = self[name];
-  // Same name and instanceof behaviour; np and student code find the counted class on the global.
-  self[name] = { [name]: class extends Base { constructor(...a) { super(...a); charge(this.byteLength); } } }[name];
+
+// Counting constructors in place of the built-in ones: same prototype (instanceof, methods and
+// species work as before) and no path back to the uncounted originals (prototype.constructor and the
+// constructor's own prototype chain lead to the counting ones, or to the abstract %TypedArray%).
+const BaseArrayBuffer = self.ArrayBuffer;
+const counted = (Base, shouldCharge) => {
+  const C = { [Base.name]: function (...args) {
+    if (!new.target) throw new TypeError(`Constructor ${Base.name} requires 'new'`);
+    const obj = Reflect.construct(Base, args, new.target === C ? Base : new.target);
+    if (shouldCharge(args)) charge(obj, obj.byteLength);
+    return obj;
+  } }[Base.name];
+  Object.setPrototypeOf(C, Object.getPrototypeOf(Base));
+  C.prototype = Base.prototype;
+  for (const key of Reflect.ownKeys(Base)) if (!['prototype', 'length', 'name'].includes(key)) Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
+  Object.defineProperty(C, Symbol.species, { get() { return C; }, configurable: true });
+  Object.defineProperty(Base.prototype, 'constructor', { value: C, writable: true, configurable: true });
+  return C;
+};
+self.ArrayBuffer = counted(BaseArrayBuffer, () => true);
+for (const name of ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
+  'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array']) {
+  // A view over an existing buffer allocates nothing (the buffer was counted when it was made).
+  self[name] = counted(self[name], (args) => !(args[0] instanceof BaseArrayBuffer));
 }
 
-self.onmessage = (e) => {
+self.onmessage = async (e) => {
+  if (e.data.config) { mode = e.data.config.memory === 'request' ? 'request' : 'run'; return; }
   const { id, request } = e.data;
   current = id;
-  allocated = 0;
+  if (mode === 'request') live = 0;
   warned = false;
-  post({ id, response: handle(request) });
+  const response = handle(request);
+  await nextTask();
+  post({ id, response });
 };
+
 const handle = installGuest(self, {
   hide: [
-    'postMessage', 'onmessage', 'addEventListener', 'removeEventListener', 'dispatchEvent', 'close',
-    'importScripts', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebTransport', 'EventSource', 'indexedDB',
-    'caches', 'Worker', 'SharedWorker', 'BroadcastChannel', 'MessageChannel', 'navigator', 'location',
-    'DedicatedWorkerGlobalScope', 'WorkerGlobalScope', 'EventTarget', 'WebAssembly', 'Request', 'Response',
+    // the channel and the event plumbing
+    'postMessage', 'onmessage', 'onmessageerror', 'onerror', 'addEventListener', 'removeEventListener', 'dispatchEvent', 'close',
+    // the network, and what fetches a URL
+    'importScripts', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource',
+    'Request', 'Response', 'Headers', 'caches', 'CacheStorage', 'Cache', 'fonts', 'FontFace', 'FontFaceSet',
+    'Worker', 'SharedWorker', 'createImageBitmap', 'OffscreenCanvas',
+    // storage and other contexts
+    'indexedDB', 'IDBFactory', 'BroadcastChannel', 'MessageChannel', 'MessagePort', 'navigator', 'WorkerNavigator',
+    'location', 'WorkerLocation', 'Notification', 'LockManager', 'StorageManager', 'FileReaderSync',
+    // code that would run after the request
+    'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask', 'requestAnimationFrame',
+    'cancelAnimationFrame', 'scheduler', 'structuredClone', 'reportError',
+    // the global scope's own interfaces
+    'DedicatedWorkerGlobalScope', 'WorkerGlobalScope', 'EventTarget', 'self',
   ],
 });
 post({ ready: true });
