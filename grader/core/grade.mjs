@@ -1,7 +1,7 @@
 // The grader core, shared by the CLI (Node) and the exercise page (browser): it knows the tests and
 // the messages, and nothing about its host. The host hands in a sandbox (grader/README.md) and the
 // WASM core, whose C++ reference gives every expected value.
-import { Rng } from './prng.mjs';
+import { Rng, deriveSeed } from './prng.mjs';
 import { say, kindName } from './messages.mjs';
 import { toTensor, wire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
@@ -111,7 +111,7 @@ function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeo
   const ctx = {
     test, params: test.params || {}, lang, core, fast, source, members, t, fail,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
-    rng: new Rng((seed + 7919 * (index + 1)) >>> 0),
+    rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 
     /** Call a student function; any way it can go wrong becomes a Failure naming it. */
