@@ -5,7 +5,8 @@
 // It talks to its host only in JSON strings (`handle(requestJson) -> responseJson`), so no object of
 // the host's realm ever reaches student code. Before student code runs, `lockdown()` freezes the
 // realm's built-ins and their global bindings, so overriding `Math.exp`, polluting
-// `Object.prototype` or rebinding `Float64Array` changes nothing for np or for the encoder.
+// `Object.prototype` or rebinding `Float64Array` changes nothing for np or for the encoder; no code of
+// the student's can run between requests (FinalizationRegistry callbacks never run).
 //
 // Requests:  { op: 'load', source, functions, aliases } → { ok: true, functions, output, error }
 //            { op: 'call', name, args }                 → { ok: true, value, output }
@@ -16,9 +17,17 @@ import { LIMITS, InvalidValue, encodeValue, decodeRequest } from './wire.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
-// Removed from the realm: callbacks that run outside any request (FinalizationRegistry), memory the
-// host cannot see or blocking waits (SharedArrayBuffer, Atomics), and compiled code (WebAssembly).
-const REMOVED = ['FinalizationRegistry', 'WeakRef', 'SharedArrayBuffer', 'Atomics', 'WebAssembly'];
+// Removed from the realm: memory the host cannot see or blocking waits (SharedArrayBuffer, Atomics),
+// and compiled code (WebAssembly).
+const REMOVED = ['SharedArrayBuffer', 'Atomics', 'WebAssembly'];
+
+// FinalizationRegistry whose callbacks never run (the language allows that): a callback would run
+// outside every request, beyond any time limit, and could throw or loop there.
+class InertFinalizationRegistry {
+  constructor(callback) { if (typeof callback !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable'); }
+  register() {}
+  unregister() { return false; }
+}
 
 /**
  * Installs np, print and console on `global`, locks the realm down and returns `handle`.
@@ -82,6 +91,10 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   define('np', np);
   define('print', print);
   define('console', console);
+  if (global.FinalizationRegistry) {
+    Object.defineProperty(InertFinalizationRegistry, 'name', { value: 'FinalizationRegistry' });
+    define('FinalizationRegistry', InertFinalizationRegistry);
+  }
   for (const name of [...REMOVED, ...hide]) removeEverywhere(global, name);
 
   const errorInfo = (e) => {

@@ -13,7 +13,7 @@
 // On the trusted side decodeResponse() checks every field of a reply (types, shape × data length,
 //   element types, sizes, text caps) before anything is built from it, and never throws.
 
-import { capText, scrubHost } from '../core/text.mjs';
+import { capText, scrubHost, visible } from '../core/text.mjs';
 
 export const LIMITS = Object.freeze({
   memoryMb: 512, // student code's memory budget for a whole run, in either host
@@ -134,7 +134,8 @@ const onlyKeys = (o, allowed) => objectKeys(o).every((k) => allowed.includes(k))
 const F = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
 const OTHER = ['function', 'object', 'symbol', 'bigint'];
 const DTYPES = ['float64', 'int64', 'bool'];
-const studentText = (s, cap) => capText(scrubHost(s), cap, ' …');
+// Student text as every consumer may show it: no host frames or paths, control characters escaped, capped.
+const studentText = (s, cap) => capText(visible(scrubHost(s)), cap, ' …');
 
 /** A value of a reply, checked: arrays come back as { $nd: { dtype, shape, data: Float64Array | Uint8Array } }. */
 function checkValue(v) {

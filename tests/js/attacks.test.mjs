@@ -1,0 +1,249 @@
+// Attack fixtures (tests/fixtures/sdpa/attack-*/, issue 9): each one graded by the CLI in a child
+// process, as a real submission is, while the resident memory of the whole process tree (the CLI and
+// every descendant) is sampled every 20 ms. Every attack must give:
+//   exit 0 or 1 within 30 s; an Exercism v3 report on stdout listing the seven tests by name; a peak
+//   tree RSS under 1.5 GB; stdout under 2 MB, valid UTF-8, every string well-formed UTF-16; no stack
+//   frame or host path in it; no process left behind; and the fixture's aims (aims.json, or
+//   aims.attacks.json until that is merged into it): status, fails, errors, passes, mentions, never,
+//   max_seconds.
+// The ANSI fixture is also graded with --format text (a pipe, so not a terminal): no control character
+// from the student, one ✓ line per passed test, the real summary as the last line and nowhere else.
+// A load that fails (attack-toplevel-await, error-syntax) still gives Gradescope a row per test.
+// Each fixture prints one line (exit, seconds, peak MB, stdout bytes, verdict) as a diagnostic; the
+// last test prints them all as one table.
+// Run: node --test tests/js/attacks.test.mjs (one CLI run per fixture, one after another).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'sdpa');
+const LIMIT = { seconds: 30, treeRssBytes: 1.5e9, stdoutBytes: 2e6 };
+// The harness's own safety net (not a pass mark): a run past these is killed, with its whole tree, so
+// that an attack that still works cannot take the machine down.
+const KILL = { seconds: 35, treeRssBytes: 6e9 };
+const SAMPLE_MS = 20;
+const KEEP_STDOUT = 16 * 2 ** 20; // bytes of stdout kept for parsing (the rest is only counted)
+
+const spec = JSON.parse(readFileSync(join(ROOT, 'exercises', 'sdpa', 'spec.json'), 'utf8'));
+const TEST_IDS = spec.tests.map((t) => t.id);
+const TEST_NAMES = spec.tests.map((t) => t.name.en);
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
+const aims = readJson(join(FIXTURES, 'aims.json'));
+const attacks = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name.startsWith('attack-')).map((d) => d.name).sort();
+const submission = (name) => join(FIXTURES, name, 'submission.js');
+
+// What a report must never show: host paths and stack frames. A frame of the student's own file
+// (`at softmax (submission.js:12:5)`) is the student's and may stay; any other frame may not.
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const HOST_LEAKS = [
+  /file:\/\//, new RegExp(escapeRe(ROOT.replace(/\/$/, ''))), /\/work\//, /node:internal/,
+  /\bat (?:new |async )?\S+ \((?!submission\.js:\d+:\d+\))/, /\.mjs:\d+/,
+];
+// Control characters a terminal acts on: C0 other than tab and newline, DEL, C1, and the ones that
+// reorder text (bidi embeddings, overrides, isolates).
+const CONTROL = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]/;
+const SUMMARY = /^(\d+) of (\d+) tests passed \(seed \d+\)$/;
+
+/**
+ * Resident memory of `pid` and all its descendants: ppid links from /proc/<pid>/stat, VmRSS from
+ * /proc/<pid>/status. → { bytes, pids }
+ */
+export function treeRss(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; } // gone meanwhile
+    const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]; // "(comm)" may hold spaces
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(+entry);
+  }
+  let bytes = 0;
+  const pids = [];
+  for (const queue = [pid]; queue.length;) {
+    const p = queue.pop();
+    pids.push(p);
+    try { bytes += 1024 * +(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
+    queue.push(...(children.get(p) ?? []));
+  }
+  return { bytes, pids };
+}
+
+/**
+ * Runs `node grader/cli.mjs grade <file> ...args` in its own process group and samples its tree's RSS.
+ * → { code, signal, seconds, peakBytes, stdout (text of the kept bytes), stdoutBytes, truncated,
+ *     utf8 (stdout is valid UTF-8), stderr, killed (why the harness killed it, or null), leftover
+ *     (processes of its group still alive after it exited) }
+ */
+export function runCli(file, args = []) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(ROOT, 'grader', 'cli.mjs'), 'grade', file, ...args], {
+      cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = [], err = [];
+    let kept = 0, stdoutBytes = 0, stderr = '', peakBytes = 0, killed = null, exit = null, pids = [child.pid];
+    child.stdout.on('data', (d) => {
+      stdoutBytes += d.length;
+      if (kept < KEEP_STDOUT) { out.push(d.subarray(0, KEEP_STDOUT - kept)); kept += Math.min(d.length, KEEP_STDOUT - kept); }
+    });
+    child.stderr.on('data', (d) => { if (err.length < 64) err.push(d); });
+    const killAll = () => {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* group gone */ }
+      for (const p of pids) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+    };
+    const kill = (why) => { killed ??= why; killAll(); };
+    const sample = () => {
+      const tree = treeRss(child.pid);
+      pids = tree.pids;
+      peakBytes = Math.max(peakBytes, tree.bytes);
+      if (tree.bytes > KILL.treeRssBytes) kill(`tree RSS over ${KILL.treeRssBytes / 1e9} GB`);
+    };
+    const poll = setInterval(sample, SAMPLE_MS);
+    const deadline = setTimeout(() => kill(`still running after ${KILL.seconds} s`), KILL.seconds * 1000);
+    child.on('exit', (code, signal) => {
+      exit = { code, signal, seconds: (performance.now() - started) / 1000 };
+      clearInterval(poll);
+      clearTimeout(deadline);
+      setTimeout(killAll, 2000).unref(); // a descendant that keeps the pipes open is not waited for long
+    });
+    child.on('close', () => {
+      let leftover = false;
+      try { process.kill(-child.pid, 0); leftover = true; } catch { /* the group is empty: good */ }
+      if (leftover) killAll();
+      const buf = Buffer.concat(out);
+      let utf8 = true;
+      try { new TextDecoder('utf-8', { fatal: true }).decode(buf); } catch { utf8 = false; }
+      stderr = Buffer.concat(err).toString('utf8');
+      resolve({ ...exit, peakBytes, stdout: buf.toString('utf8'), stdoutBytes, truncated: stdoutBytes > kept, utf8, stderr, killed, leftover });
+    });
+  });
+}
+
+/** Every string in a parsed JSON value (keys excluded). */
+const strings = (v, acc = []) => {
+  if (typeof v === 'string') acc.push(v);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, acc);
+  return acc;
+};
+const mb = (bytes) => Math.round(bytes / 1e6);
+// A bit of text for a message: cut, quoted, control characters and lone surrogates escaped.
+const clip = (s, n = 100) => JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const around = (s, at, n = 40) => s.slice(Math.max(0, at - n), at + n);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with one JSON run, against the common limits and the fixture's aim: a list of sentences. */
+function problems(r, aim) {
+  const p = [];
+  if (r.killed) p.push(`killed by the harness: ${r.killed}`);
+  else if (r.code !== 0 && r.code !== 1) p.push(`exit ${r.code ?? r.signal}, expected 0 or 1; stderr: ${clip(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
+  if (r.seconds > LIMIT.seconds) p.push(`took ${r.seconds.toFixed(1)} s, limit ${LIMIT.seconds} s`);
+  if (aim.max_seconds && r.seconds > aim.max_seconds) p.push(`took ${r.seconds.toFixed(1)} s, aim ${aim.max_seconds} s`);
+  if (r.peakBytes > LIMIT.treeRssBytes) p.push(`peak tree RSS ${mb(r.peakBytes)} MB, limit ${mb(LIMIT.treeRssBytes)} MB`);
+  if (r.stdoutBytes > LIMIT.stdoutBytes) p.push(`stdout ${r.stdoutBytes} bytes, limit ${LIMIT.stdoutBytes}`);
+  if (r.leftover) p.push('processes of the grader were still running after it exited');
+  if (r.truncated) { p.push(`stdout over ${KEEP_STDOUT / 2 ** 20} MiB: not parsed`); return p; }
+  if (!r.utf8) p.push('stdout is not valid UTF-8');
+  for (const re of HOST_LEAKS) if (re.test(r.stdout)) p.push(`stdout shows ${re}: …${clip(around(r.stdout, r.stdout.search(re), 60), 120)}`);
+  let report;
+  try { report = JSON.parse(r.stdout); } catch { p.push(r.stdout.length ? `stdout is not JSON: ${clip(r.stdout)}` : 'no report on stdout'); return p; }
+  if (report.version !== 3 || !['pass', 'fail', 'error'].includes(report.status) || !Array.isArray(report.tests)) {
+    p.push(`not an Exercism v3 report: ${clip(JSON.stringify({ ...report, tests: undefined }))}`);
+    return p;
+  }
+  const names = report.tests.map((t) => t.name);
+  if (names.join('\n') !== TEST_NAMES.join('\n')) p.push(`tests listed: ${JSON.stringify(names)}, expected all seven in order`);
+  const texts = strings(report);
+  const bad = texts.find((s) => !s.isWellFormed());
+  if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
+  // verdicts
+  if (aim.status && report.status !== aim.status) p.push(`status ${report.status}, expected ${aim.status}`);
+  const byId = Object.fromEntries(TEST_IDS.map((id, i) => [id, report.tests.find((t) => t.name === TEST_NAMES[i])]));
+  for (const [key, status] of [['fails', 'fail'], ['errors', 'error'], ['passes', 'pass']]) {
+    for (const id of aim[key] ?? []) {
+      const t = byId[id];
+      if (t?.status !== status) p.push(`${id}: ${t ? t.status : 'missing'}, expected ${status}${t?.message ? ` (${clip(t.message)})` : ''}`);
+    }
+  }
+  for (const word of aim.mentions ?? []) if (!texts.some((s) => s.includes(word))) p.push(`no message or output mentions ${JSON.stringify(word)}`);
+  for (const word of aim.never ?? []) {
+    const hit = texts.find((s) => s.includes(word));
+    if (hit !== undefined) p.push(`${clip(word)} appears: …${clip(around(hit, hit.indexOf(word)))}`);
+  }
+  return p;
+}
+
+/** One line of the table: exit, time, peak tree RSS, stdout size, and what the report said (or `said`). */
+function row(name, r, said) {
+  if (said === undefined) {
+    try {
+      const rep = JSON.parse(r.stdout);
+      const passed = rep.tests.filter((t) => t.status === 'pass').length;
+      const first = rep.tests.find((t) => t.status !== 'pass');
+      said = `${rep.status} ${passed}/${rep.tests.length}${first ? `; ${first.name}: ${clip(first.message ?? '', 70)}` : ''}${rep.message ? `; note ${clip(rep.message, 50)}` : ''}`;
+    } catch {
+      const stderr = r.stderr.trim().split('\n');
+      said = r.killed ? `killed: ${r.killed}` : r.truncated ? `stdout over ${KEEP_STDOUT / 2 ** 20} MiB, not parsed`
+        : `no JSON report${r.stderr ? `; stderr ${clip(stderr.find((l) => /Error|FATAL|fatal/.test(l)) ?? stderr.at(-1), 90)}` : ''}`;
+    }
+  }
+  const exit = r.killed ? 'killed' : String(r.code ?? r.signal);
+  return columns(name, `exit ${exit}`, `${r.seconds.toFixed(1)} s`, `${mb(r.peakBytes)} MB`, `${r.stdoutBytes} B`, said);
+}
+const columns = (name, exit, time, peak, bytes, said) => `${name.padEnd(34)} ${exit.padEnd(12)} ${time.padStart(6)} ${peak.padStart(8)} ${bytes.padStart(11)}  ${said}`;
+
+const table = [];
+
+test('every attack fixture has an aim', () => {
+  assert.ok(attacks.length > 0, 'no tests/fixtures/sdpa/attack-* folders');
+  assert.deepEqual(attacks.filter((n) => !aims[n]), []);
+});
+
+for (const name of attacks) {
+  test(`attack ${name}: a bounded report in Node`, { timeout: (KILL.seconds + 30) * 1000 }, async (t) => {
+    const r = await runCli(submission(name), ['--format', 'json', '--lang', 'en']);
+    table.push(row(name, r));
+    t.diagnostic(table.at(-1));
+    assert.deepEqual(problems(r, aims[name] ?? {}), [], `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`);
+  });
+}
+
+test('attack-ansi-forgery in --format text: no control character, one ✓ per passed test, the real summary last', async (t) => {
+  const file = submission('attack-ansi-forgery');
+  const json = await runCli(file, ['--format', 'json', '--lang', 'en']);
+  const text = await runCli(file, ['--format', 'text', '--lang', 'en']);
+  const passed = JSON.parse(json.stdout).tests.filter((x) => x.status === 'pass').length;
+  const lines = text.stdout.trimEnd().split('\n');
+  table.push(row('attack-ansi-forgery --format text', text, `${lines.length} lines, last ${clip(lines.at(-1), 60)}`));
+  t.diagnostic(table.at(-1));
+  const p = [];
+  if (text.killed || (text.code !== 0 && text.code !== 1)) p.push(`exit ${text.code ?? text.signal} ${text.killed ?? ''}`);
+  if (text.stdoutBytes > LIMIT.stdoutBytes) p.push(`text report of ${text.stdoutBytes} bytes`);
+  const at = text.stdout.search(CONTROL);
+  if (at >= 0) p.push(`a control character: …${clip(around(text.stdout, at, 30))}`);
+  const ticks = lines.filter((l) => l.startsWith('✓')).length;
+  if (ticks !== passed) p.push(`${ticks} lines start with ✓, but ${passed} tests passed (JSON report)`);
+  const last = SUMMARY.exec(lines.at(-1));
+  if (!last) p.push(`the last line is not the summary: ${clip(lines.at(-1))}`);
+  else if (+last[1] !== passed || +last[2] !== TEST_IDS.length) p.push(`the summary says ${last[1]} of ${last[2]}, the JSON report ${passed} of ${TEST_IDS.length}`);
+  const summaries = lines.filter((l) => /^\S*\d+ of \d+ tests passed/.test(l)).length;
+  if (summaries !== 1) p.push(`${summaries} lines read like the summary`);
+  assert.deepEqual(p, []);
+});
+
+test('a load that fails (module-only syntax, a syntax error) in --format gradescope: a row for every test', async () => {
+  for (const file of [submission('attack-toplevel-await'), join(FIXTURES, 'error-syntax', 'submission.js')]) {
+    const r = await runCli(file, ['--format', 'gradescope', '--lang', 'en']);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.tests.map((x) => x.name), TEST_NAMES, file);
+    assert.equal(doc.score, 0, file);
+  }
+});
+
+test('table of the attack runs', (t) => {
+  for (const line of [columns('fixture', 'exit', 'time', 'peak RSS', 'stdout', 'report'), ...table]) t.diagnostic(line);
+});

@@ -1,0 +1,76 @@
+// The sandbox boundary's codec (grader/sandbox/wire.mjs): the trusted side's decoder fed raw replies
+// that no honest guest sends (the attack fixtures cannot reach it once the guest encodes safely), and
+// the guest's encoder fed forged values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LIMITS, decodeResponse, encodeValue, InvalidValue } from '../../grader/sandbox/wire.mjs';
+import np, { NDArray } from '../../grader/np/index.mjs';
+
+const reply = (value, extra = {}) => JSON.stringify({ ok: true, value, output: '', ...extra });
+const nd = (o) => ({ $nd: { dtype: 'float64', shape: [2], data: [1, 2], ...o } });
+const rejected = (text, opts) => {
+  const r = decodeResponse(text, opts);
+  assert.deepEqual([r.ok, r.kind, r.reason], [false, 'invalid', 'reply'], `accepted: ${text.slice(0, 120)}`);
+};
+
+test('decodeResponse: a well-formed array comes back as typed data of exactly its shape', () => {
+  const r = decodeResponse(reply([nd({}), { $nd: { dtype: 'bool', shape: [1, 2], data: [true, false] } }, { $f: '-Infinity' }, null, 'hi']));
+  assert.equal(r.ok, true);
+  const [a, b, inf, n, s] = r.value;
+  assert.ok(a.$nd.data instanceof Float64Array);
+  assert.deepEqual([...a.$nd.data], [1, 2]);
+  assert.ok(b.$nd.data instanceof Uint8Array);
+  assert.deepEqual([...b.$nd.data], [1, 0]);
+  assert.deepEqual([inf, n, s], [-Infinity, null, 'hi']);
+});
+
+test('decodeResponse: every malformed array is refused before anything is allocated', () => {
+  for (const bad of [
+    nd({ shape: null }), nd({ shape: 7 }), nd({ shape: [-2] }), nd({ shape: [1.5] }), nd({ shape: ['2'] }),
+    nd({ shape: [2 ** 30, 2 ** 30] }), nd({ shape: [3] }), nd({ data: { length: 2 } }), nd({ data: '12' }),
+    nd({ data: [1, '2'] }), nd({ data: [1, { $f: 'bogus' }] }), nd({ dtype: 'float32' }), nd({ extra: 1 }),
+    { $nd: { dtype: 'bool', shape: [2], data: [1, 0] } }, { $nd: null }, { $nd: nd({}).$nd, more: 1 },
+    { $f: 'Infinity', x: 1 }, { $f: 'inf' }, { $undef: false }, { $other: 'Map' }, { anything: 1 },
+    Array.from({ length: LIMITS.depth + 2 }).reduce((v) => [v], 1),
+  ]) rejected(reply(bad));
+});
+
+test('decodeResponse: the element budget holds across the whole value', () => {
+  const half = { $nd: { dtype: 'float64', shape: [LIMITS.elements / 2 + 1], data: new Array(LIMITS.elements / 2 + 1).fill(0) } };
+  rejected(reply([half, half]));
+});
+
+test('decodeResponse: replies that are not responses are refused', () => {
+  for (const text of ['', 'not json', '[]', '{"ok":"yes"}', '{"ok":true}', '{"ok":false,"kind":"explode"}',
+    '{"ok":false,"kind":"error","line":-1}', '{"ok":false,"kind":"invalid","reason":"nope"}', 'null']) rejected(text);
+  rejected(JSON.stringify({ ok: true, functions: ['softmax', 'evil'], error: null }), { functions: ['softmax'] });
+});
+
+test('decodeResponse: student text is capped between code points, well-formed, escaped and without host frames', () => {
+  const long = '😀'.repeat(LIMITS.message); // 2 units each: the cap falls on a pair boundary or inside one
+  const r = decodeResponse(JSON.stringify({ ok: false, kind: 'error', message: `x${long}`, output: 'a\x1b[2Jb\uD800c\n    at f (file:///work/main/grader/x.mjs:1:2)\n    at g (submission.js:3:4)' }));
+  assert.ok(r.message.length <= LIMITS.message);
+  assert.ok(r.message.isWellFormed());
+  assert.equal(r.output, 'a\\x1b[2Jb\uFFFDc\n    at g (submission.js:3:4)');
+});
+
+test('encodeValue: a forged np array, a Proxy and replaced internals cannot choose the wire format', () => {
+  const enc = (v) => encodeValue(v, NDArray.parts);
+  const fake = Object.create(NDArray.prototype);
+  Object.assign(fake, { dtype: 'float64', shape: [1], data: { length: 2e8 } });
+  assert.deepEqual(enc(fake), { $other: 'object' }, 'NDArray.prototype without the brand is an object');
+  assert.deepEqual(enc(new Proxy(np.zeros([2]), {})), { $other: 'object' }, 'a Proxy carries no brand');
+  const replaced = np.zeros([2]);
+  replaced.data = { length: 2e8 };
+  assert.throws(() => enc(replaced), (e) => e instanceof InvalidValue && e.reason === 'ndarray');
+  const lying = np.zeros([2]);
+  lying.shape = [3];
+  assert.throws(() => enc(lying), (e) => e instanceof InvalidValue && e.reason === 'ndarray');
+  const mapped = [1, 2];
+  mapped.map = () => ({ $nd: { data: { length: 2e8 } } });
+  mapped.toJSON = () => 'forged';
+  assert.deepEqual(enc(mapped), [1, 2]);
+  assert.throws(() => enc(new Array(2 ** 32 - 1)), (e) => e.reason === 'too_long' && e.detail === 2 ** 32 - 1);
+  assert.deepEqual(enc({ $nd: { shape: [1], data: [1] } }), { $other: 'object' }, 'a plain object never reads as an array');
+  assert.deepEqual(enc(np.array([[1, NaN]])), { $nd: { dtype: 'float64', shape: [1, 2], data: [1, { $f: 'NaN' }] } });
+});
