@@ -3,9 +3,8 @@
 // every descendant) is sampled every 20 ms. Every attack must give:
 //   exit 0 or 1 within 30 s; an Exercism v3 report on stdout listing the seven tests by name; a peak
 //   tree RSS under 1.5 GB; stdout under 2 MB, valid UTF-8, every string well-formed UTF-16; no stack
-//   frame or host path in it; no process left behind; and the fixture's aims (aims.json, or
-//   aims.attacks.json until that is merged into it): status, fails, errors, passes, mentions, never,
-//   max_seconds.
+//   frame or host path in it; no process left behind; and the fixture's aims (aims.json, checked by
+//   aimProblems of tests/fixtures/cases.mjs, as both fixture suites do).
 // The ANSI fixture is also graded with --format text (a pipe, so not a terminal): no control character
 // from the student, one ✓ line per passed test, the real summary as the last line and nowhere else.
 // A load that fails (attack-toplevel-await, error-syntax) still gives Gradescope a row per test.
@@ -15,9 +14,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'sdpa');
@@ -31,9 +31,8 @@ const KEEP_STDOUT = 16 * 2 ** 20; // bytes of stdout kept for parsing (the rest 
 const spec = JSON.parse(readFileSync(join(ROOT, 'exercises', 'sdpa', 'spec.json'), 'utf8'));
 const TEST_IDS = spec.tests.map((t) => t.id);
 const TEST_NAMES = spec.tests.map((t) => t.name.en);
-const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
-const aims = readJson(join(FIXTURES, 'aims.json'));
-const attacks = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name.startsWith('attack-')).map((d) => d.name).sort();
+const { aims, cases } = fixtureCases('sdpa');
+const attacks = cases.map((c) => c.name).filter((n) => n.startsWith('attack-'));
 const submission = (name) => join(FIXTURES, name, 'submission.js');
 
 // What a report must never show: host paths and stack frames. A frame of the student's own file
@@ -137,12 +136,11 @@ const around = (s, at, n = 40) => s.slice(Math.max(0, at - n), at + n);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What is wrong with one JSON run, against the common limits and the fixture's aim: a list of sentences. */
-function problems(r, aim) {
+function problems(name, r, aim) {
   const p = [];
   if (r.killed) p.push(`killed by the harness: ${r.killed}`);
   else if (r.code !== 0 && r.code !== 1) p.push(`exit ${r.code ?? r.signal}, expected 0 or 1; stderr: ${clip(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
   if (r.seconds > LIMIT.seconds) p.push(`took ${r.seconds.toFixed(1)} s, limit ${LIMIT.seconds} s`);
-  if (aim.max_seconds && r.seconds > aim.max_seconds) p.push(`took ${r.seconds.toFixed(1)} s, aim ${aim.max_seconds} s`);
   if (r.peakBytes > LIMIT.treeRssBytes) p.push(`peak tree RSS ${mb(r.peakBytes)} MB, limit ${mb(LIMIT.treeRssBytes)} MB`);
   if (r.stdoutBytes > LIMIT.stdoutBytes) p.push(`stdout ${r.stdoutBytes} bytes, limit ${LIMIT.stdoutBytes}`);
   if (r.leftover) p.push('processes of the grader were still running after it exited');
@@ -160,20 +158,9 @@ function problems(r, aim) {
   const texts = strings(report);
   const bad = texts.find((s) => !s.isWellFormed());
   if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
-  // verdicts
-  if (aim.status && report.status !== aim.status) p.push(`status ${report.status}, expected ${aim.status}`);
-  const byId = Object.fromEntries(TEST_IDS.map((id, i) => [id, report.tests.find((t) => t.name === TEST_NAMES[i])]));
-  for (const [key, status] of [['fails', 'fail'], ['errors', 'error'], ['passes', 'pass']]) {
-    for (const id of aim[key] ?? []) {
-      const t = byId[id];
-      if (t?.status !== status) p.push(`${id}: ${t ? t.status : 'missing'}, expected ${status}${t?.message ? ` (${clip(t.message)})` : ''}`);
-    }
-  }
-  for (const word of aim.mentions ?? []) if (!texts.some((s) => s.includes(word))) p.push(`no message or output mentions ${JSON.stringify(word)}`);
-  for (const word of aim.never ?? []) {
-    const hit = texts.find((s) => s.includes(word));
-    if (hit !== undefined) p.push(`${clip(word)} appears: …${clip(around(hit, hit.indexOf(word)))}`);
-  }
+  // verdicts: the aim, checked by the fixture suites' one checker on the report read back with ids
+  const asReport = { ...report, lang: 'en', tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })) };
+  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds }));
   return p;
 }
 
@@ -208,7 +195,7 @@ for (const name of attacks) {
     const r = await runCli(submission(name), ['--format', 'json', '--lang', 'en']);
     table.push(row(name, r));
     t.diagnostic(table.at(-1));
-    assert.deepEqual(problems(r, aims[name] ?? {}), [], `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`);
+    assert.deepEqual(problems(name, r, aims[name] ?? {}), [], `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`);
   });
 }
 
