@@ -1,20 +1,26 @@
 #!/usr/bin/env node
 // attnlab grader CLI.
-//   node grader/cli.mjs grade <submission> [--exercise sdpa] [--format text|json|gradescope]
+//   node grader/cli.mjs list
+//   node grader/cli.mjs grade <submission> [--exercise SLUG] [--format text|json|gradescope]
 //                             [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
 //                             [--backend auto|simd|wasm|webgpu] [--verbose]
-// --backend picks the float32 fast path that checks the large hidden case (expected values of every
-// other check come from the double reference): auto = WASM SIMD, else plain WASM. WebGPU only when
-// asked for: starting a GPU device costs more than a whole grading run.
+// The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
+// whose functions the submission defines. --backend picks the float32 fast path for large hidden
+// cases (expected values of every other check come from the double reference): auto = WASM SIMD,
+// else plain WASM. WebGPU only when asked for: starting a GPU device costs more than a whole run.
 // Exit code: 0 every test passed; 1 graded with a failure or an error (a syntax error included);
-// 2 the grader could not be invoked (bad arguments, missing file, broken installation).
-import { readFileSync } from 'node:fs';
+// 2 the grader could not be invoked (bad arguments, missing file, a broken exercise pack).
+import { readFileSync, realpathSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadExercise } from './node/exercise.mjs';
-// The rest is imported once the arguments are known to be good, with the sandbox's worker and the
-// WASM core starting first so that they boot while the grader's own modules load.
+import { EXERCISES, listExercises, loadExercise, readPack } from './node/exercise.mjs';
+import { PackError } from './core/pack.mjs';
+import { prepareSource } from './core/source.mjs';
+// The rest is imported once the arguments are known to be good, with the sandbox's child process and
+// the WASM core starting first so that they boot while the grader's own modules load.
 
-const USAGE = `usage: node grader/cli.mjs grade <submission.js> [--exercise sdpa] [--format text|json|gradescope]
+const USAGE = `usage: node grader/cli.mjs list
+       node grader/cli.mjs grade <submission.js> [--exercise SLUG] [--format text|json|gradescope]
                                 [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                                 [--backend auto|simd|wasm|webgpu] [--verbose]`;
 
@@ -26,7 +32,7 @@ function options(argv) {
     parsed = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        exercise: { type: 'string', default: 'sdpa' }, format: { type: 'string', default: 'text' },
+        exercise: { type: 'string' }, format: { type: 'string', default: 'text' },
         seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
         'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
         verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
@@ -35,6 +41,10 @@ function options(argv) {
   } catch (e) { throw new UsageError(e.message); }
   const { values: v, positionals: p } = parsed;
   if (v.help) return { help: true };
+  if (p[0] === 'list') {
+    if (p.length > 1) throw new UsageError(`unexpected argument "${p[1]}"`);
+    return { command: 'list' };
+  }
   if (p[0] !== 'grade') throw new UsageError(p[0] ? `unknown command "${p[0]}"` : 'missing command');
   if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
   const int = (name, s, min, max) => {
@@ -46,10 +56,42 @@ function options(argv) {
   if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
   if (!['auto', 'simd', 'wasm', 'webgpu'].includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
   return {
-    file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
+    command: 'grade', file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
     seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000), verbose: v.verbose,
   };
+}
+
+/** The exercise a submission is for, when --exercise does not say: see the header. */
+async function inferExercise(file, source) {
+  const slugs = listExercises();
+  const inside = relative(realpathSync(EXERCISES), realpathSync(file)).split(sep);
+  if (inside.length > 1 && slugs.includes(inside[0])) return inside[0];
+  if (slugs.length === 1) return slugs[0];
+  const prepared = prepareSource(source);
+  const names = new Set(prepared.ok ? prepared.names : []);
+  const scored = [];
+  for (const slug of slugs) {
+    const { spec } = await readPack(slug);
+    const hits = (spec?.functions ?? []).filter((f) => names.has(f)).length;
+    if (hits) scored.push({ slug, hits, all: hits === spec.functions.length });
+  }
+  const best = scored.filter((s) => s.all);
+  if (best.length === 1) return best[0].slug;
+  const top = Math.max(0, ...scored.map((s) => s.hits)), leaders = scored.filter((s) => s.hits === top);
+  if (!best.length && leaders.length === 1) return leaders[0].slug;
+  throw new UsageError(`cannot tell which exercise ${file} is for (${leaders.length ? `it could be ${leaders.map((s) => s.slug).join(' or ')}` : 'it defines none of their functions'}); say --exercise ${slugs.join('|')}`);
+}
+
+async function list() {
+  const rows = [];
+  for (const slug of listExercises()) {
+    const { spec } = await loadExercise(slug);
+    rows.push([slug, spec.title.en, spec.functions.join(', '), `${spec.tests.length} tests`]);
+  }
+  const width = (i) => Math.max(...rows.map((r) => r[i].length));
+  for (const r of rows) console.log(r.map((c, i) => (i < r.length - 1 ? c.padEnd(width(i)) : c)).join('  '));
+  return 0;
 }
 
 async function main(argv) {
@@ -57,11 +99,13 @@ async function main(argv) {
   try {
     opts = options(argv);
     if (opts.help) { console.log(USAGE); return 0; }
+    if (opts.command === 'list') return await list();
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
     }
-    try { exercise = loadExercise(opts.exercise); } catch (e) { throw new UsageError(e.message); }
+    exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source)));
   } catch (e) {
+    if (e instanceof PackError) { console.error(`attnlab: exercise pack error:\n${e.message}`); return 2; }
     if (!(e instanceof UsageError)) throw e;
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;

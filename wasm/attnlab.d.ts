@@ -51,6 +51,13 @@ export interface Core extends FusedApi {
   readonly flavour: Flavour;
   /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
   readonly module: any;
+  /** The packs' reference functions, as "<slug>.<fn>" (registered by each pack's reference/bind.cpp). */
+  functions(): string[];
+  /**
+   * Calls a pack's reference function by name ("<slug>.<fn>"): tensors anywhere in the arguments
+   * are normalised, tensors in the result carry their dtype. Throws Error with the C++ message.
+   */
+  call(name: string, ...args: unknown[]): any;
   causalMask(T: number): Tensor<Uint8Array>;
   softmax(x: TensorInput, axis?: number): Tensor;
   /** numpy.matmul: batch axes broadcast, 1-D operands promoted. */

@@ -158,6 +158,28 @@ function unwrap(r) {
   return r;
 }
 
+const isTensorLike = (x) => x !== null && typeof x === 'object' && x.data !== undefined && Array.isArray(x.shape);
+const isNumericNest = (x) => Array.isArray(x) && (x.length === 0 || x.every((y) => typeof y === 'number' || typeof y === 'boolean' || isNumericNest(y)));
+
+// An argument of core.call: tensors ({data, shape}, dtype 'bool' or a Uint8Array for masks; or nested
+// numeric arrays) normalised for attnlab/embind.hpp, lists and option objects walked, the rest as is.
+function callArg(x, fn) {
+  if (x === undefined || x === null) return null;
+  if (typeof x !== 'object') return x;
+  if (isTensorLike(x)) return asTensor(x, fn, 'an argument', x.dtype === 'bool' || x.data instanceof Uint8Array ? 'mask' : 'f64');
+  if (isNumericNest(x)) return asTensor(x, fn, 'an argument', typeof x.flat(Infinity)[0] === 'boolean' ? 'mask' : 'f64');
+  if (Array.isArray(x)) return x.map((y) => callArg(y, fn));
+  return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, callArg(v, fn)]));
+}
+
+// A result of core.call with each tensor's dtype named ('bool' for byte data).
+function withDtypes(r) {
+  if (isTensorLike(r)) return { ...r, dtype: r.data instanceof Uint8Array ? 'bool' : 'float64' };
+  if (Array.isArray(r)) return r.map(withDtypes);
+  if (r !== null && typeof r === 'object' && !ArrayBuffer.isView(r)) return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, withDtypes(v)]));
+  return r;
+}
+
 function makeCore(module, flavour) {
   const f = (x, fn, name) => asTensor(x, fn, name, 'f64');
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
@@ -167,6 +189,24 @@ function makeCore(module, flavour) {
     ...fusedApi(module),
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
     module,
+    /** Names of the packs' reference functions ("<slug>.<fn>"), as registered by their bind.cpp. */
+    functions: () => Object.keys(module).filter((k) => /^[\w-]+\.\w+$/.test(k) && typeof module[k] === 'function').sort(),
+    /**
+     * Calls the reference function registered as `name` ("<slug>.<fn>", attnlab/embind.hpp), so a new
+     * pack's functions need no wrapper here. Tensors anywhere in the arguments are normalised; trailing
+     * arguments left out are passed as null; tensors in the result carry their dtype. A C++ error is
+     * thrown as an Error with its message.
+     */
+    call(name, ...args) {
+      const f = module[name];
+      if (typeof name !== 'string' || !name.includes('.') || typeof f !== 'function') {
+        throw new Error(`core.call: no reference function ${JSON.stringify(name)}; registered: ${this.functions().join(', ') || 'none'}`);
+      }
+      // Embind wants every declared argument: trailing ones left out (an optional mask, options) are null.
+      if (args.length > f.argCount) throw new Error(`core.call: ${name} takes ${f.argCount} arguments, got ${args.length}`);
+      const all = [...args, ...new Array(f.argCount - args.length).fill(null)];
+      return withDtypes(unwrap(f(...all.map((a) => callArg(a, name)))));
+    },
     causalMask(T) {
       if (!Number.isInteger(T) || T < 0) throw new Error(`causal_mask: T must be a non-negative integer, got ${T}`);
       return unwrap(module.ref_causalMask(T));

@@ -11,9 +11,11 @@ import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAGE_META_CSP, SANDBOX_WORKER } from './csp.mjs';
+import { listExercises, readPack } from '../grader/node/exercise.mjs';
+import { packProblems } from '../grader/core/pack.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -26,8 +28,35 @@ const STAMP = '.inputs.json'; // inputs of the last build; not served, not preca
 const rawPlugin = {
   name: 'raw',
   setup(b) {
-    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: join(a.resolveDir, a.path.slice(0, -4)), namespace: 'raw' }));
+    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: resolve(a.resolveDir, a.path.slice(0, -4)), namespace: 'raw' }));
     b.onLoad({ filter: /.*/, namespace: 'raw' }, async (a) => ({ contents: await readFile(a.path, 'utf8'), loader: 'text', watchFiles: [a.path] }));
+  },
+};
+
+// `import { packs } from 'attnlab:packs'` → every exercise pack (exercises/<slug>/, found by listing the
+// folder and checked by packProblems: a broken pack fails the build with its problems), bundled in,
+// so the page needs no fetch to start and works offline.
+const packsPlugin = {
+  name: 'packs',
+  setup(b) {
+    b.onResolve({ filter: /^attnlab:packs$/ }, () => ({ path: 'packs', namespace: 'attnlab' }));
+    b.onLoad({ filter: /.*/, namespace: 'attnlab' }, async () => {
+      const lines = [], names = [], watch = [];
+      for (const [i, slug] of listExercises().entries()) {
+        const pack = await readPack(slug);
+        const problems = packProblems(pack);
+        if (problems.length) throw new Error(`exercise pack error:\n${problems.join('\n')}`);
+        const f = (file) => JSON.stringify(join(pack.dir, file));
+        const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
+        lines.push(`import spec${i} from ${f('spec.json')};`, `import * as suite${i} from ${f('suite.mjs')};`,
+          `import hints${i} from ${f('hints.json')};`, `import starter${i} from ${raw('starter.js')};`,
+          `import ru${i} from ${raw('texts/task.ru.md')};`, `import en${i} from ${raw('texts/task.en.md')};`);
+        lines.push(pack.messages ? `import messages${i} from ${f('messages.json')};` : `const messages${i} = null;`);
+        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, suite: suite${i}, messages: messages${i}, hints: hints${i}, starter: starter${i}, texts: { ru: ru${i}, en: en${i} } }`);
+        watch.push(join(pack.dir, 'spec.json'));
+      }
+      return { contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`, loader: 'js', resolveDir: root, watchFiles: watch, watchDirs: [join(root, 'exercises')] };
+    });
   },
 };
 
@@ -54,7 +83,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   await mkdir(join(out, 'wasm'), { recursive: true });
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
-    plugins: [rawPlugin, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    plugins: [rawPlugin, packsPlugin, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
     loader: { '.wgsl': 'text' }, // wasm/webgpu/browser.mjs imports its WGSL kernel as a string
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
@@ -81,7 +110,8 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     define: { __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html')]), __VERSION__: JSON.stringify(version) },
   });
 
-  const inputs = new Set([...copied.map(([from]) => from), 'web/index.html', 'web/build.mjs', 'web/csp.mjs']);
+  // exercises/ itself: its mtime changes when a pack is added or removed.
+  const inputs = new Set([...copied.map(([from]) => from), 'web/index.html', 'web/build.mjs', 'web/csp.mjs', 'exercises']);
   for (const r of [...results, sw]) {
     for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(f.startsWith('raw:') ? relative(root, f.slice(4)) : f);
   }

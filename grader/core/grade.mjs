@@ -1,6 +1,7 @@
-// The grader core, shared by the CLI (Node) and the exercise page (browser): it knows the tests and
-// the messages, and nothing about its host. The host hands in a sandbox (grader/README.md) and the
-// WASM core, whose C++ reference gives every expected value.
+// The grader core, shared by the CLI (Node) and the exercise page (browser): the loop that is the same
+// for every exercise pack, track and host (load → call each test → compare → diagnose → one report).
+// The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
+// and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
 import { say, kindName } from './messages.mjs';
 import { toTensor, wire, fmtShape } from './tensor.mjs';
@@ -9,7 +10,6 @@ import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
 import { prepareSource } from './source.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
-import * as suites from './suites/index.mjs';
 
 export { prepareSource };
 
@@ -45,7 +45,7 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   seed = seed ?? spec.seed;
   timeoutMs = timeoutMs ?? spec.timeout_ms;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
-  const t = (key, params) => say(lang, key, params);
+  const t = (key, params) => say(lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
     id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: test.test_code,
   });
@@ -79,13 +79,12 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
     if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
   }
 
-  const suite = suites[spec.suite];
-  for (const [index, test] of spec.tests.entries()) {
+  for (const test of spec.tests) {
     if (now() >= deadlineAt) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, loadNote });
+    const ctx = makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, loadNote });
     let status = 'pass', message = null;
     try {
-      await suite[test.id](ctx);
+      await exercise.suite[test.id](ctx);
     } catch (e) {
       if (e instanceof Failure) { status = 'fail'; message = e.message; }
       else if (e instanceof DeadlineReached) { status = 'error'; message = t('deadline.hit', { s: seconds }); }
@@ -104,13 +103,23 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   return report;
 }
 
-function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, loadNote }) {
-  const t = (key, params) => say(lang, key, params);
+/** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
+export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });
+
+function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, loadNote }) {
+  const spec = exercise.spec;
+  const t = (key, params) => say(lang, key, params, exercise.messages);
   const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
   const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
   const ctx = {
-    test, params: test.params || {}, lang, core, fast, source, members, t, fail,
+    test, params: test.params || {}, lang, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
+    /**
+     * The test's declared mistakes for reference function `fn` (spec.json tests[].mistakes: "the
+     * reference with these options gives the student's output") as kit.explain() candidates: each
+     * recomputes ctx.ref[fn](...args, options).
+     */
+    mistakes: (fn, args) => (test.mistakes ?? []).filter((m) => m.function === fn).map((m) => ({ key: m.key, run: () => ctx.ref[fn](...args, m.options) })),
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 
@@ -144,14 +153,15 @@ function makeContext({ spec, test, index, seed, lang, core, fast, sandbox, timeo
       fail(t(r.error, { fn, kind: kindName(lang, r.kind) }));
     },
 
-    /** A returned [a, b] pair as two tensors. */
-    pair(value, fn) {
-      if (!Array.isArray(value) || value.length !== 2 || value.some((v) => !v || !(Array.isArray(v) || v.$nd))) {
+    /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */
+    tuple(value, fn, names) {
+      const n = names.length;
+      if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$nd))) {
         const kind = value && value.$nd ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$nd.shape)}`
-          : Array.isArray(value) ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}` : kindName(lang, value === null ? 'null' : typeof value);
-        fail(t('not_pair', { fn, kind }));
+          : Array.isArray(value) ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}` : kindName(lang, value === null ? 'null' : value?.$other ?? typeof value);
+        fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }
-      return [ctx.array(value[0], fn), ctx.array(value[1], fn)];
+      return value.map((v) => ctx.array(v, fn));
     },
 
     /** Fail with a message describing how `actual` differs from `expected` (null when equal). */

@@ -1,5 +1,6 @@
-// Every sentence the grader says to a student, in Russian and English. `{name}` fields are filled in
-// by `say()`. Diagnoses (keys under `d.`) name a likely cause; the plain keys describe what differed.
+// The grader's own sentences, in Russian and English: what any exercise can say (loading, limits,
+// shapes, values). Each pack adds its own in messages.json (its diagnoses, under `d.`), which
+// `say()` looks up first. `{name}` fields are filled in by `say()`.
 
 const en = {
   'status.pass': 'passed',
@@ -39,34 +40,12 @@ const en = {
   'ragged': '`{fn}` returned nested lists of different lengths: that is not a rectangular array.',
   'mixed': '`{fn}` returned a list that mixes numbers and booleans.',
   'element': '`{fn}` returned a list containing {kind}; only numbers or booleans can form an array.',
-  'not_pair': '`{fn}` must return a pair [out, weights]; it returned {kind}.',
+  'not_tuple': '`{fn}` must return [{names}]; it returned {kind}.',
   'shape': '{what}: shape is {actual}, expected {expected}.',
   'dtype.bool': '{what} must be a boolean mask (true/false), but it holds numbers. Compare, or use .astype("bool").',
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
   'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
   'values': '{what}: differs in {count} of {total} elements. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
-  'rows_sum': 'Row {index} of the weights sums to {sum}, not 1.',
-  'causal.future': 'Changing tokens {from}…{last} changed the output at position {pos}: earlier positions must not see later tokens.',
-  'causal.above': 'weights{index} = {value} lies above the diagonal: a token attends to a later one.',
-  'batch.sample': 'Batch element {b} differs from the same sample run on its own.',
-  'd.swapped_return': 'The two results look swapped: return [out, weights] in this order.',
-  'd.no_scaling': 'Looks like the scores were not divided by √d_k: scale Q·Kᵀ by 1/√d_k before softmax.',
-  'd.scale_dk': 'Looks like the scores were divided by d_k; the scale is 1/√d_k (the square root).',
-  'd.scale_dv': 'Looks like the scale used the size of V; it is 1/√d_k with d_k = Q.shape[-1].',
-  'd.mask_zero': 'Looks like masked scores were set to 0. exp(0) = 1, so the future still gets weight: put -Infinity there.',
-  'd.mask_after_softmax': 'Looks like the mask was applied after softmax: rows no longer sum to 1. Mask the scores, then take softmax.',
-  'd.mask_inverted': 'Looks like the mask convention is inverted: true means "may attend", false positions get -Infinity.',
-  'd.mask_too_wide': 'Looks like the mask is one position too wide (tril with k = 1): token i must not see token i + 1.',
-  'd.mask_ignored': 'Looks like the mask argument was ignored: masked positions received weight.',
-  'd.mask_upper': 'This is the upper triangle: true must stand where j ≤ i (on and below the diagonal).',
-  'd.mask_all': 'Every position is allowed: the future must be false.',
-  'd.mask_diagonal': 'The diagonal is false: a token may attend to itself (j ≤ i, not j < i).',
-  'd.softmax_no_max': 'softmax overflowed on large inputs (exp of a big number is Infinity): subtract the row maximum before exp.',
-  'd.softmax_axis': 'softmax normalised the wrong axis: it must sum to 1 along the last axis (axis = -1).',
-  'd.softmax_no_norm': 'The values are exp(x) without dividing by their sum.',
-  'd.batched_T': 'On a batch, `.T` reverses all axes ((B, T, d) → (d, T, B)). Swap only the last two: np.swapaxes(K, -1, -2).',
-  'd.wv_is_wk': 'Looks like V was computed with W_k; V = X @ W_v.',
-  'd.no_mask': 'The causal mask is missing: causal_self_attention must pass causal_mask(T) to attention.',
 };
 
 const ru = {
@@ -107,34 +86,12 @@ const ru = {
   'ragged': '`{fn}` вернула вложенные списки разной длины: это не прямоугольный массив.',
   'mixed': '`{fn}` вернула список, где перемешаны числа и логические значения.',
   'element': '`{fn}` вернула список, в котором есть {kind}; массив может состоять только из чисел или true/false.',
-  'not_pair': '`{fn}` должна вернуть пару [out, weights], а вернула {kind}.',
+  'not_tuple': '`{fn}` должна вернуть [{names}], а вернула {kind}.',
   'shape': '{what}: форма {actual}, ожидалась {expected}.',
   'dtype.bool': '{what} должна быть булевой маской (true/false), а в ней числа. Используйте сравнение или .astype("bool").',
   'dtype.float': '{what} должен содержать числа, а содержит true/false.',
   'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   'values': '{what}: не совпадают {count} из {total} элементов. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
-  'rows_sum': 'Строка {index} весов в сумме даёт {sum}, а не 1.',
-  'causal.future': 'Изменение токенов {from}…{last} изменило выход на позиции {pos}: ранние позиции не должны видеть более поздние токены.',
-  'causal.above': 'weights{index} = {value} выше диагонали: токен смотрит на более поздний токен.',
-  'batch.sample': 'Элемент батча {b} отличается от результата для того же примера, посчитанного отдельно.',
-  'd.swapped_return': 'Похоже, результаты перепутаны местами: верните [out, weights] именно в таком порядке.',
-  'd.no_scaling': 'Похоже, оценки не поделены на √d_k: умножьте Q·Kᵀ на 1/√d_k до softmax.',
-  'd.scale_dk': 'Похоже, оценки поделены на d_k, а нужно на √d_k (квадратный корень).',
-  'd.scale_dv': 'Похоже, масштаб взят по размеру V; нужен 1/√d_k, где d_k = Q.shape[-1].',
-  'd.mask_zero': 'Похоже, закрытым оценкам присвоен 0. exp(0) = 1, и будущее всё равно получает вес: ставьте -Infinity.',
-  'd.mask_after_softmax': 'Похоже, маска применена после softmax: строки перестали суммироваться в 1. Маскируйте оценки, потом берите softmax.',
-  'd.mask_inverted': 'Похоже, соглашение о маске перевёрнуто: true означает «смотреть можно», а -Infinity получают позиции с false.',
-  'd.mask_too_wide': 'Похоже, маска на одну позицию шире (tril с k = 1): токен i не должен видеть токен i + 1.',
-  'd.mask_ignored': 'Похоже, аргумент mask не используется: закрытые позиции получили вес.',
-  'd.mask_upper': 'Это верхний треугольник: true должно стоять там, где j ≤ i (на диагонали и ниже).',
-  'd.mask_all': 'Разрешены все позиции: будущее должно быть false.',
-  'd.mask_diagonal': 'На диагонали false: токену можно смотреть на себя (j ≤ i, а не j < i).',
-  'd.softmax_no_max': 'softmax переполнился на больших входах (exp от большого числа — Infinity): вычтите максимум строки перед exp.',
-  'd.softmax_axis': 'softmax нормирует не ту ось: сумма должна быть 1 вдоль последней оси (axis = -1).',
-  'd.softmax_no_norm': 'Это exp(x) без деления на сумму.',
-  'd.batched_T': 'На батче `.T` переворачивает все оси: (B, T, d) → (d, T, B). Меняйте местами только две последние: np.swapaxes(K, -1, -2).',
-  'd.wv_is_wk': 'Похоже, V посчитано через W_k; должно быть V = X @ W_v.',
-  'd.no_mask': 'Нет причинной маски: causal_self_attention должна передать causal_mask(T) в attention.',
 };
 
 const kinds = {
@@ -144,9 +101,13 @@ const kinds = {
 
 export const LANGS = { en, ru };
 
-export function say(lang, key, params = {}) {
-  const table = LANGS[lang] || ru;
-  const text = table[key] ?? en[key] ?? key;
+/**
+ * A sentence in `lang` with its `{name}` fields filled in. `pack`: an exercise's own messages
+ * ({ ru: {...}, en: {...} }, its messages.json), looked up before the core's.
+ */
+export function say(lang, key, params = {}, pack = null) {
+  const table = LANGS[lang] ? lang : 'ru';
+  const text = pack?.[table]?.[key] ?? LANGS[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 

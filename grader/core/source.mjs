@@ -8,7 +8,8 @@ import { parse, tokenizer } from 'acorn';
 const OPTIONS = { ecmaVersion: 'latest', locations: true };
 
 /**
- * → { ok: true, source, declarations, aliases, members } or { ok: false, error: { message, line, column } }.
+ * → { ok: true, source, declarations, aliases, names, members } or { ok: false, error: { message, line, column } }.
+ * `names`: what the script declares at top level (functions, classes, variables, export aliases).
  * `aliases`: exported name → local name (`export { impl as softmax }`); `members`: property names the
  * code reads with a dot (`K.T` → 'T'), for hints.
  */
@@ -43,11 +44,23 @@ export function prepareSource(source) {
   const declarationEdits = ast.body.filter((n) => !kept.has(n)).map((n) => [n.start, n.end, '']);
   return {
     ok: true,
+    names: topLevelNames(ast, aliases),
     source: applyEdits(source, edits),
     declarations: applyEdits(source, [...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)), ...declarationEdits]),
     aliases,
     members: memberNames(source),
   };
+}
+
+function topLevelNames(ast, aliases) {
+  const names = new Set(Object.keys(aliases));
+  const add = (id) => { if (id?.type === 'Identifier') names.add(id.name); };
+  for (let node of ast.body) {
+    if (/^Export(Named|Default)Declaration$/.test(node.type) && node.declaration) node = node.declaration;
+    if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') add(node.id);
+    if (node.type === 'VariableDeclaration') for (const d of node.declarations) add(d.id);
+  }
+  return [...names];
 }
 
 const fail = (message, { line, column }) => ({ ok: false, error: { message, line, column: column + 1 } });

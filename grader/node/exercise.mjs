@@ -1,18 +1,50 @@
-// Loads an exercise folder (exercises/<slug>/) into the object grade() and the page use.
-import { readFileSync, existsSync } from 'node:fs';
+// Loads exercise packs (exercises/<slug>/, exercises/README.md) into the object grade() and the page
+// use, checking each with packProblems(): a broken pack is a PackError naming the file and key.
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { packProblems, PackError } from '../core/pack.mjs';
 
 export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exercises');
 
-export function loadExercise(slug) {
-  const dir = join(EXERCISES, slug);
-  if (!/^[\w-]+$/.test(slug) || !existsSync(join(dir, 'spec.json'))) throw new Error(`unknown exercise "${slug}" (no ${join(dir, 'spec.json')})`);
+/** The slugs of every pack (the folders of exercises/ that hold a spec.json), in course order: spec.json "order", then slug. */
+export function listExercises(root = EXERCISES) {
+  const order = (slug) => { try { return JSON.parse(readFileSync(join(root, slug, 'spec.json'), 'utf8')).order ?? 100; } catch { return 100; } };
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'spec.json'))).map((d) => d.name)
+    .map((slug) => [order(slug), slug]).sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1])).map(([, slug]) => slug);
+}
+
+/** Reads one pack's files (null for a missing one; a JSON file that does not parse is a PackError). */
+export async function readPack(slug, root = EXERCISES) {
+  const dir = join(root, slug);
   const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
-  return {
-    spec: JSON.parse(read('spec.json')),
-    starter: read('starter.js'),
-    hints: JSON.parse(read('hints.json') || '{}'),
-    texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },
+  const json = (f) => {
+    const text = read(f);
+    if (text === null) return null;
+    try { return JSON.parse(text); } catch (e) { throw new PackError(`exercises/${slug}/${f} is not valid JSON: ${e.message}`); }
   };
+  let suite = null;
+  if (existsSync(join(dir, 'suite.mjs'))) {
+    try { suite = { ...(await import(pathToFileURL(join(dir, 'suite.mjs')).href)) }; } catch (e) {
+      throw new PackError(`exercises/${slug}/suite.mjs cannot be loaded: ${e.message}`);
+    }
+  }
+  return {
+    slug, dir, spec: json('spec.json'), suite, messages: json('messages.json'), hints: json('hints.json'),
+    texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },
+    starter: read('starter.js'), solution: read('solution.js'),
+  };
+}
+
+/** A checked pack; throws PackError (unknown slug, or every problem packProblems() finds). */
+export async function loadExercise(slug, root = EXERCISES) {
+  const known = listExercises(root);
+  if (typeof slug !== 'string' || !known.includes(slug)) {
+    throw new PackError(`unknown exercise "${slug}" (exercises: ${known.join(', ') || 'none'})`);
+  }
+  const pack = await readPack(slug, root);
+  const problems = packProblems(pack);
+  if (problems.length) throw new PackError(problems.join('\n'));
+  return pack;
 }

@@ -1,5 +1,6 @@
-// The page grades exactly like the CLI: every fixture submission (tests/fixtures/sdpa/*), checked in
-// the browser (Web Worker sandbox, WASM core in the page), must give the same Exercism results.json
+// The page grades exactly like the CLI: every fixture submission of every set (tests/fixtures/cases.mjs:
+// each pack's exercises/<slug>/fixtures/ and tests/fixtures/sandbox/), checked in the browser (Web Worker
+// sandbox, WASM core in the page, ?exercise=<slug>), must give the same Exercism results.json
 // as the committed expected_results.json that the Node grader produces (tests/js/fixtures.test.mjs),
 // and keep the same aims (tests/fixtures/cases.mjs). Two kinds of case differ by design, as their aim
 // says (`page`):
@@ -17,18 +18,19 @@ import { exercism } from '../../grader/reporters/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
 import { launch, open, check, setCode } from './launcher.mjs';
-import { fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { loadExercise } from '../../grader/node/exercise.mjs';
 
 const LANG = 'en';
 const TIMEOUT_MS = 1000; // the spec's per-call limit (the page runs with its defaults)
-const { cases } = fixtureCases('sdpa');
 
 // expected_results.json are in English, with the default time limits.
-const opened = async () => { const b = await launch(); await open(b.page, `${b.url}?lang=${LANG}`); return b; };
+const opened = async (exercise) => { const b = await launch(); await open(b.page, `${b.url}?lang=${LANG}&exercise=${exercise}`); b.exercise = exercise; return b; };
 let shared = null;
-const browser = async (own) => {
-  if (own) return opened();
-  if (!shared || shared.page.isClosed()) { await shared?.close(); shared = await opened(); } // a tab that crashed is replaced
+const browser = async (own, exercise) => {
+  if (own) return opened(exercise);
+  if (shared && !shared.page.isClosed() && shared.exercise !== exercise) await open(shared.page, `${shared.url}?lang=${LANG}&exercise=${(shared.exercise = exercise)}`);
+  if (!shared || shared.page.isClosed()) { await shared?.close(); shared = await opened(exercise); } // a tab that crashed is replaced
   return shared;
 };
 after(() => shared?.close());
@@ -41,23 +43,27 @@ function expectedInPage(aim, text) {
   return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) => JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS })).slice(1, -1));
 }
 
-for (const { name, aim, source, expectedFile } of cases) {
-  const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
-  test(`fixture ${name} grades in the browser as in Node`, { skip }, async () => {
-    const own = aim.page === 'timeout';
-    const b = await browser(own);
-    try {
-      await setCode(b.page, source());
-      const started = performance.now();
-      await check(b.page);
-      const seconds = (performance.now() - started) / 1000;
-      const report = await b.page.evaluate(() => window.attnlab.state.report);
-      assert.equal(exercism(report) + '\n', expectedInPage(aim, readFileSync(expectedFile, 'utf8')));
-      const pageAim = aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
-      assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, seconds }), []);
-      assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
-    } finally {
-      if (own) await b.close();
-    }
-  });
+for (const set of fixtureSets()) {
+  const { cases } = fixtureCases(set);
+  const { messages } = await loadExercise(set.exercise);
+  for (const { name, aim, source, expectedFile } of cases) {
+    const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
+    test(`fixture ${set.name}/${name} grades in the browser as in Node`, { skip }, async () => {
+      const own = aim.page === 'timeout';
+      const b = await browser(own, set.exercise);
+      try {
+        await setCode(b.page, source());
+        const started = performance.now();
+        await check(b.page);
+        const seconds = (performance.now() - started) / 1000;
+        const report = await b.page.evaluate(() => window.attnlab.state.report);
+        assert.equal(exercism(report) + '\n', expectedInPage(aim, readFileSync(expectedFile, 'utf8')));
+        const pageAim = aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
+        assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, seconds, messages }), []);
+        assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
+      } finally {
+        if (own) await b.close();
+      }
+    });
+  }
 }

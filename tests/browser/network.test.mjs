@@ -1,10 +1,10 @@
 // The page's sandbox against the network and against a crash (issue 9), in Debian's chromium:
-// 1. attack-network (tests/fixtures/sdpa/), with __PORT__ set to a real TCP listener on 127.0.0.1,
+// 1. network (tests/fixtures/sandbox/), with __PORT__ set to a real TCP listener on 127.0.0.1,
 //    is checked and run in the page: it walks the worker global's prototype chain for fetch,
 //    importScripts, XMLHttpRequest, WebSocket, EventSource, leftover timers, caches, dynamic import()
 //    and friends. The listener must see no connection at all (HTTP, a WebSocket upgrade, anything),
 //    no request for /leak may get an answer from the page's own origin either, and the grade is 7/7.
-// 2. attack-fatal-v8 (a V8 fatal error in the worker) is checked. Either the page survives and reports
+// 2. fatal-v8 (a V8 fatal error in the worker) is checked. Either the page survives and reports
 //    it like Node (softmax fails, the other six pass), or the tab crashes: then a reopened page still
 //    holds the code and shows the crash notice (CRASH_NOTE) saying that the last Check crashed it.
 // Run: node --test tests/browser/network.test.mjs
@@ -18,7 +18,7 @@ const CRASH_NOTE = '#crash-note'; // the element the page shows after a Check th
 const SETTLE_MS = 1500; // after Check and Run: the fixture's leftover timers fire after 300 ms
 const CRASH_WAIT_MS = 60000;
 
-const fixture = (name) => readFile(new URL(`../fixtures/sdpa/${name}/submission.js`, import.meta.url), 'utf8');
+const fixture = (name) => readFile(new URL(`../fixtures/sandbox/${name}/submission.js`, import.meta.url), 'utf8');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -60,7 +60,7 @@ test('a submission that walks the worker global\'s prototype chain reaches no li
       if (u.origin === origin && u.pathname.startsWith('/leak')) sameOrigin.push(`${r.status()} ${r.url()}`);
     });
     await open(b.page, `${b.url}?lang=en`);
-    await setCode(b.page, (await fixture('attack-network')).replaceAll('__PORT__', String(l.port)));
+    await setCode(b.page, (await fixture('network')).replaceAll('__PORT__', String(l.port)));
     const result = await check(b.page);
     await run(b.page);
     await sleep(SETTLE_MS);
@@ -87,7 +87,7 @@ test('a V8 fatal error in the worker: reported like Node, or the reopened tab ke
   const b = await launch();
   try {
     await open(b.page, `${b.url}?lang=en`);
-    const source = await fixture('attack-fatal-v8');
+    const source = await fixture('fatal-v8');
     await setCode(b.page, source);
     const crashed = new Promise((resolve) => b.page.once('crash', () => resolve('crashed')));
     const checked = b.page.evaluate(() => new Promise((resolve) => addEventListener('attnlab:checked', () => resolve('checked'), { once: true })))

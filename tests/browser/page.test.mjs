@@ -3,6 +3,7 @@
 // Run: node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { say } from '../../grader/core/messages.mjs';
 import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
@@ -16,7 +17,7 @@ let b, page, starter, solution, noScaling;
 
 before(async () => {
   [starter, solution, noScaling] = await Promise.all([
-    read('exercises/sdpa/starter.js'), read('exercises/sdpa/solution.js'), read('tests/fixtures/sdpa/no-scaling/submission.js'),
+    read('exercises/sdpa/starter.js'), read('exercises/sdpa/solution.js'), read('exercises/sdpa/fixtures/no-scaling/submission.js'),
   ]);
   await mkdir(artifacts, { recursive: true });
   b = await launch();
@@ -29,8 +30,9 @@ after(async () => {
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the page');
 });
 
-// Messages as the page shows them: `code` spans are rendered as <code>, so their backticks are gone.
-const said = (...a) => say(...a).replace(/`/g, '');
+// Messages as the page shows them (sdpa's own first): `code` spans are rendered as <code>, so their backticks are gone.
+const SDPA_MESSAGES = JSON.parse(readFileSync(new URL('../../exercises/sdpa/messages.json', import.meta.url), 'utf8'));
+const said = (lang, key, params = {}) => say(lang, key, params, SDPA_MESSAGES).replace(/`/g, '');
 const shot = (name) => page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname, fullPage: true });
 const results = () => page.$$eval('#results li', (lis) => lis.map((li) => ({ id: li.dataset.test, status: li.className, message: li.querySelector('.msg')?.textContent ?? li.textContent })));
 

@@ -1,4 +1,4 @@
-// Attack fixtures (tests/fixtures/sdpa/attack-*/, issue 9): each one graded by the CLI in a child
+// The sandbox's attack fixtures (tests/fixtures/sandbox/, graded against sdpa): each one graded by the CLI in a child
 // process, as a real submission is, while the resident memory of the whole process tree (the CLI and
 // every descendant) is sampled every 20 ms. Every attack must give:
 //   exit 0 or 1 within 30 s; an Exercism v3 report on stdout listing the seven tests by name; a peak
@@ -17,10 +17,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { loadExercise } from '../../grader/node/exercise.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FIXTURES = join(ROOT, 'tests', 'fixtures', 'sdpa');
+const SET = fixtureSets().find((s) => s.name === 'sandbox');
+const FIXTURES = SET.dir;
+const exercise = await loadExercise(SET.exercise);
 const LIMIT = { seconds: 30, treeRssBytes: 1.5e9, stdoutBytes: 2e6 };
 // The harness's own safety net (not a pass mark): a run past these is killed, with its whole tree, so
 // that an attack that still works cannot take the machine down.
@@ -28,12 +31,13 @@ const KILL = { seconds: 35, treeRssBytes: 6e9 };
 const SAMPLE_MS = 20;
 const KEEP_STDOUT = 16 * 2 ** 20; // bytes of stdout kept for parsing (the rest is only counted)
 
-const spec = JSON.parse(readFileSync(join(ROOT, 'exercises', 'sdpa', 'spec.json'), 'utf8'));
+const spec = JSON.parse(readFileSync(join(ROOT, 'exercises', SET.exercise, 'spec.json'), 'utf8'));
 const TEST_IDS = spec.tests.map((t) => t.id);
 const TEST_NAMES = spec.tests.map((t) => t.name.en);
-const { aims, cases } = fixtureCases('sdpa');
-const attacks = cases.map((c) => c.name).filter((n) => n.startsWith('attack-'));
+const { aims, cases } = fixtureCases(SET);
+const attacks = cases.map((c) => c.name);
 const submission = (name) => join(FIXTURES, name, 'submission.js');
+const SDPA_FIXTURES = join(ROOT, 'exercises', 'sdpa', 'fixtures');
 
 // What a report must never show: host paths and stack frames. A frame of the student's own file
 // (`at softmax (submission.js:12:5)`) is the student's and may stay; any other frame may not.
@@ -160,7 +164,7 @@ function problems(name, r, aim) {
   if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
   // verdicts: the aim, checked by the fixture suites' one checker on the report read back with ids
   const asReport = { ...report, lang: 'en', tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })) };
-  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds }));
+  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds, messages: exercise.messages }));
   return p;
 }
 
@@ -186,26 +190,26 @@ const columns = (name, exit, time, peak, bytes, said) => `${name.padEnd(34)} ${e
 const table = [];
 
 test('every attack fixture has an aim', () => {
-  assert.ok(attacks.length > 0, 'no tests/fixtures/sdpa/attack-* folders');
+  assert.ok(attacks.length > 0, 'no tests/fixtures/sandbox/* folders');
   assert.deepEqual(attacks.filter((n) => !aims[n]), []);
 });
 
 for (const name of attacks) {
   test(`attack ${name}: a bounded report in Node`, { timeout: (KILL.seconds + 30) * 1000 }, async (t) => {
-    const r = await runCli(submission(name), ['--format', 'json', '--lang', 'en']);
+    const r = await runCli(submission(name), ['--format', 'json', '--lang', 'en', '--exercise', SET.exercise]);
     table.push(row(name, r));
     t.diagnostic(table.at(-1));
     assert.deepEqual(problems(name, r, aims[name] ?? {}), [], `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`);
   });
 }
 
-test('attack-ansi-forgery in --format text: no control character, one ✓ per passed test, the real summary last', async (t) => {
-  const file = submission('attack-ansi-forgery');
-  const json = await runCli(file, ['--format', 'json', '--lang', 'en']);
-  const text = await runCli(file, ['--format', 'text', '--lang', 'en']);
+test('ansi-forgery in --format text: no control character, one ✓ per passed test, the real summary last', async (t) => {
+  const file = submission('ansi-forgery');
+  const json = await runCli(file, ['--format', 'json', '--lang', 'en', '--exercise', SET.exercise]);
+  const text = await runCli(file, ['--format', 'text', '--lang', 'en', '--exercise', SET.exercise]);
   const passed = JSON.parse(json.stdout).tests.filter((x) => x.status === 'pass').length;
   const lines = text.stdout.trimEnd().split('\n');
-  table.push(row('attack-ansi-forgery --format text', text, `${lines.length} lines, last ${clip(lines.at(-1), 60)}`));
+  table.push(row('ansi-forgery --format text', text, `${lines.length} lines, last ${clip(lines.at(-1), 60)}`));
   t.diagnostic(table.at(-1));
   const p = [];
   if (text.killed || (text.code !== 0 && text.code !== 1)) p.push(`exit ${text.code ?? text.signal} ${text.killed ?? ''}`);
@@ -223,8 +227,8 @@ test('attack-ansi-forgery in --format text: no control character, one ✓ per pa
 });
 
 test('a load that fails (module-only syntax, a syntax error) in --format gradescope: a row for every test', async () => {
-  for (const file of [submission('attack-toplevel-await'), join(FIXTURES, 'error-syntax', 'submission.js')]) {
-    const r = await runCli(file, ['--format', 'gradescope', '--lang', 'en']);
+  for (const file of [submission('toplevel-await'), join(SDPA_FIXTURES, 'error-syntax', 'submission.js')]) {
+    const r = await runCli(file, ['--format', 'gradescope', '--lang', 'en', '--exercise', SET.exercise]);
     const doc = JSON.parse(r.stdout);
     assert.deepEqual(doc.tests.map((x) => x.name), TEST_NAMES, file);
     assert.equal(doc.score, 0, file);

@@ -1,4 +1,5 @@
-// Fixture submissions (tests/fixtures/<exercise>/<case>/submission.js), Exercism style:
+// Fixture submissions of every set (tests/fixtures/cases.mjs: each pack's exercises/<slug>/fixtures/
+// and the sandbox's tests/fixtures/sandbox/), Exercism style:
 // 1. each case's Exercism results.json must equal its committed expected_results.json; a missing
 //    snapshot is a failure. UPDATE_FIXTURES=1 writes them and prints each change as a diff, for review
 //    before committing;
@@ -15,22 +16,16 @@ import { exercism } from '../../grader/reporters/index.mjs';
 import { loadExercise } from '../../grader/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 
 const LANG = 'en';
 const UPDATE = Boolean(process.env.UPDATE_FIXTURES);
-const { aims, cases } = fixtureCases('sdpa');
-const exercise = loadExercise('sdpa');
 const core = await loadCore();
 const scratch = mkdtempSync(join(tmpdir(), 'attnlab-fixtures-'));
 
-test('every fixture folder has an aim and every aim a folder', () => {
-  assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
-});
-
 /** Writes the new snapshot and prints what changed (a unified diff), for UPDATE_FIXTURES=1. */
 function update(t, name, file, results) {
-  const fresh = join(scratch, `${name}.json`);
+  const fresh = join(scratch, `${name.replace('/', '_')}.json`);
   writeFileSync(fresh, results);
   if (existsSync(file)) {
     const diff = spawnSync('diff', ['-u', '--label', `${name} (committed)`, '--label', `${name} (new)`, file, fresh], { encoding: 'utf8' }).stdout;
@@ -39,19 +34,26 @@ function update(t, name, file, results) {
   writeFileSync(file, results);
 }
 
-for (const { name, aim, expectedFile: file, source: read } of cases) {
-  test(`fixture ${name}`, async (t) => {
-    const source = read();
-    const sandbox = await NodeSandbox.create();
-    let report;
-    const started = performance.now();
-    try { report = await grade({ exercise, source, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
-    const seconds = (performance.now() - started) / 1000;
-
-    const results = exercism(report) + '\n';
-    if (UPDATE) update(t, name, file, results);
-    assert.ok(existsSync(file), `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`);
-    assert.equal(results, readFileSync(file, 'utf8'), `${name}: results.json differs from expected_results.json`);
-    assert.deepEqual(aimProblems(name, aim, report, { lang: LANG, seconds }), []);
+for (const set of fixtureSets()) {
+  const { aims, cases } = fixtureCases(set);
+  const exercise = await loadExercise(set.exercise);
+  test(`${set.name}: every fixture folder has an aim and every aim a folder`, () => {
+    assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
   });
+  for (const { name, aim, expectedFile: file, source: read } of cases) {
+    test(`fixture ${set.name}/${name}`, async (t) => {
+      const source = read();
+      const sandbox = await NodeSandbox.create();
+      let report;
+      const started = performance.now();
+      try { report = await grade({ exercise, source, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
+      const seconds = (performance.now() - started) / 1000;
+
+      const results = exercism(report) + '\n';
+      if (UPDATE) update(t, `${set.name}/${name}`, file, results);
+      assert.ok(existsSync(file), `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`);
+      assert.equal(results, readFileSync(file, 'utf8'), `${name}: results.json differs from expected_results.json`);
+      assert.deepEqual(aimProblems(name, aim, report, { lang: LANG, seconds, messages: exercise.messages }), []);
+    });
+  }
 }

@@ -6,21 +6,18 @@ import { renderMarkdown } from './markdown.js';
 import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
 import { BrowserSandbox } from './sandbox/host.js';
-import { exercise } from './exercise.js';
-import { grade, prepareSource } from '../../grader/core/grade.mjs';
+import { exercises, chooseExercise } from './exercise.js';
+import { grade, prepareSource, referenceOf } from '../../grader/core/grade.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { visible } from '../../grader/core/text.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
-import { toTensor, wire, fmtShape } from '../../grader/core/tensor.mjs';
+import { toTensor, wire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-// `running`: set while student code runs and cleared after, so that a tab the browser took down
-// (a V8 fatal error in the worker ends the whole renderer) says so when it is opened again.
-const KEY = { code: `attnlab:${exercise.spec.slug}:code`, lang: 'attnlab:lang', running: `attnlab:${exercise.spec.slug}:running` };
 // ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
@@ -33,22 +30,24 @@ const store = {
   remove: (k) => { try { localStorage.removeItem(k); } catch { /* as above */ } },
 };
 
+// The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
+const { exercise, unknown: unknownExercise } = chooseExercise(params.get('exercise'), store.get('attnlab:exercise'));
+store.set('attnlab:exercise', exercise.slug);
+// Each exercise keeps its own code. `running`: set while student code runs and cleared after, so that
+// a tab the browser took down (a V8 fatal error in the worker ends the whole renderer) says so when it
+// is opened again.
+const KEY = { code: `attnlab:${exercise.slug}:code`, lang: 'attnlab:lang', running: `attnlab:${exercise.slug}:running` };
+const PANELS = exercise.spec.panels ?? {};
+
 let lang = params.get('lang') ?? store.get(KEY.lang) ?? 'ru';
 if (!STRINGS[lang]) lang = 'ru';
 const t = () => STRINGS[lang];
 
-// The lesson's worked example (3 tokens, d_k = d_v = 2; the numbers are the lesson_example test's).
-const lessonParams = exercise.spec.tests.find((x) => x.id === 'lesson_example').params;
-const fromRows = (r) => ({ data: Float64Array.from(r.flat()), shape: [r.length, r[0].length], dtype: 'float64' });
-const EXAMPLE = {
-  tokens: ['Карп', 'прыгает', 'через'],
-  Q: fromRows(lessonParams.Q), K: fromRows(lessonParams.K), V: fromRows(lessonParams.V),
-  mask: { data: Uint8Array.of(1, 0, 0, 1, 1, 0, 1, 1, 1), shape: [3, 3], dtype: 'bool' }, // j <= i
-};
 
 const state = {
   core: null, sandbox: new BrowserSandbox(),
-  busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's attention */,
+  busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's function */,
+  heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
   backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */,
 };
 
@@ -65,6 +64,7 @@ function renderTexts() {
   $('lang').lang = lang === 'ru' ? 'en' : 'ru';
   editor.setLabel(t().editorLabel);
   renderBadge();
+  renderPicker();
   renderCrashNote();
   renderScalePanel();
   renderHints();
@@ -159,6 +159,20 @@ function renderReport(report) {
   s.className = `summary ${report.passed === report.total ? 'all' : 'some'}`;
 }
 
+// The picker lists every exercise; choosing one opens it (its own code, texts and panels).
+function renderPicker() {
+  const select = $('exercise');
+  select.replaceChildren(...exercises.map((x) => Object.assign(document.createElement('option'), { value: x.slug, textContent: x.spec.title[lang], selected: x.slug === exercise.slug })));
+  $('notice').hidden = !unknownExercise;
+  if (unknownExercise) $('notice').textContent = t().unknownExercise(unknownExercise, exercise.spec.title[lang], exercises.map((x) => x.slug));
+}
+
+function openExercise(slug) {
+  const next = new URLSearchParams(location.search);
+  next.set('exercise', slug);
+  location.search = next.toString();
+}
+
 function renderCrashNote() {
   const note = $('crash-note');
   note.hidden = !state.crashed;
@@ -181,7 +195,8 @@ function renderHints() {
 function renderHeatmaps() {
   const box = $('heatmaps');
   box.replaceChildren();
-  const common = { tokens: EXAMPLE.tokens, mask: rows(EXAMPLE.mask), describe: t().cell, maskedLabel: t().masked };
+  if (!state.heat) return;
+  const common = { tokens: PANELS.heatmap.tokens, mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
   const s = state.student;
   if (s?.weights) box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
   else box.append(heatmapMessage({ id: 'student', title: t().yours, message: s?.message?.() ?? t().heatWait }));
@@ -263,23 +278,26 @@ const check = () => busy(async () => {
   await updateStudentHeatmap(report.status !== 'error');
 }, 'check');
 
-/** Calls the student's attention on the lesson example (the sandbox holds the last loaded source). */
+/** Calls the student's heatmap function on the pack's example (the sandbox holds the last loaded source). */
 async function updateStudentHeatmap(loaded) {
-  state.student = loaded ? studentWeights(await state.sandbox.call('attention',
-    [wire(EXAMPLE.Q), wire(EXAMPLE.K), wire(EXAMPLE.V), wire(EXAMPLE.mask)], { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
+  if (!state.heat) return;
+  state.student = loaded ? studentWeights(await state.sandbox.call(PANELS.heatmap.function,
+    state.heat.args.map((a) => (a && a.data ? wire(a) : a)), { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
   renderHeatmaps();
   dispatchEvent(new Event('attnlab:heatmap'));
 }
 
 // → { weights } or { message: () => text } (a function, so a language switch re-renders it).
 function studentWeights(res) {
-  if (!res.ok) return { message: () => (res.kind === 'missing' ? t().heatMissing : res.message) };
-  const v = res.value;
-  if (!Array.isArray(v) || v.length !== 2) return { message: () => t().heatNotImpl };
-  const w = toTensor(v[1]);
-  if (w.error) return { message: () => t().heatNotImpl };
-  if (w.tensor.shape.join() !== '3,3') return { message: () => t().heatShape(fmtShape(w.tensor.shape)) };
-  return { weights: rows(w.tensor) };
+  if (!res.ok) return { message: () => (res.kind === 'missing' ? t().heatMissing(PANELS.heatmap.function) : res.message) };
+  const picked = state.heat.weights(res.value);
+  const w = picked ? toTensor(picked) : { error: 'none' };
+  if (w.error) return { message: () => t().heatNotImpl(PANELS.heatmap.function) };
+  let tn = w.tensor;
+  while (tn.shape.length > 2 && tn.shape[0] > 0) tn = take0(tn, 0); // a batch or heads: the first one
+  const want = state.heat.reference.shape;
+  if (tn.shape.join() !== want.join()) return { message: () => t().heatShape(fmtShape(want), fmtShape(w.tensor.shape)) };
+  return { weights: rows(tn) };
 }
 
 // ---------- Scale ----------
@@ -309,7 +327,7 @@ function measure() {
     const sandbox = new BrowserSandbox({ memory: 'request' });
     try {
       const result = await measureScale({
-        source, sandbox, maxT: scaleMax,
+        source, fn: PANELS.scale.function, sandbox, maxT: scaleMax,
         cpu: { label: names.cpu, attentionF32: (a) => cpuCore.attentionF32(a) },
         gpu: gpu && { label: names.gpu, attentionF32: (a) => gpu.attentionF32(a) },
         gpuNote: state.backend?.reason ?? '',
@@ -369,14 +387,20 @@ $('scale').addEventListener('click', toggleScale);
 $('scale-run').addEventListener('click', () => { measure(); });
 $('confirm-reset').addEventListener('close', onResetClosed);
 $('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; store.set(KEY.lang, lang); renderTexts(); });
+$('exercise').addEventListener('change', (e) => openExercise(e.target.value));
+// Panels the pack asks for (spec.json "panels"); the others stay hidden.
+$('heat-panel').hidden = !PANELS.heatmap;
+$('scale').hidden = !PANELS.scale;
 
 // web/build.mjs copies the .wasm files to dist/wasm/ (the glue itself is bundled as a chunk).
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
 state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, locateFile }).then((core) => {
   state.core = core;
   $('backend').textContent = flavourLabel(core.flavour);
-  const { weights } = core.attention(EXAMPLE.Q, EXAMPLE.K, EXAMPLE.V, { mask: EXAMPLE.mask });
-  state.reference = rows(weights);
+  if (PANELS.heatmap) {
+    state.heat = exercise.suite.heatmap({ spec: exercise.spec, engine: core, ref: referenceOf(core, exercise.slug) });
+    state.reference = rows(state.heat.reference);
+  }
   renderHeatmaps();
   document.documentElement.dataset.ready = 'core';
   performance.mark('attnlab:core');

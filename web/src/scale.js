@@ -18,13 +18,14 @@ const MIN_MS = 25;       // a point times enough calls to last this long (timers
 const TRANSFER_MS = 500; // on top of the limit: moving Q, K, V into the worker and building the mask
 const PROBE = '__attnlab_scale';
 
-// Appended after the student's script (so its line numbers stay). It times `attention` inside the
-// worker, so sending the (T, T) weights back is not counted, and answers [ms per call, calls] —
-// or null when attention does not return a pair [out, weights]. Timing as timeCalls() below.
-const TRAILER = `
+// Appended after the student's script (so its line numbers stay). It times the student's `fn` (the
+// pack's panels.scale.function, called fn(Q, K, V, mask)) inside the worker, so sending the (T, T)
+// weights back is not counted, and answers [ms per call, calls] — or null when it does not return a
+// pair [out, weights]. Timing as timeCalls() below.
+const trailer = (fn) => `
 ;function ${PROBE}(Q, K, V, minMs) {
   const T = Q.shape[0], mask = np.tril(np.ones([T, T], { dtype: 'bool' }));
-  const once = () => { const r = attention(Q, K, V, mask); return Array.isArray(r) && r.length === 2; };
+  const once = () => { const r = ${fn}(Q, K, V, mask); return Array.isArray(r) && r.length === 2; };
   let t0 = performance.now();
   if (!once()) return null;
   const first = performance.now() - t0;
@@ -68,6 +69,7 @@ function inputs(maxT, seed) {
 /**
  * @param {object} o
  * @param {string} o.source       the editor's code
+ * @param {string} [o.fn]         the student's function to time (the pack's panels.scale.function)
  * @param {object} o.sandbox      a BrowserSandbox of its own (its time limits cut slow sizes off)
  * @param {{ label, attentionF32 }} o.cpu   the WASM fast path
  * @param {{ label, attentionF32 }|null} o.gpu  WebGPU, or null
@@ -78,24 +80,24 @@ function inputs(maxT, seed) {
  *   skipped.why: 'timeout' | 'memory' (cut off by the sandbox), 'predicted' (not started: about `ms`),
  *   'after' (an earlier size was over the limit). error.kind: 'syntax' | 'load' | 'missing' | 'notPair' | 'error'.
  */
-export async function measureScale({ source, sandbox, cpu, gpu, gpuNote = '', maxT = Infinity, limitMs = LIMIT_MS, seed = 2017, progress = () => {} }) {
+export async function measureScale({ source, fn, sandbox, cpu, gpu, gpuNote = '', maxT = Infinity, limitMs = LIMIT_MS, seed = 2017, progress = () => {} }) {
   const studentSizes = STUDENT_SIZES.filter((T) => T <= maxT);
   const fastSizes = FAST_SIZES.filter((T) => T <= maxT);
   const data = inputs(fastSizes.at(-1), seed);
-  const series = [await studentSeries({ source, sandbox, sizes: studentSizes, data, limitMs, progress })];
+  const series = [await studentSeries({ source, fn, sandbox, sizes: studentSizes, data, limitMs, progress })];
   series.push(await fastSeries({ id: 'cpu', label: cpu.label, run: (a) => cpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress }));
   series.push(gpu ? await fastSeries({ id: 'gpu', label: gpu.label, run: (a) => gpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress })
     : { id: 'gpu', label: 'WebGPU', points: [], skipped: [], note: gpuNote });
   return { d: D, limitMs, sizes: fastSizes, series };
 }
 
-async function studentSeries({ source, sandbox, sizes, data, limitMs, progress }) {
+async function studentSeries({ source, fn, sandbox, sizes, data, limitMs, progress }) {
   const s = { id: 'student', label: null, points: [], skipped: [] };
   const prepared = prepareSource(source);
   if (!prepared.ok) return { ...s, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(prepared.source + TRAILER, { functions: ['attention', PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
+  const load = await sandbox.load(prepared.source + trailer(prepared.aliases[fn] ?? fn), { functions: [fn, PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
   if (!load.ok) return { ...s, error: { kind: 'load', message: load.kind === 'timeout' ? null : load.message } };
-  if (!load.functions.includes('attention')) return { ...s, error: { kind: 'missing' } };
+  if (!load.functions.includes(fn)) return { ...s, error: { kind: 'missing', fn } };
   const tensor = (a, T) => wire({ data: a.subarray(0, T * D), shape: [T, D], dtype: 'float64' });
   const probe = (T) => sandbox.call(PROBE, [...data.f64.map((a) => tensor(a, T)), MIN_MS], { timeoutMs: limitMs + TRANSFER_MS });
   // Warm-up (the JIT compiles np and the student's code), not kept — unless it already failed:

@@ -1,17 +1,13 @@
-// The seven graded tests of the scaled dot-product attention exercise (ids as in DESIGN.md).
-// Inputs: seeded (ctx.rng) or the lesson's own numbers (spec.json). Expected values: the C++
-// reference through WASM (ctx.core). When an output is wrong, `diagnose` recomputes the classic
-// mistakes with the same reference and names the one the output matches.
-import { tensor, swapLast2, take0, mapData, sizeOf } from '../tensor.mjs';
-import { close } from '../compare.mjs';
-import { fmtNum } from '../format.mjs';
+// The seven graded tests of the scaled dot-product attention exercise (ids as in spec.json), on the
+// grader's kit (grader/kit/index.mjs). Inputs: seeded (ctx.rng) or the lesson's own numbers
+// (spec.json). Expected values: the shared C++ engine through WASM (ctx.engine: sdpa's functions are
+// the engine's own). When an output is wrong, `diagnose` recomputes the classic mistakes with the
+// same reference and names the one the output matches.
+import { tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, asTensor as T_, maskOf as maskRC } from '../../grader/kit/index.mjs';
 
-const T_ = (x) => tensor(x.data, x.shape); // core result → tensor
-const normals = (ctx, shape, scale = 1) => tensor(ctx.rng.normals(sizeOf(shape), scale), shape);
-const fromRows = (rows) => tensor(Float64Array.from(rows.flat(Infinity)), shapeOf(rows));
-const shapeOf = (rows) => (Array.isArray(rows) ? [rows.length, ...shapeOf(rows[0])] : []);
-const maskOf = (T, f) => { const d = new Uint8Array(T * T); for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) d[i * T + j] = f(i, j) ? 1 : 0; return tensor(d, [T, T], 'bool'); };
+const maskOf = (T, f) => maskRC(T, T, f);
 const not = (m) => mapData(m, (x) => (x ? 0 : 1), 'bool');
+const PAIR = ['out', 'weights'];
 
 /** Scores for a variant that needs them: Q Kᵀ · scale with masked entries set to `fill`. */
 function scores(core, Q, K, mask, scale, fill = -Infinity) {
@@ -73,7 +69,7 @@ export async function causal_mask(ctx) {
   for (const T of ctx.params.sizes) {
     const what = `causal_mask(${T})`;
     const got = ctx.array(await ctx.call('causal_mask', T), 'causal_mask');
-    const expected = T_(ctx.core.causalMask(T));
+    const expected = T_(ctx.engine.causalMask(T));
     const problem = ctx.mismatch(got, expected, what);
     if (!problem) continue;
     const patterns = [
@@ -88,17 +84,17 @@ export async function causal_mask(ctx) {
 
 export async function softmax(ctx) {
   for (const c of ctx.params.cases) {
-    const x = c.rows ? fromRows(c.rows.map((r) => r.map(Number))) : normals(ctx, c.shape, c.scale ?? 1);
+    const x = c.rows ? fromRows(c.rows) : normals(ctx, c.shape, c.scale ?? 1);
     const what = `softmax(x), x ${c.name}`;
     const got = ctx.array(await ctx.call('softmax', x), 'softmax');
-    const expected = T_(ctx.core.softmax(x));
+    const expected = T_(ctx.engine.softmax(x));
     const problem = ctx.mismatch(got, expected, what);
     if (!problem) continue;
     let cause = null;
     if (got.shape.join() === x.shape.join()) {
       const bigInput = x.data.some((v) => Math.abs(v) > 700);
       if (bigInput && got.data.some((v) => !Number.isFinite(v))) cause = 'd.softmax_no_max';
-      else if (x.shape.length >= 2 && close(got, T_(ctx.core.softmax(x, -2)), ctx.tol)) cause = 'd.softmax_axis';
+      else if (x.shape.length >= 2 && close(got, T_(ctx.engine.softmax(x, -2)), ctx.tol)) cause = 'd.softmax_axis';
       else if (close(got, mapData(x, Math.exp), ctx.tol)) cause = 'd.softmax_no_norm';
     }
     ctx.fail(problem, cause && ctx.t(cause));
@@ -108,18 +104,18 @@ export async function softmax(ctx) {
 export async function lesson_example(ctx) {
   const { Q, K, V } = ctx.params;
   const [q, k, v] = [Q, K, V].map(fromRows);
-  const mask = T_(ctx.core.causalMask(q.shape[0]));
-  const got = ctx.pair(await ctx.call('attention', q, k, v, mask), 'attention');
-  const ref = ctx.core.attention(q, k, v, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.core, q, k, v, mask, { causal: true }));
+  const mask = T_(ctx.engine.causalMask(q.shape[0]));
+  const got = ctx.tuple(await ctx.call('attention', q, k, v, mask), 'attention', PAIR);
+  const ref = ctx.engine.attention(q, k, v, { mask });
+  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, q, k, v, mask, { causal: true }));
 }
 
 export async function scaling(ctx) {
   const { T, d_k, d_v } = ctx.params;
   const Q = normals(ctx, [T, d_k]), K = normals(ctx, [T, d_k]), V = normals(ctx, [T, d_v]);
-  const got = ctx.pair(await ctx.call('attention', Q, K, V), 'attention');
-  const ref = ctx.core.attention(Q, K, V);
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.core, Q, K, V, null));
+  const got = ctx.tuple(await ctx.call('attention', Q, K, V), 'attention', PAIR);
+  const ref = ctx.engine.attention(Q, K, V);
+  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, null));
 }
 
 /** causal_self_attention inputs: X (…, T, d_model) and three projections scaled to keep scores moderate. */
@@ -130,7 +126,7 @@ function selfAttentionInputs(ctx, lead, T, d_model, d_k, d_v) {
 }
 
 function selfAttentionMistakes(ctx, { X, Wq, Wk, Wv }) {
-  const core = ctx.core;
+  const core = ctx.engine;
   const [Q, K, V] = [Wq, Wk, Wv].map((W) => T_(core.matmul(X, W)));
   const mask = T_(core.causalMask(X.shape.at(-2)));
   const swapped = core.causalSelfAttention(X, Wq, Wk, Wk);
@@ -148,8 +144,8 @@ export async function causality(ctx) {
   const X2 = tensor(Float64Array.from(X.data), X.shape);
   X2.data.set(later.data, from * d_model);
 
-  const got = ctx.pair(await ctx.call('causal_self_attention', X, Wq, Wk, Wv), 'causal_self_attention');
-  const ref = ctx.core.causalSelfAttention(X, Wq, Wk, Wv);
+  const got = ctx.tuple(await ctx.call('causal_self_attention', X, Wq, Wk, Wv), 'causal_self_attention', PAIR);
+  const ref = ctx.engine.causalSelfAttention(X, Wq, Wk, Wv);
   const expected = { out: T_(ref.out), weights: T_(ref.weights) };
   const [out, weights] = got;
   const mistakes = selfAttentionMistakes(ctx, inputs);
@@ -174,7 +170,7 @@ export async function causality(ctx) {
     }
   }
   // 3. earlier outputs blind to later tokens
-  const [out2] = ctx.pair(await ctx.call('causal_self_attention', X2, Wq, Wk, Wv), 'causal_self_attention');
+  const [out2] = ctx.tuple(await ctx.call('causal_self_attention', X2, Wq, Wk, Wv), 'causal_self_attention', PAIR);
   for (let p = 0; p < from; p++) {
     if (!close(take0(out, p), take0(out2, p), ctx.tol)) {
       const cause = diagnose(ctx, got, expected, mistakes);
@@ -191,33 +187,33 @@ export async function loop_reference(ctx) {
   // A random mask with at least one open key per query (a closed row has no defined answer).
   const open = Array.from({ length: T_q }, () => Math.floor(ctx.rng.next() * T_k));
   const mask = tensor(Uint8Array.from({ length: T_q * T_k }, (_, i) => (i % T_k === open[Math.floor(i / T_k)] || ctx.rng.next() < 0.6 ? 1 : 0)), [T_q, T_k], 'bool');
-  const got = ctx.pair(await ctx.call('attention', Q, K, V, mask), 'attention');
-  const ref = ctx.core.attentionLoops(Q, K, V, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.core, Q, K, V, mask));
+  const got = ctx.tuple(await ctx.call('attention', Q, K, V, mask), 'attention', PAIR);
+  const ref = ctx.engine.attentionLoops(Q, K, V, { mask });
+  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, mask));
 }
 
 export async function batching(ctx) {
   const { B, T, d_model, d_k, d_v } = ctx.params;
   const Q = normals(ctx, [B, T, d_k]), K = normals(ctx, [B, T, d_k]), V = normals(ctx, [B, T, d_v]);
-  const mask = T_(ctx.core.causalMask(T));
+  const mask = T_(ctx.engine.causalMask(T));
   const batchHint = () => (ctx.members.has('T') ? 'd.batched_T' : null);
   // A call that raises on a batch while the code uses `.T`: say why.
   const batchCall = async (fn, ...args) => {
     try {
-      return ctx.pair(await ctx.call(fn, ...args), fn);
+      return ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
     } catch (e) {
       if (e.raised && batchHint()) ctx.fail(e.message, ctx.t('d.batched_T'));
       throw e;
     }
   };
   const got = await batchCall('attention', Q, K, V, mask);
-  const ref = ctx.core.attention(Q, K, V, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.core, Q, K, V, mask, { causal: true }), batchHint);
+  const ref = ctx.engine.attention(Q, K, V, { mask });
+  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, mask, { causal: true }), batchHint);
 
   const inputs = selfAttentionInputs(ctx, [B], T, d_model, d_k, d_v);
   const { X, Wq, Wk, Wv } = inputs;
   const got2 = await batchCall('causal_self_attention', X, Wq, Wk, Wv);
-  const ref2 = ctx.core.causalSelfAttention(X, Wq, Wk, Wv);
+  const ref2 = ctx.engine.causalSelfAttention(X, Wq, Wk, Wv);
   const expected2 = { out: T_(ref2.out), weights: T_(ref2.weights) };
   // Name the first batch element that goes wrong before the generic message.
   if (got2[0].shape.join() === expected2.out.shape.join()) {
@@ -237,10 +233,27 @@ export async function batching(ctx) {
   const f32 = () => Float32Array.from(ctx.rng.normals(L.B * L.T * L.d));
   const [q, k, v] = [f32(), f32(), f32()];
   const asTensor = (a) => tensor(Float64Array.from(a), [L.B, L.T, L.d]);
-  const [got3out, got3w] = await batchCall('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.core.causalMask(L.T)));
+  const [got3out, got3w] = await batchCall('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.engine.causalMask(L.T)));
   const fast = await ctx.fast.attentionF32({ q, k, v, B: L.B, Tq: L.T, d: L.d, causal: true, weights: true });
   const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
   const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
     || ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
   if (problem) ctx.fail(problem, batchHint() && ctx.t('d.batched_T'));
+}
+
+/**
+ * The heatmap panel (spec.json panels.heatmap): the student's attention on the lesson's worked
+ * example. → { args (the inputs, as for ctx.call), reference (the expected weights, 2-D), mask (2-D
+ * bool, hatched cells), weights(value) (the 2-D weights in a returned value, or null) }.
+ */
+export function heatmap({ spec, engine }) {
+  const { Q, K, V } = spec.tests.find((t) => t.id === 'lesson_example').params;
+  const [q, k, v] = [Q, K, V].map(fromRows);
+  const mask = T_(engine.causalMask(q.shape[0]));
+  return {
+    args: [q, k, v, mask],
+    reference: T_(engine.attention(q, k, v, { mask }).weights),
+    mask,
+    weights: (value) => (Array.isArray(value) && value.length === 2 ? value[1] : null),
+  };
 }

@@ -1,0 +1,116 @@
+// An exercise pack (exercises/<slug>/, exercises/README.md), checked as a whole when it is loaded:
+// by the Node loader (grader/node/exercise.mjs, where a problem is an author error: exit 2) and by
+// the page's build (web/build.mjs, where it fails the build). Every problem is one sentence naming
+// the file and the key. Pure: no I/O, the same in Node and in the bundler.
+
+export const LANGS = ['ru', 'en'];
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
+
+// The schema of spec.json: each key with its check (a function returning a problem, or null).
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const texts = (v) => (isObj(v) && LANGS.every((l) => typeof v[l] === 'string' && v[l].trim()) && Object.keys(v).every((k) => LANGS.includes(k)) ? null : `must be { "ru": "…", "en": "…" }`);
+const tolerance = (v) => (isObj(v) && Object.keys(v).every((k) => ['rtol', 'atol'].includes(k) && typeof v[k] === 'number' && v[k] >= 0) ? null : 'must be { "rtol": number, "atol": number }');
+const SPEC = {
+  slug: { required: true, check: (v) => (typeof v === 'string' && SLUG.test(v) ? null : 'must be a lowercase slug') },
+  title: { required: true, check: texts },
+  order: { check: (v) => (Number.isInteger(v) ? null : 'must be an integer (the place in the course: pickers sort by it)') },
+  functions: { required: true, check: (v) => (Array.isArray(v) && v.length && v.every((f) => typeof f === 'string' && IDENT.test(f)) && new Set(v).size === v.length ? null : 'must be a list of distinct function names') },
+  tasks: { required: true, check: (v) => (Array.isArray(v) && v.every((t) => isObj(t) && Number.isInteger(t.id) && typeof t.function === 'string' && Object.keys(t).every((k) => ['id', 'function'].includes(k))) ? null : 'must be a list of { "id": integer, "function": name }') },
+  seed: { required: true, check: (v) => (Number.isInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be an integer from 0 to 2^32 - 1') },
+  timeout_ms: { required: true, check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000') },
+  tolerance: { check: tolerance },
+  panels: { check: (v) => (isObj(v) && Object.keys(v).every((k) => PANELS[k]) ? null : `must be an object of panels (${Object.keys(PANELS).join(', ')})`) },
+  tests: { required: true, check: (v) => (Array.isArray(v) && v.length ? null : 'must be a non-empty list') },
+};
+const TEST = {
+  id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },
+  task_id: { required: true, check: (v) => (Number.isInteger(v) ? null : 'must be an integer') },
+  name: { required: true, check: texts },
+  test_code: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a string') },
+  params: { check: (v) => (isObj(v) ? null : 'must be an object') },
+  tolerance: { check: tolerance },
+  mistakes: { check: (v) => (Array.isArray(v) && v.every((m) => isObj(m) && typeof m.key === 'string' && typeof m.function === 'string' && isObj(m.options) && Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k))) ? null : 'must be a list of { "key": message key, "function": reference function, "options": { … } }') },
+};
+// Panels a pack may ask the page for. heatmap: the attention weights of the student's `function` on
+// the pack's example (suite.mjs exports `heatmap(kit)`, see exercises/README.md), with `tokens` as labels.
+const PANELS = {
+  heatmap: {
+    function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
+    tokens: { required: true, check: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'must be a list of strings') },
+  },
+  // scale: the Scale panel times the student's `function`, called as function(Q, K, V, mask) on (T, 64).
+  scale: {
+    function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
+  },
+};
+const HOOKS = { heatmap: 'the heatmap panel' }; // suite exports that are not tests
+
+function checkFields(where, value, schema, problems) {
+  if (!isObj(value)) return void problems.push(`${where} must be an object`);
+  for (const key of Object.keys(value)) if (!schema[key]) problems.push(`${where} has an unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
+  for (const [key, { required, check }] of Object.entries(schema)) {
+    if (!(key in value)) { if (required) problems.push(`${where} lacks "${key}"`); continue; }
+    const p = check(value[key]);
+    if (p) problems.push(`${where}: "${key}" ${p}`);
+  }
+}
+
+/**
+ * Problems of a loaded pack, each a sentence naming its file and key (empty when it is sound).
+ * pack: { slug (the folder's name), spec, suite (the module's exports), messages, hints, texts: { ru, en },
+ *         starter, solution } as read from the folder (null for a missing file).
+ */
+export function packProblems(pack) {
+  const p = [];
+  const at = (file) => `exercises/${pack.slug}/${file}`;
+  const { spec } = pack;
+  if (!spec) return [`${at('spec.json')} is missing or not JSON`];
+  checkFields(at('spec.json'), spec, SPEC, p);
+  if (spec.slug !== undefined && spec.slug !== pack.slug) p.push(`${at('spec.json')}: "slug" is "${spec.slug}" but the folder is "${pack.slug}"`);
+  const functions = new Set(Array.isArray(spec.functions) ? spec.functions : []);
+  const taskIds = new Set();
+  for (const [i, t] of (Array.isArray(spec.tasks) ? spec.tasks : []).entries()) {
+    if (isObj(t) && !functions.has(t.function)) p.push(`${at('spec.json')}: tasks[${i}].function "${t.function}" is not in "functions"`);
+    if (isObj(t)) taskIds.add(t.id);
+  }
+  const ids = new Set();
+  for (const [i, t] of (Array.isArray(spec.tests) ? spec.tests : []).entries()) {
+    checkFields(`${at('spec.json')}: tests[${i}]`, t, TEST, p);
+    if (!isObj(t)) continue;
+    if (ids.has(t.id)) p.push(`${at('spec.json')}: tests[${i}].id "${t.id}" is used twice`);
+    ids.add(t.id);
+    if (Number.isInteger(t.task_id) && !taskIds.has(t.task_id)) p.push(`${at('spec.json')}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
+    for (const [j, m] of (Array.isArray(t.mistakes) ? t.mistakes : []).entries()) {
+      if (isObj(m) && typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key])) p.push(`${at('spec.json')}: tests[${i}].mistakes[${j}].key "${m.key}" is not in ${at('messages.json')} (both languages)`);
+    }
+    if (pack.suite && typeof pack.suite[t.id] !== 'function') p.push(`${at('spec.json')}: test "${t.id}" has no function in ${at('suite.mjs')} (export async function ${t.id}(ctx))`);
+  }
+  for (const [name, panel] of Object.entries(isObj(spec.panels) ? spec.panels : {})) {
+    if (!PANELS[name]) continue;
+    checkFields(`${at('spec.json')}: panels.${name}`, panel, PANELS[name], p);
+    if (isObj(panel) && typeof panel.function === 'string' && !functions.has(panel.function)) p.push(`${at('spec.json')}: panels.${name}.function "${panel.function}" is not in "functions"`);
+    if (HOOKS[name] && pack.suite && typeof pack.suite[name] !== 'function') p.push(`${at('spec.json')}: panels.${name} needs ${at('suite.mjs')} to export ${name}(kit)`);
+  }
+  if (!pack.suite) p.push(`${at('suite.mjs')} is missing`);
+  else for (const key of Object.keys(pack.suite)) if (!ids.has(key) && !HOOKS[key]) p.push(`${at('suite.mjs')} exports "${key}", which is neither a test id of spec.json nor a hook (${Object.keys(HOOKS).join(', ')})`);
+  // messages.json: the same keys in every language.
+  const m = pack.messages;
+  if (m !== null && m !== undefined) {
+    if (!isObj(m) || !LANGS.every((l) => isObj(m[l]))) p.push(`${at('messages.json')} must be { "ru": { key: sentence }, "en": { … } }`);
+    else {
+      for (const l of Object.keys(m)) if (!LANGS.includes(l)) p.push(`${at('messages.json')} has an unknown language "${l}"`);
+      for (const [a, b] of [['ru', 'en'], ['en', 'ru']]) for (const k of Object.keys(m[a])) if (!(k in m[b])) p.push(`${at('messages.json')}: key "${k}" is in "${a}" but missing in "${b}"`);
+      for (const l of LANGS) for (const [k, v] of Object.entries(m[l])) if (typeof v !== 'string' || !v.trim()) p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
+    }
+  }
+  const h = pack.hints;
+  if (!isObj(h) || !LANGS.every((l) => Array.isArray(h[l]) && h[l].every((x) => typeof x === 'string' && x.trim()))) p.push(`${at('hints.json')} must be { "ru": [hint, …], "en": [hint, …] }`);
+  else if (h.ru.length !== h.en.length) p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
+  for (const l of LANGS) if (!pack.texts?.[l]?.trim()) p.push(`${at(`texts/task.${l}.md`)} is missing or empty`);
+  for (const f of ['starter', 'solution']) if (!pack[f]?.trim()) p.push(`${at(`${f}.js`)} is missing or empty`);
+  return p;
+}
+
+/** A pack that fails packProblems(): the author's error, shown as is (the CLI exits 2). */
+export class PackError extends Error {}

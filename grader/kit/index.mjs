@@ -1,0 +1,73 @@
+// The grader's public kit for exercise packs: the one module a pack's suite.mjs imports (see
+// exercises/README.md for the contract and a worked example). Everything else a test needs arrives
+// in its `ctx` (grader/core/grade.mjs):
+//   ctx.params, ctx.rng (seeded per test id), ctx.tol, ctx.lang, ctx.t(key, params) (the pack's
+//   messages.json first, then the core's), ctx.fail(...sentences), ctx.call(fn, ...args) (the
+//   student's function, in the sandbox), ctx.array(value, fn), ctx.tuple(value, fn, names),
+//   ctx.mismatch(actual, expected, what), ctx.ref.<name>(...) (the pack's reference functions,
+//   reference/bind.cpp), ctx.engine (the shared C++ engine: causalMask, softmax, matmul, attention,
+//   causalSelfAttention, attentionLoops, attentionF32), ctx.fast (the float32 fast path), ctx.members
+//   (property names the student's code reads with a dot).
+import { tensor, sizeOf, mapData, take0, swapLast2, reverseAxes, fmtShape } from '../core/tensor.mjs';
+import { compare, close } from '../core/compare.mjs';
+import { fmtNum } from '../core/format.mjs';
+
+export { tensor, sizeOf, mapData, take0, swapLast2, reverseAxes, fmtShape, compare, close, fmtNum };
+
+/** A result of the engine or of ctx.ref as a plain tensor ({ data, shape, dtype }). */
+export const asTensor = (x) => tensor(x.data, x.shape, x.dtype ?? (x.data instanceof Uint8Array ? 'bool' : 'float64'));
+
+/** Standard normals of `shape` (times `scale`) from the test's own stream. */
+export const normals = (ctx, shape, scale = 1) => tensor(ctx.rng.normals(sizeOf(shape), scale), shape);
+
+/** Nested JS arrays of numbers → tensor (the lesson's matrices in spec.json params); strings such as "-Infinity" are numbers. */
+export function fromRows(rows) {
+  const shape = [];
+  for (let r = rows; Array.isArray(r); r = r[0]) shape.push(r.length);
+  return tensor(Float64Array.from(rows.flat(Infinity), Number), shape);
+}
+
+/** A bool (rows, cols) mask with `f(i, j)` true where attending is allowed. */
+export function maskOf(rows, cols, f) {
+  const d = new Uint8Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) d[i * cols + j] = f(i, j) ? 1 : 0;
+  return tensor(d, [rows, cols], 'bool');
+}
+
+/** Does `got` (a tensor, or a list of them) match `expected` of the same structure, within `tol` (NaN equals NaN)? */
+export function matches(got, expected, tol) {
+  if (Array.isArray(expected)) return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => matches(got[i], e, tol));
+  return !Array.isArray(got) && close(got, expected, tol);
+}
+
+/**
+ * The classic-mistake recomputation: `mistakes` is a list of { key, run } where run() recomputes the
+ * result a mistake would give (with the reference, usually ctx.ref or ctx.engine with other options).
+ * → the first key whose result the student's `got` matches, or null. A mistake whose recomputation
+ * throws (it does not apply to these inputs) is skipped. `got` and each result have the same
+ * structure: a tensor, or a list of tensors.
+ */
+export function explain(got, mistakes, tol) {
+  for (const m of mistakes) {
+    if (!m) continue;
+    let r;
+    try { r = m.run(); } catch { continue; }
+    if (matches(got, r, tol)) return m.key;
+  }
+  return null;
+}
+
+/**
+ * Compares a student's result with the expected one, part by part (`names` label the parts of a
+ * tuple: ['out', 'weights']); on the first part that differs, fails with what differs, followed by
+ * the mistake that explains the whole result (explain()) or by `fallback()`'s key, if any.
+ */
+export function expect(ctx, got, expected, { names, what = '', mistakes = [], fallback } = {}) {
+  const parts = Array.isArray(expected) ? expected.map((e, i) => [got[i], e, names?.[i] ?? `[${i}]`]) : [[got, expected, names?.[0] ?? '']];
+  for (const [g, e, name] of parts) {
+    const problem = ctx.mismatch(g, e, [what, name].filter(Boolean).join(' '));
+    if (!problem) continue;
+    const cause = explain(got, mistakes, ctx.tol) ?? fallback?.() ?? null;
+    ctx.fail(problem, cause && ctx.t(cause));
+  }
+}
