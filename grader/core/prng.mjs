@@ -25,7 +25,7 @@ export function mulberry32(seed) {
 }
 
 /**
- * A seed for one stream from a base seed and a key (e.g. "sdpa/softmax"): FNV-1a (32-bit) over the
+ * A seed for one stream from a base seed and a key (e.g. "<slug>/<test id>"): FNV-1a (32-bit) over the
  * seed's four bytes (least significant first) and then the key's UTF-8 bytes, finished by
  * mulberry32's step. The same as attnlab::derive_seed in C++. UTF-8 is encoded here rather than by
  * TextEncoder, which the grader's sandbox realm lacks; a lone surrogate becomes U+FFFD, as there.

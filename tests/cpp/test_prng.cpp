@@ -1,6 +1,6 @@
 // attnlab::Rng (wasm/include/attnlab/prng.hpp) and its log/cos (detmath.hpp): golden values that
 // tests/js/prng.test.mjs pins with the same literals (the C++ is the reference: the values below
-// were printed by tools/prng-golden.cpp, and the JS must reproduce them), then an outside check of
+// were printed by tests/cpp/golden/prng-golden.cpp, and the JS must reproduce them), then an outside check of
 // the ports against libm (within 1 ulp of std::log / std::cos) and a statistical sanity check.
 //   cmake -S . -B build && cmake --build build -j2 && (cd build && ctest -R test_prng --output-on-failure)
 #include <doctest/doctest.h>
@@ -37,7 +37,7 @@ std::string hex(double x) {
   return s;
 }
 
-// --- golden values (tools/prng-golden.cpp; the same literals in tests/js/prng.test.mjs) ---
+// --- golden values (tests/cpp/golden/prng-golden.cpp; the same literals in tests/js/prng.test.mjs) ---
 // The first 8 of next() and of normal(), each from a fresh Rng(seed), as the double's bits in hex.
 struct Golden {
   std::uint32_t seed;

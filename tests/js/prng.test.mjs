@@ -1,6 +1,6 @@
 // grader/core/prng.mjs and its log/cos (detmath.mjs) against golden values computed by the C++ twin
 // (wasm/include/attnlab/prng.hpp, the reference): the literals below were printed by
-// tools/prng-golden.cpp and are the same as in tests/cpp/test_prng.cpp (checked below); the JS must
+// tests/cpp/golden/prng-golden.cpp and are the same as in tests/cpp/test_prng.cpp (checked below); the JS must
 // reproduce them. Then an outside check of the ports against V8 (within 1 ulp of Math.log /
 // Math.cos) and a statistical sanity check.
 //   node --test tests/js/prng.test.mjs
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Rng, deriveSeed, mulberry32 } from '../../grader/core/prng.mjs';
 import * as detmath from '../../grader/core/detmath.mjs';
 
-// --- golden values (tools/prng-golden.cpp; the same literals in tests/cpp/test_prng.cpp) ---
+// --- golden values (tests/cpp/golden/prng-golden.cpp; the same literals in tests/cpp/test_prng.cpp) ---
 // The first 8 of next() and of normal(), each from a fresh Rng(seed), as the double's bits in hex.
 const GOLDEN = [
   {

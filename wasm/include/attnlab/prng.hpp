@@ -24,7 +24,7 @@ inline std::uint32_t mulberry32_mix(std::uint32_t t) {
   return t ^ (t >> 14);
 }
 
-// A seed for one stream from a base seed and a key (e.g. "sdpa/softmax"): FNV-1a (32-bit) over the
+// A seed for one stream from a base seed and a key (e.g. "<slug>/<test id>"): FNV-1a (32-bit) over the
 // seed's four bytes (least significant first) and then the key's bytes (UTF-8, as given), finished
 // by mulberry32's step. JS: deriveSeed in grader/core/prng.mjs.
 inline std::uint32_t derive_seed(std::uint32_t seed, std::string_view key) {

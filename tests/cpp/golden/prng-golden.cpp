@@ -1,6 +1,6 @@
 // Prints the golden values that tests/cpp/test_prng.cpp and tests/js/prng.test.mjs pin, computed by
 // the C++ Rng (the reference; the JS twin must reproduce them, never the other way round):
-//   g++ -std=c++17 -O2 -ffp-contract=off -Iwasm/include tools/prng-golden.cpp -o build/prng-golden && build/prng-golden
+//   g++ -std=c++17 -O2 -ffp-contract=off -Iwasm/include tests/cpp/golden/prng-golden.cpp -o build/prng-golden && build/prng-golden
 // Paste its output into both tests; they hold the same literals.
 #include <cinttypes>
 #include <cstdio>
