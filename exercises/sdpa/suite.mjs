@@ -1,230 +1,426 @@
 // The seven graded tests of the scaled dot-product attention exercise (ids as in spec.json), on the
 // grader's kit (grader/kit/index.mjs). Inputs: seeded (ctx.rng) or the lesson's own numbers
-// (spec.json). Expected values: the shared C++ engine through WASM (ctx.engine: sdpa's functions are
-// the engine's own). When an output is wrong, `diagnose` recomputes the classic mistakes with the
-// same reference and names the one the output matches.
-import { tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, asTensor as T_, maskOf as maskRC } from '../../grader/kit/index.mjs';
+// (spec.json). Expected values: sdpa's reference (ctx.ref, the shared C++ engine's functions).
+//
+// When an output is wrong, the test says what differs, then why, if it can: each classic mistake is
+// recomputed with the engine (scores, masks, softmax variants, scales, projections, the V step) and
+// named only when it alone explains both out and weights, on these inputs and on a second call with
+// other sizes (kit.diagnose). Non-finite values are looked at before anything else (a fully masked
+// row is NaN, not a causality leak). A batch that goes wrong while each sample alone is right is
+// traced to the construct on the failing function's path (`.T`, a shape read from the front,
+// swapaxes of the first axes). Where nothing explains the output, the message names the step to check.
+import {
+  tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor as T_, diagnose, explainWhy, matches,
+} from '../../grader/kit/index.mjs';
 
-const maskOf = (T, f) => maskRC(T, T, f);
-const not = (m) => mapData(m, (x) => (x ? 0 : 1), 'bool');
 const PAIR = ['out', 'weights'];
+const tril = (T, k = 0) => maskOf(T, T, (i, j) => j - i <= k);
+const not = (m) => mapData(m, (x) => (x ? 0 : 1), 'bool');
 
-/** Scores for a variant that needs them: Q Kᵀ · scale with masked entries set to `fill`. */
-function scores(core, Q, K, mask, scale, fill = -Infinity) {
-  const S = T_(core.matmul(Q, swapLast2(K)));
-  const cols = S.shape.at(-1), rows = S.shape.at(-2);
-  return mapData(S, (x, i) => (mask && !mask.data[i % (rows * cols)] ? fill : x * scale));
+// ---- recomputing mistakes: engine pieces and data moves ---------------------------------------
+
+/** Applies `f(row, out)` to every row (last axis) of `t` into a new tensor. */
+function byRows(t, f) {
+  const n = t.shape.at(-1), out = new Float64Array(t.data.length);
+  for (let o = 0; o < t.data.length; o += n) f(t.data.subarray(o, o + n), out.subarray(o, o + n));
+  return tensor(out, t.shape);
+}
+const rowMax = (r) => r.reduce((a, b) => Math.max(a, b), -Infinity);
+const rowMin = (r) => r.reduce((a, b) => Math.min(a, b), Infinity);
+const rowSum = (r) => r.reduce((a, b) => a + b, 0);
+
+/** softmax over the last axis the way each classic mistake computes it. */
+const SOFTMAX = {
+  global_max: (S) => { const m = rowMax(S.data); return byRows(S, (r, o) => { for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }); },
+  min_shift: (S) => byRows(S, (r, o) => { const m = rowMin(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }),
+  no_max: (S) => byRows(S, (r, o) => { for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i]); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }),
+  no_norm: (S) => byRows(S, (r, o) => { const m = rowMax(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); }),
+  all: (S) => {
+    const e = byRows(S, (r, o) => { const m = rowMax(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); });
+    const s = rowSum(e.data);
+    return mapData(e, (x) => x / s);
+  },
+  // max and sum without keepdims: NumPy broadcasts the reduced (…, n) shape from the right, so on a
+  // square (…, n, n) input row i is shifted and divided by the values of rows 0…n-1, entry by entry.
+  keepdims: (S) => {
+    const n = S.shape.at(-1), rows = S.data.length / n;
+    if (S.shape.length < 2 || S.shape.at(-2) !== n || S.shape.length > 2) throw new Error('not applicable');
+    const m = new Float64Array(rows), s = new Float64Array(rows), e = new Float64Array(S.data.length);
+    for (let i = 0; i < rows; i++) m[i] = rowMax(S.data.subarray(i * n, (i + 1) * n));
+    for (let i = 0; i < rows; i++) for (let j = 0; j < n; j++) e[i * n + j] = Math.exp(S.data[i * n + j] - m[j]);
+    for (let i = 0; i < rows; i++) s[i] = rowSum(e.subarray(i * n, (i + 1) * n));
+    return tensor(e.map((x, k) => x / s[k % n]), S.shape);
+  },
+};
+
+/**
+ * Everything one attention computation needs, with its pieces recomputed by the engine:
+ * { Q, K, V, mask, causal (the mask is the causal one), dModel? (causal_self_attention), X?, W? }.
+ */
+function attentionModel(ctx, inp) {
+  const e = ctx.engine;
+  const { Q, K, V, mask } = inp;
+  const dk = K.shape.at(-1), dv = V.shape.at(-1), Tq = Q.shape.at(-2), Tk = K.shape.at(-2);
+  const scores = (scale, q = Q, k = K) => mapData(T_(e.matmul(q, swapLast2(k))), (x) => x * scale);
+  const fill = (S, m, value = -Infinity) => {
+    if (!m) return S;
+    const n = m.data.length;
+    return mapData(S, (x, i) => (m.data[i % n] ? x : value));
+  };
+  const softmax = (S) => T_(e.softmax(S));
+  const outOf = (W, v = V) => T_(e.matmul(W, v));
+  const pair = (W, v = V) => [outOf(W, v), W];
+  const s = 1 / Math.sqrt(dk);
+  const W0 = softmax(fill(scores(s), mask));
+  return { ...inp, dk, dv, Tq, Tk, scores, fill, softmax, outOf, pair, s, W0 };
 }
 
-/** The classic attention mistakes, each recomputed with the reference: [{ key, run() → {out, weights} }]. */
-function attentionMistakes(core, Q, K, V, mask, { causal = false } = {}) {
-  const dk = Q.shape.at(-1), dv = V.shape.at(-1), s = 1 / Math.sqrt(dk);
-  const att = (opts) => { const r = core.attention(Q, K, V, opts); return { out: T_(r.out), weights: T_(r.weights) }; };
-  const fromWeights = (w) => ({ out: T_(core.matmul(w, V)), weights: w });
+/** The classic mistakes of attention and causal_self_attention, each as { key, params?, run } → [out, weights]. */
+function mistakes(ctx, inp) {
+  const m = attentionModel(ctx, inp);
+  const { mask, scores, fill, softmax, pair, s, W0, dk, dv, Tq, Tk } = m;
+  const weighted = (scale) => pair(softmax(fill(scores(scale), mask)));
   const list = [
-    { key: 'd.no_scaling', run: () => att({ mask, scale: 1 }) },
-    { key: 'd.scale_dk', run: () => att({ mask, scale: 1 / dk }) },
-    dv !== dk && { key: 'd.scale_dv', run: () => att({ mask, scale: 1 / Math.sqrt(dv) }) },
-    { key: 'd.softmax_axis', run: () => fromWeights(T_(core.softmax(scores(core, Q, K, mask, s), -2))) },
+    { key: 'd.no_scaling', run: () => weighted(1) },
+    { key: 'd.scale_dk', run: () => weighted(1 / dk) },
+    dv !== dk && { key: 'd.scale_dv', run: () => weighted(1 / Math.sqrt(dv)) },
+    Tk !== dk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tk)) },
+    Tq !== dk && Tq !== Tk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tq)) },
+    // a batch axis read as d_k (K.shape[0] on (B, T, d))
+    ...m.K.shape.slice(0, -2).filter((n) => n !== dk && n !== Tk).map((n) => ({ key: 'd.scale_batch', params: { n }, run: () => weighted(1 / Math.sqrt(n)) })),
+    { key: 'd.scale_multiply', run: () => weighted(Math.sqrt(dk)) },
+    m.dModel && m.dModel !== dk && { key: 'd.scale_dmodel', run: () => weighted(1 / Math.sqrt(m.dModel)) },
+    { key: 'd.scale_after_softmax', run: () => pair(mapData(softmax(fill(scores(1), mask)), (x) => x * s)) },
+    // (no_max and global_max only differ from softmax on extreme inputs: the softmax test has those)
+    ...['min_shift', 'no_norm', 'all', 'keepdims'].map((k) => ({ key: `d.softmax_${k}`, run: () => pair(SOFTMAX[k](fill(scores(s), mask))) })),
+    { key: 'd.softmax_axis', run: () => pair(T_(ctx.engine.softmax(fill(scores(s), mask), -2))) },
+    // (on 3-D inputs axis 1 is axis -2, named above)
+    m.Q.shape.length > 3 && { key: 'd.softmax_axis_front', params: { axis: 1 }, run: () => pair(T_(ctx.engine.softmax(fill(scores(s), mask), 1))) },
+    Tq === Tk && { key: 'd.weights_transposed', run: () => pair(softmax(fill(scores(s, m.K, m.Q), mask))) },
+    { key: 'd.out_from_scores', run: () => [m.outOf(fill(scores(s), mask)), W0] },
+    { key: 'd.out_from_scores', run: () => [m.outOf(scores(s)), W0] },
+    { key: 'd.v_order', run: () => [T_(ctx.engine.matmul(m.V, W0)), W0] },
+    ...[1, 2, 3, 4].map((digits) => ({ key: 'd.rounded_weights', params: { digits }, run: () => { const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits); return pair(W); } })),
+    { key: 'd.swapped_return', run: () => [W0, m.outOf(W0)] },
   ];
   if (mask) {
-    const cols = mask.shape.at(-1), rows = mask.shape.at(-2);
+    const n = mask.data.length;
     list.push(
-      { key: 'd.mask_zero', run: () => att({ mask, maskedScore: 0 }) },
-      { key: 'd.mask_after_softmax', run: () => fromWeights(mapData(att({}).weights, (x, i) => (mask.data[i % (rows * cols)] ? x : 0))) },
-      { key: 'd.mask_inverted', run: () => att({ mask: not(mask) }) },
-      { key: 'd.mask_inverted', run: () => att({ mask: not(mask), maskedScore: -1e9 }) },
-      { key: causal ? 'd.no_mask' : 'd.mask_ignored', run: () => att({}) },
+      { key: 'd.mask_zero', run: () => pair(softmax(fill(scores(s), mask, 0))) },
+      { key: 'd.mask_inverted', run: () => pair(softmax(fill(scores(s), not(mask)))) },
+      { key: 'd.mask_inverted', run: () => pair(softmax(fill(scores(s), not(mask), -1e9))) },
+      { key: inp.self ? 'd.no_mask' : 'd.mask_ignored', run: () => pair(softmax(scores(s))) },
+      { key: 'd.mask_added', run: () => pair(softmax(mapData(scores(s), (x, i) => x + mask.data[i % n]))) },
+      { key: 'd.mask_after_softmax', run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : 0))) },
+      { key: 'd.mask_after_softmax_inf', run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : -Infinity))) },
     );
-    if (causal) list.push({ key: 'd.mask_too_wide', run: () => att({ mask: maskOf(rows, (i, j) => j <= i + 1) }) });
+    if (inp.self) { // causal_self_attention builds its own mask
+      list.push(
+        { key: 'd.mask_too_wide', run: () => pair(softmax(fill(scores(s), tril(Tq, 1)))) },
+        { key: 'd.row_all_masked', run: () => pair(softmax(fill(scores(s), tril(Tq, -1)))) },
+        { key: 'd.mask_upper', run: () => pair(softmax(fill(scores(s), not(tril(Tq, -1))))) },
+      );
+    }
+  }
+  if (inp.X) {
+    // Each projection from each weight matrix: name the ones actually used.
+    const { X, W } = inp;
+    const proj = { W_q: T_(ctx.engine.matmul(X, W.W_q)), W_k: T_(ctx.engine.matmul(X, W.W_k)), W_v: T_(ctx.engine.matmul(X, W.W_v)) };
+    const right = ['W_q', 'W_k', 'W_v'];
+    for (const q of right) for (const k of right) for (const v of right) {
+      const used = [q, k, v];
+      // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
+      if (used.join() === right.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
+      const wrong = ['Q', 'K', 'V'].map((name, i) => (used[i] !== right[i] ? `${name} = X @ ${used[i]}` : null)).filter(Boolean).join(', ');
+      list.push({ key: 'd.projection', params: { wrong }, run: () => { const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask }); return [T_(r.out), T_(r.weights)]; } });
+    }
   }
   return list.filter(Boolean);
 }
 
-/** The classic mistake an [out, weights] pair matches, as a message key (null when none does). */
-function diagnose(ctx, [out, weights], ref, mistakes) {
-  const tol = ctx.tol;
-  if (close(out, ref.weights, tol) && close(weights, ref.out, tol)) return 'd.swapped_return';
-  for (const m of mistakes) {
-    let r;
-    try { r = m.run(); } catch { continue; }
-    if (close(weights, r.weights, tol) || (close(out, r.out, tol) && weights.shape.join() === r.weights.shape.join())) return m.key;
+/**
+ * Fails an attention result that differs from `expected`: what differs (non-finite values first),
+ * then the mistake that explains it on these inputs and on `confirm`'s second call, else the step to
+ * check. `fn`: the student's function, for causes read from its source.
+ */
+async function checkAttention(ctx, fn, got, expected, inp, confirm) {
+  const [out, weights] = got;
+  const problem = ctx.mismatch(weights, expected[1], 'weights') || ctx.mismatch(out, expected[0], 'out');
+  if (!problem) return;
+  const why = await causeOf(ctx, fn, got, inp, confirm);
+  if (why) ctx.fail(problem, why.text ?? ctx.t(why.key, why.params));
+  ctx.fail(problem, ctx.t(matches(weights, expected[1], ctx.tol) ? 'step.out' : 'step.weights'));
+}
+
+/** Why an attention result is wrong: the student's own mask, the numbers, refined by the source. */
+const causeOf = async (ctx, fn, got, inp, confirm) =>
+  (inp.self ? await ownMaskCause(ctx, got, inp) : null) ?? sourceCause(ctx, fn, got, await diagnose(got, mistakes(ctx, inp), ctx.tol, confirm));
+
+/**
+ * A cause the code shows better than the numbers do: a scale by √T that comes from reading d_k as
+ * `K.shape[0]`; weights that are all NaN because `K.shape[-1]` is undefined in JavaScript.
+ */
+function sourceCause(ctx, fn, [, weights], why) {
+  const reads = ctx.reads(fn);
+  if (!reads) return why;
+  if (ctx.track === 'js' && reads.shapeNegative.length && weights.data.length && weights.data.every((w) => Number.isNaN(w))) {
+    const expr = reads.shapeNegative[0];
+    return { key: 'd.shape_negative_index', params: { expr, fix: expr.replace(/\[(-\d+)\]$/, '.at($1)') } };
+  }
+  const front = reads.shapeAxes.find((e) => /\[[01]\]$/.test(e));
+  if ((why?.key === 'd.scale_T' || why?.key === 'd.scale_batch') && front) return { key: 'd.dk_axis', params: { expr: front } };
+  return why;
+}
+
+/**
+ * causal_self_attention builds its mask with the student's own causal_mask: when that one is wrong
+ * and attention with it gives the student's result, say so (with what is wrong in the mask).
+ */
+async function ownMaskCause(ctx, got, inp) {
+  const T = inp.X.shape.at(-2);
+  let theirs;
+  try { theirs = ctx.array(await ctx.call('causal_mask', T), 'causal_mask'); } catch { return null; }
+  const right = tril(T);
+  if (theirs.shape.join() !== right.shape.join() || close(mapData(theirs, (x) => (x ? 1 : 0), 'bool'), right, {})) return null;
+  const asBool = mapData(theirs, (x) => (x ? 1 : 0), 'bool');
+  let r;
+  try { r = ctx.engine.attention(inp.Q, inp.K, inp.V, { mask: asBool }); } catch { return null; }
+  if (!matches(got, [T_(r.out), T_(r.weights)], ctx.tol)) return null;
+  const pattern = MASK_PATTERNS.find(([, f]) => close(asBool, maskOf(T, T, f), {}));
+  const nanRow = got[1].data.some((w) => Number.isNaN(w));
+  const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')].filter(Boolean).join(' ');
+  return { key: 'd.own_mask', text };
+}
+
+/**
+ * The cause of an error a call raised, read from the shapes it quotes: scores of shape (T_k, T_q)
+ * (K·Qᵀ), V @ weights, a causal mask whose size is not T. → { key, params } or null.
+ */
+function raisedCause(ctx, message, inp) {
+  const shapes = [...message.matchAll(/\((\d+(?:,\s*\d+)*),?\)/g)].map((m) => m[1].split(/,\s*/).map(Number).join(','));
+  const has = (...dims) => shapes.includes(dims.join(','));
+  const { Q, K, V } = inp;
+  const Tq = Q?.shape.at(-2), Tk = K?.shape.at(-2);
+  if (Q && Tq !== Tk && has(Tk, Tq)) return { key: 'd.weights_transposed', params: {} };
+  if (V && /matmul/.test(message) && has(...V.shape) && has(...Q.shape.slice(0, -1), Tk)) return { key: 'd.v_order', params: {} };
+  if (inp.self) {
+    const T = inp.X.shape.at(-2);
+    const square = shapes.map((s) => s.split(',').map(Number)).find((d) => d.length === 2 && d[0] === d[1] && d[0] !== T);
+    if (square) return { key: 'd.T_axis', params: { n: square[0], T } };
   }
   return null;
 }
 
-/** Compare an [out, weights] pair with the reference; on a mismatch, fail with what differs and why. */
-function expectAttention(ctx, got, ref, mistakes, fallback = () => null) {
-  const [out, weights] = got;
-  const problem = ctx.mismatch(weights, ref.weights, 'weights') || ctx.mismatch(out, ref.out, 'out');
-  if (!problem) return;
-  const cause = diagnose(ctx, got, ref, mistakes) || fallback();
-  ctx.fail(problem, cause && ctx.t(cause));
+/** ctx.call + ctx.tuple for [out, weights], with the error's cause read from its shapes when it raises. */
+async function callPair(ctx, fn, args, inp) {
+  try {
+    return ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
+  } catch (e) {
+    const why = e.error && raisedCause(ctx, e.error.message, inp);
+    if (why) ctx.fail(e.problem, ctx.t(why.key, why.params));
+    throw e;
+  }
 }
 
+/** A confirming call for checkAttention: the student's `fn` on other seeded inputs of other sizes. */
+function confirmWith(ctx, fn, makeInputs) {
+  return async (key) => {
+    const { args, inp, expected } = makeInputs();
+    let got;
+    try { got = ctx.tuple(await ctx.call(fn, ...args), fn, PAIR); } catch { return false; } // (a raise there is no confirmation)
+    // The same mistake must give what the student gave there too; where it makes no difference at
+    // those sizes (it is not among the candidates), the student must simply be right.
+    const same = mistakes(ctx, inp).filter((m) => m.key === key);
+    if (!same.length) return matches(got, expected, ctx.tol);
+    return same.some((m) => { try { return matches(got, m.run(), ctx.tol); } catch { return false; } });
+  };
+}
 
-// ---------------------------------------------------------------------------------------------
+const refAttention = (ctx, Q, K, V, mask) => ctx.ref.attention(Q, K, V, mask);
+const refSelf = (ctx, { X, W }) => ctx.ref.causal_self_attention(X, W.W_q, W.W_k, W.W_v);
+
+/** Seeded attention inputs: Q, K (…, T_q|T_k, d_k), V (…, T_k, d_v), with a causal or random mask. */
+function attentionInputs(ctx, { lead = [], Tq, Tk = Tq, dk, dv, mask = null }) {
+  const Q = normals(ctx, [...lead, Tq, dk]), K = normals(ctx, [...lead, Tk, dk]), V = normals(ctx, [...lead, Tk, dv]);
+  let m = null;
+  if (mask === 'causal') m = tril(Tq);
+  if (mask === 'random') {
+    // At least one open key per query: a closed row has no defined answer.
+    const open = Array.from({ length: Tq }, () => Math.floor(ctx.rng.next() * Tk));
+    m = tensor(Uint8Array.from({ length: Tq * Tk }, (_, i) => (i % Tk === open[Math.floor(i / Tk)] || ctx.rng.next() < 0.6 ? 1 : 0)), [Tq, Tk], 'bool');
+  }
+  return { Q, K, V, mask: m, causal: mask === 'causal' };
+}
+
+/** causal_self_attention inputs: X (…, T, d_model) and projections scaled to keep scores moderate. */
+function selfInputs(ctx, lead, T, dModel, dk, dv) {
+  const X = normals(ctx, [...lead, T, dModel]), s = 1 / Math.sqrt(dModel);
+  const W = { W_q: normals(ctx, [dModel, dk], s), W_k: normals(ctx, [dModel, dk], s), W_v: normals(ctx, [dModel, dv], s) };
+  return { X, W, dModel, mask: tril(T), causal: true, self: true };
+}
+const withProjections = (ctx, sin) => ({ ...sin, Q: T_(ctx.engine.matmul(sin.X, sin.W.W_q)), K: T_(ctx.engine.matmul(sin.X, sin.W.W_k)), V: T_(ctx.engine.matmul(sin.X, sin.W.W_v)) });
+
+// ---- the tests ---------------------------------------------------------------------------------
+
+const MASK_PATTERNS = [
+  ['d.mask_inverted', (i, j) => j > i], ['d.mask_too_wide', (i, j) => j <= i + 1], ['d.mask_upper', (i, j) => j >= i],
+  ['d.mask_all', () => true], ['d.mask_diagonal', (i, j) => j < i],
+];
 
 export async function causal_mask(ctx) {
-  for (const T of ctx.params.sizes) {
-    const what = `causal_mask(${T})`;
-    const got = ctx.array(await ctx.call('causal_mask', T), 'causal_mask');
-    const expected = T_(ctx.engine.causalMask(T));
-    const problem = ctx.mismatch(got, expected, what);
+  // Every size first: a pattern is named only if it holds at every size > 1 (at T = 1 most coincide).
+  const sizes = ctx.params.sizes, got = [];
+  for (const T of sizes) got.push(ctx.array(await ctx.call('causal_mask', T), 'causal_mask'));
+  for (const [i, T] of sizes.entries()) {
+    const problem = ctx.mismatch(got[i], T_(ctx.ref.causal_mask(T)), `causal_mask(${T})`);
     if (!problem) continue;
-    const patterns = [
-      ['d.mask_inverted', (i, j) => j > i], ['d.mask_too_wide', (i, j) => j <= i + 1],
-      ['d.mask_upper', (i, j) => j >= i], ['d.mask_all', () => true], ['d.mask_diagonal', (i, j) => j < i],
-    ];
-    const asBool = got.dtype === 'bool' ? got : mapData(got, (x) => (x ? 1 : 0), 'bool');
-    const hit = got.shape.join() === `${T},${T}` && patterns.find(([, f]) => close(asBool, maskOf(T, f), {}));
-    ctx.fail(problem, hit && ctx.t(hit[0]));
+    const square = got.every((g, k) => g.shape.join() === `${sizes[k]},${sizes[k]}`);
+    const truth = (g) => (g.dtype === 'bool' ? g : mapData(g, (x) => (x ? 1 : 0), 'bool'));
+    const holds = (f) => square && sizes.every((T2, k) => T2 < 2 || close(truth(got[k]), maskOf(T2, T2, f), {}));
+    const numbers = got[i].dtype !== 'bool' && holds((r, c) => c <= r);
+    const hit = !numbers && MASK_PATTERNS.find(([, f]) => holds(f));
+    ctx.fail(problem, numbers ? ctx.t('d.mask_numbers') : hit ? ctx.t(hit[0]) : null);
   }
 }
 
 export async function softmax(ctx) {
-  for (const c of ctx.params.cases) {
-    const x = c.rows ? fromRows(c.rows) : normals(ctx, c.shape, c.scale ?? 1);
-    const what = `softmax(x), x ${c.name}`;
-    const got = ctx.array(await ctx.call('softmax', x), 'softmax');
-    const expected = T_(ctx.engine.softmax(x));
-    const problem = ctx.mismatch(got, expected, what);
+  // All cases first: a cause is named only if it explains the student's result on every case.
+  const xs = ctx.params.cases.map((c) => (c.rows ? fromRows(c.rows) : normals(ctx, c.shape, c.scale ?? 1)));
+  const got = [];
+  for (const x of xs) got.push(ctx.array(await ctx.call('softmax', x), 'softmax'));
+  const expected = xs.map((x) => T_(ctx.ref.softmax(x)));
+  for (const [i, c] of ctx.params.cases.entries()) {
+    const problem = ctx.mismatch(got[i], expected[i], `softmax(x), x ${c.name[ctx.lang] ?? c.name.en}`);
     if (!problem) continue;
-    let cause = null;
-    if (got.shape.join() === x.shape.join()) {
-      const bigInput = x.data.some((v) => Math.abs(v) > 700);
-      if (bigInput && got.data.some((v) => !Number.isFinite(v))) cause = 'd.softmax_no_max';
-      else if (x.shape.length >= 2 && close(got, T_(ctx.engine.softmax(x, -2)), ctx.tol)) cause = 'd.softmax_axis';
-      else if (close(got, mapData(x, Math.exp), ctx.tol)) cause = 'd.softmax_no_norm';
-    }
-    ctx.fail(problem, cause && ctx.t(cause));
+    // The same axis for every case: -2, or one counted from the front (right on 2-D inputs only).
+    const front = (axis) => (x) => T_(ctx.engine.softmax(x, axis < x.shape.length ? axis : -1));
+    const variants = [...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })), { key: 'd.softmax_axis', f: (x) => T_(ctx.engine.softmax(x, -2)) },
+      ...[0, 1].map((axis) => ({ key: 'd.softmax_axis_front', params: { axis }, f: front(axis) }))]
+      .map(({ key, params, f }) => ({ key, params, run: () => xs.map((x) => f(x)) }));
+    const why = explainWhy(got, variants, ctx.tol);
+    ctx.fail(problem, why ? ctx.t(why.key, why.params) : null);
   }
 }
 
 export async function lesson_example(ctx) {
-  const { Q, K, V } = ctx.params;
-  const [q, k, v] = [Q, K, V].map(fromRows);
-  const mask = T_(ctx.engine.causalMask(q.shape[0]));
-  const got = ctx.tuple(await ctx.call('attention', q, k, v, mask), 'attention', PAIR);
-  const ref = ctx.engine.attention(q, k, v, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, q, k, v, mask, { causal: true }));
+  const [Q, K, V] = ['Q', 'K', 'V'].map((k) => fromRows(ctx.params[k]));
+  const mask = tril(Q.shape[0]);
+  const inp = { Q, K, V, mask, causal: true };
+  const got = await callPair(ctx, 'attention', [Q, K, V, mask], inp);
+  // The lesson's matrices are tiny (d_k = d_v = 2): a cause is confirmed on seeded (5, 3) inputs.
+  const second = () => { const inp = attentionInputs(ctx, { Tq: 5, dk: 3, dv: 4, mask: 'causal' }); return { args: [inp.Q, inp.K, inp.V, inp.mask], inp, expected: refAttention(ctx, inp.Q, inp.K, inp.V, inp.mask) }; };
+  await checkAttention(ctx, 'attention', got, refAttention(ctx, Q, K, V, mask), inp, confirmWith(ctx, 'attention', second));
 }
 
 export async function scaling(ctx) {
   const { T, d_k, d_v } = ctx.params;
-  const Q = normals(ctx, [T, d_k]), K = normals(ctx, [T, d_k]), V = normals(ctx, [T, d_v]);
-  const got = ctx.tuple(await ctx.call('attention', Q, K, V), 'attention', PAIR);
-  const ref = ctx.engine.attention(Q, K, V);
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, null));
-}
-
-/** causal_self_attention inputs: X (…, T, d_model) and three projections scaled to keep scores moderate. */
-function selfAttentionInputs(ctx, lead, T, d_model, d_k, d_v) {
-  const X = normals(ctx, [...lead, T, d_model]);
-  const s = 1 / Math.sqrt(d_model);
-  return { X, Wq: normals(ctx, [d_model, d_k], s), Wk: normals(ctx, [d_model, d_k], s), Wv: normals(ctx, [d_model, d_v], s) };
-}
-
-function selfAttentionMistakes(ctx, { X, Wq, Wk, Wv }) {
-  const core = ctx.engine;
-  const [Q, K, V] = [Wq, Wk, Wv].map((W) => T_(core.matmul(X, W)));
-  const mask = T_(core.causalMask(X.shape.at(-2)));
-  const swapped = core.causalSelfAttention(X, Wq, Wk, Wk);
-  return [
-    ...attentionMistakes(core, Q, K, V, mask, { causal: true }),
-    { key: 'd.wv_is_wk', run: () => ({ out: T_(swapped.out), weights: T_(swapped.weights) }) },
-  ];
+  const inp = attentionInputs(ctx, { Tq: T, dk: d_k, dv: d_v });
+  const got = await callPair(ctx, 'attention', [inp.Q, inp.K, inp.V], inp);
+  const second = () => { const i2 = attentionInputs(ctx, { Tq: T + 3, dk: d_k / 2, dv: d_v + 3 }); return { args: [i2.Q, i2.K, i2.V], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, null) }; };
+  await checkAttention(ctx, 'attention', got, refAttention(ctx, inp.Q, inp.K, inp.V, null), inp, confirmWith(ctx, 'attention', second));
 }
 
 export async function causality(ctx) {
   const { T, d_model, d_k, d_v, changed_from: from } = ctx.params;
-  const inputs = selfAttentionInputs(ctx, [], T, d_model, d_k, d_v);
-  const { X, Wq, Wk, Wv } = inputs;
+  const sin = withProjections(ctx, selfInputs(ctx, [], T, d_model, d_k, d_v));
+  const { X, W } = sin;
   const later = normals(ctx, [T - from, d_model], 3);
   const X2 = tensor(Float64Array.from(X.data), X.shape);
   X2.data.set(later.data, from * d_model);
-
-  const got = ctx.tuple(await ctx.call('causal_self_attention', X, Wq, Wk, Wv), 'causal_self_attention', PAIR);
-  const ref = ctx.engine.causalSelfAttention(X, Wq, Wk, Wv);
-  const expected = { out: T_(ref.out), weights: T_(ref.weights) };
+  const call = (x) => callPair(ctx, 'causal_self_attention', [x, W.W_q, W.W_k, W.W_v], sin);
+  const got = await call(X);
+  const expected = refSelf(ctx, sin);
+  const second = () => { const s2 = withProjections(ctx, selfInputs(ctx, [], T + 2, d_model + 3, d_k + 1, d_v + 2)); return { args: [s2.X, s2.W.W_q, s2.W.W_k, s2.W.W_v], inp: s2, expected: refSelf(ctx, s2) }; };
+  const confirm = confirmWith(ctx, 'causal_self_attention', second);
   const [out, weights] = got;
-  const mistakes = selfAttentionMistakes(ctx, inputs);
-  const sameShapes = weights.shape.join() === expected.weights.shape.join() && out.shape.join() === expected.out.shape.join();
-  if (!sameShapes || weights.dtype === 'bool') return expectAttention(ctx, got, expected, mistakes);
-
+  const fits = weights.shape.join() === expected[1].shape.join() && out.shape.join() === expected[0].shape.join() && weights.dtype !== 'bool';
+  // Non-finite values first: a NaN row is a fully masked query, not a look into the future.
+  if (!fits || weights.data.some((w) => !Number.isFinite(w)) || out.data.some((o) => !Number.isFinite(o))) return checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
+  const because = async () => { const why = await causeOf(ctx, 'causal_self_attention', got, sin, confirm); return why && (why.text ?? ctx.t(why.key, why.params)); };
   // 1. nothing above the diagonal
   for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) {
     const w = weights.data[i * T + j];
-    if (w !== 0) {
-      const cause = diagnose(ctx, got, expected, mistakes);
-      ctx.fail(ctx.t('causal.above', { index: `[${i}, ${j}]`, value: fmtNum(w) }), cause && ctx.t(cause));
-    }
+    if (w !== 0) ctx.fail(ctx.t('causal.above', { index: `[${i}, ${j}]`, value: fmtNum(w) }), await because());
   }
   // 2. each row a distribution
   for (let i = 0; i < T; i++) {
-    let sum = 0;
-    for (let j = 0; j < T; j++) sum += weights.data[i * T + j];
-    if (!(Math.abs(sum - 1) <= 1e-6)) {
-      const cause = diagnose(ctx, got, expected, mistakes);
-      ctx.fail(ctx.t('rows_sum', { index: i, sum: fmtNum(sum) }), cause && ctx.t(cause));
-    }
+    const sum = rowSum(weights.data.subarray(i * T, (i + 1) * T));
+    if (!(Math.abs(sum - 1) <= 1e-6)) ctx.fail(ctx.t('rows_sum', { index: i, sum: fmtNum(sum) }), await because());
   }
   // 3. earlier outputs blind to later tokens
-  const [out2] = ctx.tuple(await ctx.call('causal_self_attention', X2, Wq, Wk, Wv), 'causal_self_attention', PAIR);
+  const [out2] = await call(X2);
   for (let p = 0; p < from; p++) {
-    if (!close(take0(out, p), take0(out2, p), ctx.tol)) {
-      const cause = diagnose(ctx, got, expected, mistakes);
-      ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }), cause && ctx.t(cause));
-    }
+    if (!close(take0(out, p), take0(out2, p), ctx.tol)) ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }), await because());
   }
   // 4. and the values themselves
-  expectAttention(ctx, got, expected, mistakes);
+  await checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
 }
 
 export async function loop_reference(ctx) {
   const { T_q, T_k, d_k, d_v } = ctx.params;
-  const Q = normals(ctx, [T_q, d_k]), K = normals(ctx, [T_k, d_k]), V = normals(ctx, [T_k, d_v]);
-  // A random mask with at least one open key per query (a closed row has no defined answer).
-  const open = Array.from({ length: T_q }, () => Math.floor(ctx.rng.next() * T_k));
-  const mask = tensor(Uint8Array.from({ length: T_q * T_k }, (_, i) => (i % T_k === open[Math.floor(i / T_k)] || ctx.rng.next() < 0.6 ? 1 : 0)), [T_q, T_k], 'bool');
-  const got = ctx.tuple(await ctx.call('attention', Q, K, V, mask), 'attention', PAIR);
-  const ref = ctx.engine.attentionLoops(Q, K, V, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, mask));
+  const inp = attentionInputs(ctx, { Tq: T_q, Tk: T_k, dk: d_k, dv: d_v, mask: 'random' });
+  const got = await callPair(ctx, 'attention', [inp.Q, inp.K, inp.V, inp.mask], inp);
+  const loops = ctx.engine.attentionLoops(inp.Q, inp.K, inp.V, { mask: inp.mask }); // the independent nested-loop reference
+  const second = () => { const i2 = attentionInputs(ctx, { Tq: T_q + 1, Tk: T_k + 2, dk: d_k + 1, dv: d_v - 1, mask: 'random' }); return { args: [i2.Q, i2.K, i2.V, i2.mask], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, i2.mask) }; };
+  await checkAttention(ctx, 'attention', got, [T_(loops.out), T_(loops.weights)], inp, confirmWith(ctx, 'attention', second));
+}
+
+/**
+ * Why a batch went wrong, when each sample alone is right: the construct on `fn`'s path that
+ * treats the axes of a batch as those of a single sample. → a sentence, or null.
+ */
+function batchCause(ctx, fn) {
+  const reads = ctx.reads(fn);
+  if (!reads) return ctx.members.has('T') ? ctx.t('d.batched_T') : null;
+  const swap01 = [...reads.calls].find((c) => /swapaxes\([^,]+,\s*0\s*,\s*1\s*\)/.test(c));
+  if (swap01) return ctx.t('d.swapaxes_01', { call: swap01 });
+  if (reads.shapeAxes.length) {
+    const expr = reads.shapeAxes[0], axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
+    const fromEnd = axis - 2; // written for (T, d): axis 0 is T, -2 from the end; axis 1 is d, -1
+    return ctx.t('d.shape_axis', { expr, fix: expr.replace(/\[\d+\]$/, ctx.track === 'python' ? `[${fromEnd}]` : `.at(${fromEnd})`) });
+  }
+  if (reads.members.has('T')) return ctx.t('d.batched_T');
+  if (reads.members.has('dot')) return ctx.t('d.dot_batch');
+  return null;
+}
+
+/** Calls `fn` on each batch element alone: true when every one of them is right. */
+async function samplesRight(ctx, fn, args, expected, B) {
+  for (let b = 0; b < B; b++) {
+    let r;
+    try { r = ctx.tuple(await ctx.call(fn, ...args.map((a) => (a && a.shape && a.shape.length === 3 ? take0(a, b) : a))), fn, PAIR); } catch { return false; }
+    if (!matches(r, expected.map((e) => take0(e, b)), ctx.tol)) return false;
+  }
+  return true;
 }
 
 export async function batching(ctx) {
   const { B, T, d_model, d_k, d_v } = ctx.params;
-  const Q = normals(ctx, [B, T, d_k]), K = normals(ctx, [B, T, d_k]), V = normals(ctx, [B, T, d_v]);
-  const mask = T_(ctx.engine.causalMask(T));
-  const batchHint = () => (ctx.members.has('T') ? 'd.batched_T' : null);
-  // A call that raises on a batch while the code uses `.T`: say why.
-  const batchCall = async (fn, ...args) => {
+  // A call that goes wrong on a batch although each sample is right: say which construct did it.
+  const batchCall = async (fn, args, expected, inp) => {
+    let got;
     try {
-      return ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
+      got = ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
     } catch (e) {
-      if (e.raised && batchHint()) ctx.fail(e.message, ctx.t('d.batched_T'));
+      if (e.error && (await samplesRight(ctx, fn, args, expected, B))) ctx.fail(e.problem, batchCause(ctx, fn) ?? ctx.t('batch.each'));
+      const why = e.error && raisedCause(ctx, e.error.message, inp);
+      if (why) ctx.fail(e.problem, ctx.t(why.key, why.params));
       throw e;
     }
-  };
-  const got = await batchCall('attention', Q, K, V, mask);
-  const ref = ctx.engine.attention(Q, K, V, { mask });
-  expectAttention(ctx, got, { out: T_(ref.out), weights: T_(ref.weights) }, attentionMistakes(ctx.engine, Q, K, V, mask, { causal: true }), batchHint);
-
-  const inputs = selfAttentionInputs(ctx, [B], T, d_model, d_k, d_v);
-  const { X, Wq, Wk, Wv } = inputs;
-  const got2 = await batchCall('causal_self_attention', X, Wq, Wk, Wv);
-  const ref2 = ctx.engine.causalSelfAttention(X, Wq, Wk, Wv);
-  const expected2 = { out: T_(ref2.out), weights: T_(ref2.weights) };
-  // Name the first batch element that goes wrong before the generic message.
-  if (got2[0].shape.join() === expected2.out.shape.join()) {
-    for (let b = 0; b < B; b++) {
-      if (!close(take0(got2[0], b), take0(expected2.out, b), ctx.tol)) {
-        if (b > 0 && close(take0(got2[0], 0), take0(expected2.out, 0), ctx.tol)) ctx.fail(ctx.t('batch.sample', { b }));
-        break;
-      }
+    if (matches(got, expected, ctx.tol)) return got;
+    const problem = ctx.mismatch(got[1], expected[1], 'weights') || ctx.mismatch(got[0], expected[0], 'out');
+    if (await samplesRight(ctx, fn, args, expected, B)) {
+      const why = batchCause(ctx, fn) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
+      ctx.fail(problem, why ?? ctx.t('batch.each'));
     }
-  }
-  expectAttention(ctx, got2, expected2, selfAttentionMistakes(ctx, inputs), batchHint);
+    await checkAttention(ctx, fn, got, expected, inp, null);
+    return got;
+  };
+  const inp = attentionInputs(ctx, { lead: [B], Tq: T, dk: d_k, dv: d_v, mask: 'causal' });
+  await batchCall('attention', [inp.Q, inp.K, inp.V, inp.mask], refAttention(ctx, inp.Q, inp.K, inp.V, inp.mask), inp);
+
+  const sin = withProjections(ctx, selfInputs(ctx, [B], T, d_model, d_k, d_v));
+  await batchCall('causal_self_attention', [sin.X, sin.W.W_q, sin.W.W_k, sin.W.W_v], refSelf(ctx, sin), sin);
 
   // A larger hidden batch, checked against the fast float32 path (the backend the host chose; the
   // conformance table holds that path to the double reference within the tolerance used here).
@@ -232,13 +428,13 @@ export async function batching(ctx) {
   if (!L) return;
   const f32 = () => Float32Array.from(ctx.rng.normals(L.B * L.T * L.d));
   const [q, k, v] = [f32(), f32(), f32()];
-  const asTensor = (a) => tensor(Float64Array.from(a), [L.B, L.T, L.d]);
-  const [got3out, got3w] = await batchCall('attention', asTensor(q), asTensor(k), asTensor(v), T_(ctx.engine.causalMask(L.T)));
+  const big = (a) => tensor(Float64Array.from(a), [L.B, L.T, L.d]);
+  const [got3out, got3w] = ctx.tuple(await ctx.call('attention', big(q), big(k), big(v), tril(L.T)), 'attention', PAIR);
   const fast = await ctx.fast.attentionF32({ q, k, v, B: L.B, Tq: L.T, d: L.d, causal: true, weights: true });
   const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
   const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
     || ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
-  if (problem) ctx.fail(problem, batchHint() && ctx.t('d.batched_T'));
+  if (problem) ctx.fail(problem, batchCause(ctx, 'attention'));
 }
 
 /**
@@ -246,14 +442,14 @@ export async function batching(ctx) {
  * example. → { args (the inputs, as for ctx.call), reference (the expected weights, 2-D), mask (2-D
  * bool, hatched cells), weights(value) (the 2-D weights in a returned value, or null) }.
  */
-export function heatmap({ spec, engine }) {
-  const { Q, K, V } = spec.tests.find((t) => t.id === 'lesson_example').params;
-  const [q, k, v] = [Q, K, V].map(fromRows);
-  const mask = T_(engine.causalMask(q.shape[0]));
+export function heatmap({ spec, ref }) {
+  const [q, k, v] = ['Q', 'K', 'V'].map((key) => fromRows(spec.tests.find((t) => t.id === 'lesson_example').params[key]));
+  const mask = tril(q.shape[0]);
   return {
     args: [q, k, v, mask],
-    reference: T_(engine.attention(q, k, v, { mask }).weights),
+    reference: T_(ref.attention(q, k, v, mask)[1]),
     mask,
     weights: (value) => (Array.isArray(value) && value.length === 2 ? value[1] : null),
   };
 }
+

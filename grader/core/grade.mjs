@@ -9,12 +9,22 @@ import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
 import { prepareSource } from './source.mjs';
+import { explainError } from './explain.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
 
 export { prepareSource };
 
-/** A test's verdict on the student's code; anything else thrown is a grader bug (status 'error'). */
-export class Failure extends Error {}
+/**
+ * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
+ * `problem`: what differs; `cause`: the diagnosis or explanation (said once per report: a later test
+ * with the same cause refers to the first); `error`: { fn, message, line } when the student's code raised.
+ */
+export class Failure extends Error {
+  constructor(message, { problem = message, cause = null, error = null } = {}) {
+    super(message);
+    Object.assign(this, { problem, cause, error });
+  }
+}
 /** The submission's overall time ran out. */
 class DeadlineReached extends Error {}
 
@@ -26,6 +36,7 @@ export function capOutput(text, lang) {
 }
 
 const now = () => performance.now();
+const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
 
 /**
  * Grade one submission. Returns the report:
@@ -79,14 +90,27 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
     if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
   }
 
+  // An error or a cause is said in full once; a later test that meets it again refers to the first.
+  const firstSaid = new Map();
+  const testName = (test) => test.name[lang] || test.name.en;
+  const sayOnce = (f, test) => {
+    // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
+    const key = f.error ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}` : f.cause ? `cause\0${f.cause}` : null;
+    if (!key) return f.message;
+    if (!firstSaid.has(key)) { firstSaid.set(key, testName(test)); return f.message; }
+    const first = firstSaid.get(key);
+    return f.error ? t('error.same', { fn: f.error.fn, where: f.error.line ? t('error.where', { line: f.error.line }) : '', test: first })
+      : [f.problem, t('cause.same', { test: first })].map(sentence).join(' ');
+  };
+
   for (const test of spec.tests) {
     if (now() >= deadlineAt) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, loadNote });
+    const ctx = makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
     let status = 'pass', message = null;
     try {
       await exercise.suite[test.id](ctx);
     } catch (e) {
-      if (e instanceof Failure) { status = 'fail'; message = e.message; }
+      if (e instanceof Failure) { status = 'fail'; message = sayOnce(e, test); }
       else if (e instanceof DeadlineReached) { status = 'error'; message = t('deadline.hit', { s: seconds }); }
       else {
         status = 'error';
@@ -106,13 +130,15 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
 /** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
 export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });
 
-function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, loadNote }) {
+function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, reads, loadNote, track = 'js' }) {
   const spec = exercise.spec;
-  const t = (key, params) => say(lang, key, params, exercise.messages);
-  const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
-  const fail = (...parts) => { throw new Failure(parts.filter(Boolean).map(sentence).join(' ')); };
+  const t = (key, params) => say(lang, key, params, exercise.messages, track);
+  /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
+  const fail = (problem, cause = null) => { throw new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause }); };
   const ctx = {
-    test, params: test.params || {}, lang, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
+    test, params: test.params || {}, lang, track, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
+    /** What the student's function `fn` and the functions it calls read (source.mjs functionReads), or null. */
+    reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     /**
      * The test's declared mistakes for reference function `fn` (spec.json tests[].mistakes: "the
@@ -136,8 +162,11 @@ function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutM
         if (res.kind === 'memory') fail(t('memory', { fn, mb: memoryMb }));
         if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
         if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
-        if (res.kind === 'missing') fail(t('missing', { fn }), loadNote && t('missing.after_load'));
-        const err = new Failure(t('error', { fn, message: res.message, where: res.line ? t('error.where', { line: res.line }) : '' }));
+        if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load')].filter(Boolean).map(sentence).join(' '));
+        const problem = t('error', { fn, message: res.message, where: res.line ? t('error.where', { line: res.line }) : '' });
+        const why = explainError(res, source, ctx.track);
+        const cause = why && t(why.key, why.params);
+        const err = new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause, error: { fn, message: res.message, line: res.line } });
         err.raised = res.message;
         throw err;
       }
@@ -150,7 +179,7 @@ function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutM
       const r = toTensor(value);
       if (r.tensor) return r.tensor;
       if (r.error === 'not-array') fail(t('not_array', { fn, kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind) }));
-      fail(t(r.error, { fn, kind: kindName(lang, r.kind) }));
+      fail(t(r.error, { fn, kind: kindName(lang, r.kind), kindNom: kindName(lang, r.kind, true) }));
     },
 
     /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */

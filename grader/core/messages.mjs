@@ -33,19 +33,27 @@ const en = {
   'not_implemented': '`{fn}` returns nothing yet: it is not implemented.',
   'missing': '`{fn}` is not defined in your code.',
   'error': '`{fn}` raised an error{where}: {message}',
+  'error.same': '`{fn}` raised the same error{where} as in the test “{test}”.',
+  'cause.same': 'The same cause as in the test “{test}”.',
+  'explain.operator': 'JavaScript’s `{op}` does not work on arrays: use `{fix}`.',
+  'explain.math': '`Math.{name}` works on single numbers only: for an array use `np.{np}(…)`.',
+  'explain.keepdims': 'A max or sum lost its axis: {b} is {a} without the last axis it was taken over. Keep that axis with `{keepdims}`, so that the result lines up row by row.',
+  'explain.broadcast': 'The shapes {a} and {b} do not line up from the right (each axis must be equal or 1).',
+  'explain.matmul': 'matmul multiplies the last axis of the left operand, {a}, by the second-to-last of the right one, {b}: {n} ≠ {m}.',
+  'explain.indexing': '`{expr}` reads a plain property: arrays are indexed with `{fix}`.',
   'error.where': ' at line {line}',
   'timeout': '`{fn}` did not finish within the {ms} ms time limit: look for a loop that never ends.',
   'memory': '`{fn}` used too much memory and was stopped (limit {mb} MiB for the whole run): look for an array or string far larger than the inputs, one that grows without end, or arrays kept in a global between calls.',
   'not_array': '`{fn}` returned {kind} where an array was expected.',
   'ragged': '`{fn}` returned nested lists of different lengths: that is not a rectangular array.',
   'mixed': '`{fn}` returned a list that mixes numbers and booleans.',
-  'element': '`{fn}` returned a list containing {kind}; only numbers or booleans can form an array.',
+  'element': '`{fn}` returned a list containing {kindNom}; only numbers or booleans can form an array.',
   'not_tuple': '`{fn}` must return [{names}]; it returned {kind}.',
   'shape': '{what}: shape is {actual}, expected {expected}.',
-  'dtype.bool': '{what} must be a boolean mask (true/false), but it holds numbers. Compare, or use .astype("bool").',
+  'dtype.bool': '{what} must be a boolean mask (true/false), but it holds numbers. Make it with a comparison, or `.astype("bool")`.',
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
   'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
-  'values': '{what}: differs in {count} of {total} elements. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
+  'values': '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
 };
 
 const ru = {
@@ -53,7 +61,7 @@ const ru = {
   'status.fail': 'не пройден',
   'status.error': 'ошибка',
   'summary': 'Пройдено тестов: {passed} из {total}',
-  'seed': 'seed {seed}',
+  'seed': 'сид {seed}',
   'backend': 'быстрый путь {backend}',
   'syntax': 'Синтаксическая ошибка в строке {line}, столбец {column}: {message}',
   'load.error': 'При загрузке скрипт остановился с ошибкой в строке {line}: {message}.',
@@ -78,37 +86,67 @@ const ru = {
   'invalid.unreadable': 'значение, которое не удалось прочитать',
   'not_implemented': '`{fn}` пока ничего не возвращает: функция ещё не реализована.',
   'missing': 'В коде нет функции `{fn}`.',
-  'error': '`{fn}` выбросила ошибку{where}: {message}',
-  'error.where': ' в строке {line}',
+  'error': 'В `{fn}` возникла ошибка{where}: {message}',
+  'error.same': 'В `{fn}` та же ошибка{where}, что и в тесте «{test}».',
+  'cause.same': 'Причина та же, что и в тесте «{test}».',
+  'explain.operator': 'Оператор JavaScript `{op}` не работает с массивами: используйте `{fix}`.',
+  'explain.math': '`Math.{name}` работает только с отдельными числами: для массива используйте `np.{np}(…)`.',
+  'explain.keepdims': 'У максимума или суммы пропала ось: {b} — это {a} без последней оси, вдоль которой они считались. Сохраните её с `{keepdims}`, чтобы результат согласовался построчно.',
+  'explain.broadcast': 'Формы {a} и {b} не согласуются справа налево (каждая ось должна совпадать или быть равна 1).',
+  'explain.matmul': 'matmul умножает последнюю ось левого операнда, {a}, на предпоследнюю ось правого, {b}: {n} ≠ {m}.',
+  'explain.indexing': '`{expr}` читает обычное свойство: элементы массива берутся так: `{fix}`.',
+  'error.where': ' (строка {line})',
   'timeout': '`{fn}` не уложилась в лимит {ms} мс: проверьте, не зациклился ли какой-то цикл.',
   'memory': '`{fn}` заняла слишком много памяти и была остановлена (лимит {mb} МиБ на весь запуск): проверьте, нет ли массива или строки намного больше входных данных, массива, который растёт без конца, или массивов, которые копятся в глобальной переменной между вызовами.',
   'not_array': '`{fn}` вернула {kind}, а ожидался массив.',
   'ragged': '`{fn}` вернула вложенные списки разной длины: это не прямоугольный массив.',
   'mixed': '`{fn}` вернула список, где перемешаны числа и логические значения.',
-  'element': '`{fn}` вернула список, в котором есть {kind}; массив может состоять только из чисел или true/false.',
+  'element': '`{fn}` вернула список, в котором есть {kindNom}; массив может состоять только из чисел или true/false.',
   'not_tuple': '`{fn}` должна вернуть [{names}], а вернула {kind}.',
   'shape': '{what}: форма {actual}, ожидалась {expected}.',
-  'dtype.bool': '{what} должна быть булевой маской (true/false), а в ней числа. Используйте сравнение или .astype("bool").',
-  'dtype.float': '{what} должен содержать числа, а содержит true/false.',
+  'dtype.bool': '{what}: нужна булева маска (true/false), а в ней числа. Получите её сравнением или `.astype("bool")`.',
+  'dtype.float': '{what}: нужны числа, а в результате true/false.',
   'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
-  'values': '{what}: не совпадают {count} из {total} элементов. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
+  'values': '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
 };
 
+// What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,
+// for "a list containing …", the nominative (в котором есть строка).
 const kinds = {
-  en: { undefined: 'nothing (undefined)', null: 'null', number: 'a number', string: 'a string', object: 'an object', function: 'a function', boolean: 'a boolean' },
-  ru: { undefined: 'ничего (undefined)', null: 'null', number: 'число', string: 'строку', object: 'объект', function: 'функцию', boolean: 'логическое значение' },
+  en: { undefined: 'nothing (undefined)', null: 'null', number: 'a number', string: 'a string', object: 'an object', function: 'a function', boolean: 'a boolean', symbol: 'a symbol', bigint: 'a BigInt' },
+  ru: { undefined: 'ничего (undefined)', null: 'null', number: 'число', string: 'строку', object: 'объект', function: 'функцию', boolean: 'логическое значение', symbol: 'символ', bigint: 'BigInt' },
+};
+const kindsNominative = {
+  en: kinds.en,
+  ru: { ...kinds.ru, undefined: 'undefined', string: 'строка', function: 'функция' },
 };
 
 export const LANGS = { en, ru };
 
 /**
- * A sentence in `lang` with its `{name}` fields filled in. `pack`: an exercise's own messages
- * ({ ru: {...}, en: {...} }, its messages.json), looked up before the core's.
+ * A sentence in `lang` with its `{name}` fields filled in and `{name|…}` plural forms agreed.
+ * `pack`: an exercise's own messages ({ ru: {...}, en: {...} }, its messages.json), looked up before
+ * the core's; `track`: a submission language ('js', 'python'), whose variant `<key>.<track>` (code
+ * spelled as that language spells it) is preferred where a message has one.
  */
-export function say(lang, key, params = {}, pack = null) {
+export function say(lang, key, params = {}, pack = null, track = null) {
   const table = LANGS[lang] ? lang : 'ru';
-  const text = pack?.[table]?.[key] ?? LANGS[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  const find = (k) => pack?.[table]?.[k] ?? LANGS[table][k] ?? pack?.en?.[k] ?? en[k];
+  const text = (track && find(`${key}.${track}`)) ?? find(key) ?? key;
+  return text
+    .replace(/\{(\w+)((?:\|[^|{}]*)+)\}/g, (_, k, forms) => plural(table, Number(params[k]), forms.slice(1).split('|')))
+    .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
-export const kindName = (lang, kind) => (kinds[lang] || kinds.ru)[kind] || kind;
+/**
+ * `{n|one|few|many}` in a sentence: the form that agrees with the number n (Russian: 1, 21 → one;
+ * 2–4, 22–24 → few; else many; English: 1 → one, else the second form).
+ */
+function plural(lang, n, forms) {
+  if (lang !== 'ru') return forms[n === 1 ? 0 : 1] ?? forms[0];
+  const m10 = n % 10, m100 = n % 100;
+  const i = m10 === 1 && m100 !== 11 ? 0 : m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14) ? 1 : 2;
+  return forms[i] ?? forms.at(-1);
+}
+
+export const kindName = (lang, kind, nominative = false) => ((nominative ? kindsNominative : kinds)[lang] || kinds.ru)[kind] || kind;

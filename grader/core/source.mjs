@@ -10,6 +10,10 @@ const OPTIONS = { ecmaVersion: 'latest', locations: true };
 /**
  * → { ok: true, source, declarations, aliases, names, members } or { ok: false, error: { message, line, column } }.
  * `names`: what the script declares at top level (functions, classes, variables, export aliases).
+ * `reads(fn)`: what top-level function `fn` and the top-level functions it calls (transitively) read:
+ * { members: Set of property names after a dot, shapeAxes: ['K.shape[1]', …] (a shape indexed from
+ * the front with a literal), shapeNegative: ['K.shape[-1]', …] (undefined in JS), calls: Set of `obj.method(literal, literal)` texts such as
+ * 'np.swapaxes(K, 0, 1)' } — for hints that only speak of constructs on the path that failed.
  * `aliases`: exported name → local name (`export { impl as softmax }`); `members`: property names the
  * code reads with a dot (`K.T` → 'T'), for hints.
  */
@@ -45,11 +49,64 @@ export function prepareSource(source) {
   return {
     ok: true,
     names: topLevelNames(ast, aliases),
+    reads: functionReads(ast, source, aliases),
     source: applyEdits(source, edits),
     declarations: applyEdits(source, [...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)), ...declarationEdits]),
     aliases,
     members: memberNames(source),
   };
+}
+
+function functionReads(ast, source, aliases) {
+  const bodies = new Map(); // top-level function name → its node
+  for (let node of ast.body) {
+    if (/^Export(Named|Default)Declaration$/.test(node.type) && node.declaration) node = node.declaration;
+    if (node.type === 'FunctionDeclaration' && node.id) bodies.set(node.id.name, node);
+    if (node.type === 'VariableDeclaration') for (const d of node.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) bodies.set(d.id.name, d.init);
+  }
+  for (const [exported, local] of Object.entries(aliases)) if (bodies.has(local)) bodies.set(exported, bodies.get(local));
+  const own = new Map();
+  const info = (name) => {
+    if (own.has(name)) return own.get(name);
+    const r = { members: new Set(), shapeAxes: [], shapeNegative: [], calls: new Set(), uses: new Set() };
+    own.set(name, r);
+    walk(bodies.get(name), (n) => {
+      if (n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier') r.members.add(n.property.name);
+      if (n.type === 'MemberExpression' && n.computed && n.property.type === 'Literal' && typeof n.property.value === 'number' && n.property.value >= 0 &&
+          n.object.type === 'MemberExpression' && !n.object.computed && n.object.property.name === 'shape') r.shapeAxes.push(source.slice(n.start, n.end));
+      if (n.type === 'MemberExpression' && n.computed && n.property.type === 'UnaryExpression' && n.property.operator === '-' && n.property.argument.type === 'Literal' &&
+          n.object.type === 'MemberExpression' && !n.object.computed && n.object.property.name === 'shape') r.shapeNegative.push(source.slice(n.start, n.end));
+      if (n.type === 'CallExpression' && n.arguments.some((a) => a.type === 'Literal')) r.calls.add(source.slice(n.start, n.end).replace(/\s+/g, ' '));
+      if (n.type === 'Identifier' && bodies.has(n.name)) r.uses.add(n.name);
+    });
+    return r;
+  };
+  return (fn) => {
+    const all = { members: new Set(), shapeAxes: [], shapeNegative: [], calls: new Set() };
+    const seen = new Set();
+    const visit = (name) => {
+      if (seen.has(name) || !bodies.has(name)) return;
+      seen.add(name);
+      const r = info(name);
+      r.members.forEach((m) => all.members.add(m));
+      all.shapeAxes.push(...r.shapeAxes);
+      all.shapeNegative.push(...r.shapeNegative);
+      r.calls.forEach((c) => all.calls.add(c));
+      r.uses.forEach(visit);
+    };
+    visit(fn);
+    return all;
+  };
+}
+
+function walk(node, f) {
+  if (!node || typeof node.type !== 'string') return;
+  f(node);
+  for (const key of Object.keys(node)) {
+    const v = node[key];
+    if (Array.isArray(v)) v.forEach((c) => walk(c, f));
+    else if (v && typeof v.type === 'string' && key !== 'loc') walk(v, f);
+  }
 }
 
 function topLevelNames(ast, aliases) {

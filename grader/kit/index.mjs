@@ -41,33 +41,52 @@ export function matches(got, expected, tol) {
 }
 
 /**
- * The classic-mistake recomputation: `mistakes` is a list of { key, run } where run() recomputes the
- * result a mistake would give (with the reference, usually ctx.ref or ctx.engine with other options).
- * → the first key whose result the student's `got` matches, or null. A mistake whose recomputation
+ * The classic-mistake recomputation: `mistakes` is a list of { key, params?, run } where run()
+ * recomputes the result a mistake would give (with the reference, usually ctx.ref or ctx.engine with
+ * other options). → the one { key, params } whose result the student's `got` matches, or null: when
+ * no mistake explains it, and also when mistakes with different keys explain it equally (the inputs
+ * cannot tell them apart, as at T = 1: naming one would be a guess). A mistake whose recomputation
  * throws (it does not apply to these inputs) is skipped. `got` and each result have the same
  * structure: a tensor, or a list of tensors.
  */
-export function explain(got, mistakes, tol) {
+export function explainWhy(got, mistakes, tol) {
+  let found = null;
   for (const m of mistakes) {
     if (!m) continue;
     let r;
     try { r = m.run(); } catch { continue; }
-    if (matches(got, r, tol)) return m.key;
+    if (!matches(got, r, tol)) continue;
+    if (found && found.key !== m.key) return null;
+    found ??= { key: m.key, params: m.params ?? {} };
   }
-  return null;
+  return found;
+}
+
+/** explainWhy's key alone (null when nothing, or more than one cause, explains `got`). */
+export const explain = (got, mistakes, tol) => explainWhy(got, mistakes, tol)?.key ?? null;
+
+/**
+ * explainWhy, confirmed on a second input where that is possible: `confirm(key)` (async) calls the
+ * student's function on other inputs and says whether the same mistake explains that result too.
+ * A cause is named only when it holds on both.
+ */
+export async function diagnose(got, mistakes, tol, confirm = null) {
+  const why = explainWhy(got, mistakes, tol);
+  if (!why || !confirm) return why;
+  return (await confirm(why.key)) ? why : null;
 }
 
 /**
  * Compares a student's result with the expected one, part by part (`names` label the parts of a
  * tuple: ['out', 'weights']); on the first part that differs, fails with what differs, followed by
- * the mistake that explains the whole result (explain()) or by `fallback()`'s key, if any.
+ * the mistake that explains the whole result (explainWhy()) or by `fallback()`'s key, if any.
  */
 export function expect(ctx, got, expected, { names, what = '', mistakes = [], fallback } = {}) {
   const parts = Array.isArray(expected) ? expected.map((e, i) => [got[i], e, names?.[i] ?? `[${i}]`]) : [[got, expected, names?.[0] ?? '']];
   for (const [g, e, name] of parts) {
     const problem = ctx.mismatch(g, e, [what, name].filter(Boolean).join(' '));
     if (!problem) continue;
-    const cause = explain(got, mistakes, ctx.tol) ?? fallback?.() ?? null;
-    ctx.fail(problem, cause && ctx.t(cause));
+    const why = explainWhy(got, mistakes, ctx.tol) ?? (fallback?.() ? { key: fallback(), params: {} } : null);
+    ctx.fail(problem, why && ctx.t(why.key, why.params));
   }
 }

@@ -237,11 +237,37 @@ function operand(x, where) {
 
 // ---------------------------------------------------------------- NDArray
 
+// Every NDArray is handed out behind this Proxy, so that students can index it the way JS arrays are
+// indexed: `a[i]` is `a.get(i)` (a number for 1-D, a copy of the row otherwise), `a.length` is
+// `a.shape[0]`, `for (const row of a)` iterates the first axis. Writing `a[i] = v` is refused with a
+// sentence naming `a.set(i, v)`: an index write on a copy would silently change nothing.
+const INDEX = /^(?:0|[1-9]\d*)$/;
+const INDEXED = {
+  get(target, key, receiver) {
+    if (typeof key === 'string') {
+      if (INDEX.test(key)) {
+        if (target.shape.length === 0) throw new IndexError('too many indices for array: array is 0-dimensional, but 1 were indexed');
+        return +key < target.shape[0] ? target.get(+key) : undefined;
+      }
+      if (key === 'length') return target.shape.length ? target.shape[0] : undefined;
+    }
+    return Reflect.get(target, key, receiver);
+  },
+  set(target, key, value) {
+    if (typeof key === 'string' && INDEX.test(key)) throw new TypeError(`a[${key}] = … does not write into an np array: use a.set(${key}, value) (or a.set(i, j, value) for one element)`);
+    return Reflect.set(target, key, value);
+  },
+  has(target, key) {
+    if (typeof key === 'string' && INDEX.test(key)) return target.shape.length > 0 && +key < target.shape[0];
+    return Reflect.has(target, key);
+  },
+};
+const REAL = new WeakSet(); // the Proxies np made: a brand no other object can carry
+
 export class NDArray {
-  #real = true; // a brand no object made outside this constructor can carry (not even through a Proxy)
   /** { dtype, shape, data } of a real NDArray (its fields as they are now), null for anything else. */
   static parts(v) {
-    return v !== null && typeof v === 'object' && #real in v ? { dtype: v.dtype, shape: v.shape, data: v.data } : null;
+    return REAL.has(v) ? { dtype: v.dtype, shape: v.shape, data: v.data } : null;
   }
   constructor(data, shape, dtype = data instanceof Uint8Array ? 'bool' : 'float64') {
     if (!Object.hasOwn(RANK, dtype) || (dtype === 'bool') !== (data instanceof Uint8Array))
@@ -250,6 +276,9 @@ export class NDArray {
     this.data = data;
     this.shape = Object.freeze(shape.slice());
     this.dtype = dtype;
+    const indexed = new Proxy(this, INDEXED);
+    REAL.add(indexed);
+    return indexed;
   }
   get ndim() { return this.shape.length; }
   get size() { return this.data.length; }
@@ -287,7 +316,7 @@ export class NDArray {
   [Symbol.toPrimitive](hint) {
     if (hint === 'string') return this.toString();
     if (this.size === 1) return this.data[0];
-    throw new TypeError(`use np.add(a, b) / a.add(b): JavaScript operators do not work on arrays (this one has shape ${formatShape(this.shape)}; to print it use String(a) or print(a))`);
+    throw new TypeError(`JavaScript operators and Math functions do not work on arrays (this one has shape ${formatShape(this.shape)}); to print an array use print(a)`);
   }
   valueOf() { return this[Symbol.toPrimitive]('number'); }
   *[Symbol.iterator]() {
@@ -634,7 +663,7 @@ function matmul(x, y) {
   });
   const as = A.ndim === 1 ? [1, A.shape[0]] : A.shape, bs = B.ndim === 1 ? [B.shape[0], 1] : B.shape;
   const n = as[as.length - 2], k = as[as.length - 1], k2 = bs[bs.length - 2], m = bs[bs.length - 1];
-  if (k !== k2) throw new ValueError(`matmul: Input operand 1 has a mismatch in its core dimension 0, ${SIG} (size ${k2} is different from ${k})`);
+  if (k !== k2) throw new ValueError(`matmul: Input operand 1 has a mismatch in its core dimension 0, ${SIG} (size ${k2} is different from ${k}); the shapes are ${formatShape(A.shape)} ${formatShape(B.shape)}`);
   const ba = as.slice(0, -2), bb = bs.slice(0, -2);
   let batch;
   try { batch = broadcastShapes('matmul', [ba, bb]); } catch {

@@ -118,9 +118,12 @@ test('a classic mistake (no 1/√d_k) gets the targeted message', async () => {
   await setCode(page, noScaling);
   const { passed } = await check(page);
   assert.ok(passed < 7);
-  const scaling = (await results()).find((r) => r.id === 'scaling');
+  const all = await results();
+  const [first, scaling] = ['lesson_example', 'scaling'].map((id) => all.find((r) => r.id === id));
   assert.equal(scaling.status, 'fail');
-  assert.ok(scaling.message.includes(said('ru', 'd.no_scaling')), scaling.message);
+  assert.ok(first.message.includes(said('ru', 'd.no_scaling')), first.message);
+  // A cause is said once: the next test refers to the first.
+  assert.ok(scaling.message.includes(said('ru', 'cause.same', { test: 'Пример из урока' })), scaling.message);
   // The heatmap shows where: without the scale, the unmasked cells of rows 2 and 3 differ.
   await page.waitForSelector('[data-map=student] svg');
   assert.equal(await page.locator('[data-map=student] g.diff').count(), 5);
