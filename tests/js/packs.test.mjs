@@ -1,0 +1,96 @@
+// Exercise packs as a course author meets them (exercises/README.md):
+// - every pack loads and passes packProblems(); the CLI lists them all;
+// - each pack's solution passes every test and its starter fails every test with "not implemented";
+// - a broken pack is an author error: exit 2 with a sentence naming the file and the key (a misspelled
+//   test id, a message key missing in one language, an unknown field, JSON that does not parse);
+// - no file of the grader, the page, the tools or the core names a pack (`git grep`);
+// - `tools/new-exercise demo`, run in a copy of this tree, builds a pack that grades its own solution,
+//   touching nothing outside exercises/demo/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listExercises, loadExercise, readPack } from '../../grader/node/exercise.mjs';
+import { packProblems } from '../../grader/core/pack.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'grader', 'cli.mjs');
+const cli = (args, cwd = ROOT) => spawnSync(process.execPath, [join(cwd, 'grader', 'cli.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const slugs = listExercises();
+
+test('every pack loads without problems, and the CLI lists them in course order', async () => {
+  for (const slug of slugs) assert.deepEqual(packProblems(await readPack(slug)), [], slug);
+  const r = cli(['list']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), slugs);
+});
+
+for (const slug of slugs) {
+  test(`${slug}: the solution passes every test, the starter fails every test as not implemented`, async () => {
+    const { spec } = await loadExercise(slug);
+    const ok = cli(['grade', join(ROOT, 'exercises', slug, 'solution.js'), '--format', 'json', '--lang', 'en']);
+    assert.equal(ok.status, 0, ok.stdout);
+    assert.equal(JSON.parse(ok.stdout).tests.length, spec.tests.length);
+    const starter = cli(['grade', join(ROOT, 'exercises', slug, 'starter.js'), '--format', 'json', '--lang', 'en']);
+    assert.equal(starter.status, 1);
+    for (const t of JSON.parse(starter.stdout).tests) assert.match(t.message, /not implemented/, `${slug}: ${t.name}`);
+  });
+}
+
+test('a broken pack is an author error: exit 2 with the file and the key', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'attnlab-packs-'));
+  try {
+    for (const dir of ['grader', 'wasm', 'exercises']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true, filter: (p) => !p.includes('node_modules') });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    writeFileSync(join(copy, 'package.json'), readFileSync(join(ROOT, 'package.json')));
+    const pack = join(copy, 'exercises', 'sdpa');
+    const spec = readFileSync(join(pack, 'spec.json'), 'utf8');
+    const messages = readFileSync(join(pack, 'messages.json'), 'utf8');
+    const solution = join(pack, 'solution.js');
+    const broken = (what, file, text, expect) => {
+      writeFileSync(join(pack, file), text);
+      const r = cli(['grade', solution], copy);
+      writeFileSync(join(pack, 'spec.json'), spec);
+      writeFileSync(join(pack, 'messages.json'), messages);
+      assert.equal(r.status, 2, `${what}: exit ${r.status}\n${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, expect, what);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: a stack trace`);
+    };
+    broken('a misspelled test id', 'spec.json', spec.replace('"id": "scaling"', '"id": "scalingg"'), /exercises\/sdpa\/spec\.json: test "scalingg" has no function in exercises\/sdpa\/suite\.mjs/);
+    broken('an unknown field', 'spec.json', spec.replace('"seed": 2017,', '"seed": 2017, "sede": 1,'), /exercises\/sdpa\/spec\.json has an unknown field "sede"/);
+    const m = JSON.parse(messages);
+    delete m.ru['d.no_scaling'];
+    broken('a message key missing in ru', 'messages.json', JSON.stringify(m), /exercises\/sdpa\/messages\.json: key "d\.no_scaling" is in "en" but missing in "ru"/);
+    broken('JSON that does not parse', 'spec.json', spec.slice(0, -5), /exercises\/sdpa\/spec\.json is not valid JSON/);
+    const unknown = cli(['grade', solution, '--exercise', 'nope'], copy);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /unknown exercise "nope" \(exercises: /);
+  } finally { rmSync(copy, { recursive: true, force: true }); }
+});
+
+test('no file of the grader, the page, the tools or the engine names a pack', () => {
+  const pattern = slugs.flatMap((s) => ['-e', `\\b${s}\\b`]);
+  const r = spawnSync('git', ['grep', '-n', '-P', ...pattern, '-e', 'lesson_example', '--', 'grader', 'web', 'tools', 'wasm', ':!*.md'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.stdout, '', `these lines name a pack:\n${r.stdout}`);
+});
+
+test('tools/new-exercise demo, in a copy of the tree, builds a pack that grades its own solution and touches nothing else', { timeout: 20 * 60 * 1000 }, () => {
+  const copy = mkdtempSync(join(tmpdir(), 'attnlab-new-exercise-'));
+  try {
+    const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f));
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const git = (...a) => spawnSync('git', a, { cwd: copy, encoding: 'utf8' });
+    git('init', '-q'); git('add', '-A'); git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'copy');
+    const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env: { ...process.env, JOBS: '2' } });
+    assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
+    const changed = git('status', '--porcelain', '--untracked-files=all').stdout.trim().split('\n').map((l) => l.slice(3));
+    assert.deepEqual(changed.filter((f) => !f.startsWith('exercises/demo/')), [], 'files outside the new pack');
+    const r = cli(['grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json'], copy);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal(JSON.parse(r.stdout).status, 'pass');
+  } finally { rmSync(copy, { recursive: true, force: true }); }
+});
