@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -134,4 +136,12 @@ TEST_CASE("parallel: bad shapes are rejected like attention_f32's") {
   CHECK_THROWS_WITH_AS(fused::attention_f32_parallel(x.data(), x.data(), x.data(), x.data(), nullptr, {1, 1, 2, 0, 2, 2},
                                                      {}, ws, pool, 2),
                        doctest::Contains("Tk=0"), std::invalid_argument);
+}
+
+TEST_CASE("pool: the workers take part (last_participants)") {
+  ThreadPool pool(3);
+  pool.run(60, [](std::size_t, int) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, 3);
+  CHECK(pool.last_participants() >= 2);  // 60 ms of items: a worker that sleeps wakes long before the end
+  pool.run(5, [](std::size_t, int) {}, 1);
+  CHECK(pool.last_participants() == 1);
 }

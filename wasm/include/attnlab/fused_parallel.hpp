@@ -47,8 +47,9 @@ struct ParallelWorkspace {
 // 0.1-0.2 ms of work here, against the tens of microseconds a sleeping worker takes to wake.
 inline constexpr double kMinParallelWork = double(1 << 20);
 
+// Returns true when the call went through the pool, false when it ran on the caller alone.
 template <class P>
-void attention_f32_parallel_with(const float* q, const float* k, const float* v, float* out, float* weights,
+bool attention_f32_parallel_with(const float* q, const float* k, const float* v, float* out, float* weights,
                                  const Dims& s, const Options& o, ParallelWorkspace<P>& ws, ThreadPool& pool,
                                  int threads, double min_work = kMinParallelWork) {
   if (const std::string err = check(s, o); !err.empty()) throw std::invalid_argument(err);
@@ -81,7 +82,7 @@ void attention_f32_parallel_with(const float* q, const float* k, const float* v,
       for (std::size_t c = 0; c < chunks; ++c) kernel.pack(kin(bh), vin(bh), kp + bh * nk, vp + bh * nv, c);
       for (std::size_t sb = 0; sb < nsb; ++sb) block(bh, sb, 0);
     }
-    return;
+    return false;
   }
 
   for (std::size_t bh = 0; bh < BH; ++bh) ws.pending[bh].store(std::uint32_t(chunks), std::memory_order_relaxed);
@@ -98,13 +99,14 @@ void attention_f32_parallel_with(const float* q, const float* k, const float* v,
     while (ws.pending[bh].load(std::memory_order_acquire) != 0) cpu_relax();
     block(bh, sb, t);
   }, threads);
+  return true;
 }
 
 // The production entry point of the threaded WASM builds (and of the native tests).
-inline void attention_f32_parallel(const float* q, const float* k, const float* v, float* out, float* weights,
+inline bool attention_f32_parallel(const float* q, const float* k, const float* v, float* out, float* weights,
                                    const Dims& s, const Options& o, ParallelWorkspace<DefaultPath>& ws,
-                                   ThreadPool& pool, int threads) {
-  attention_f32_parallel_with<DefaultPath>(q, k, v, out, weights, s, o, ws, pool, threads);
+                                   ThreadPool& pool, int threads, double min_work = kMinParallelWork) {
+  return attention_f32_parallel_with<DefaultPath>(q, k, v, out, weights, s, o, ws, pool, threads, min_work);
 }
 
 }  // namespace attnlab::fused

@@ -7,14 +7,16 @@
 // late, descheduled or slow just takes fewer), the caller works too, and run() returns once every
 // item is done. Nothing is allocated and no thread is created per run().
 //
-// Waking: a worker spins on the job counter for a short while (calls in a loop find it awake),
-// then sleeps on a condition variable. Under Emscripten the caller may be a browser's main thread,
-// which must not block: it never sleeps here, it only spins on atomics (and on the mutex's short
-// critical sections, which Emscripten's futex turns into a spin on that thread).
+// Waiting: a worker spins on the job counter for a short while (calls in a loop find it awake),
+// then sleeps on a condition variable; the caller, once out of items, spins as briefly for the
+// last ones, then sleeps until the worker finishing the last item wakes it. Under Emscripten the
+// caller may be a browser's main thread, which cannot block: there Emscripten's futex wait turns
+// that sleep into a spin (Node's main thread and workers really sleep, in Atomics.wait).
 //
-// Workers that have not started yet (a pthread whose Web Worker is still loading) are not waited
-// for: each counts itself in when it starts, and only counted-in workers are awaited before the
-// next job replaces this one. A worker that wakes after the items ran out finds nothing to do.
+// The constructor waits (up to 2 s) for the workers to start. One that starts later (a pthread whose
+// Web Worker is still loading) is not waited for: each counts itself in when it starts and takes
+// part from the next job on; only counted-in workers are awaited before the next job replaces the
+// current one. A worker that wakes after the items ran out finds nothing to do.
 #pragma once
 
 #include <atomic>
@@ -23,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -37,10 +40,31 @@ inline void cpu_relax() noexcept {
 
 class ThreadPool {
  public:
-  // threads >= 1: the caller plus threads - 1 workers.
-  explicit ThreadPool(int threads) : size_(threads < 1 ? 1 : threads) {
-    workers_.reserve(size_ - 1);
-    for (int id = 1; id < size_; ++id) workers_.emplace_back([this, id] { work_loop(id); });
+  // The caller plus threads - 1 workers (threads < 1 counts as 1).
+  // A thread that cannot be created (under Emscripten: no pre-started Web Worker left) makes the
+  // pool smaller, not the program fail: size() says how many there are.
+  explicit ThreadPool(int threads) {
+    workers_.reserve(threads > 1 ? threads - 1 : 0);
+    for (int id = 1; id < threads; ++id) {
+      try {
+        workers_.emplace_back([this, id] { work_loop(id); });
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    size_ = int(workers_.size()) + 1;
+    // Let them start before the first job, which a worker not yet started would not see (a job
+    // that waits for one is worse: under Emscripten a pthread may need the caller's event loop to
+    // start). Bounded: one that takes longer joins from the next job on.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        if (registered_ == size_ - 1) break;
+      }
+      if (std::chrono::steady_clock::now() > until) break;
+      std::this_thread::yield();
+    }
   }
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -56,29 +80,42 @@ class ThreadPool {
 
   int size() const noexcept { return size_; }
 
+  // Threads that ran at least one item of the last run() (1 if it ran on the caller only):
+  // what tests check to see that the workers take part. Waits for the workers that saw it.
+  int last_participants() {
+    wait_acks();
+    return participants_.load(std::memory_order_relaxed);
+  }
+
   // f(item, thread) for every item in [0, n), on threads [0, active) (thread 0 is the caller).
   // Not reentrant: one run() at a time, from one thread.
   template <class F>
   void run(std::size_t n, F&& f, int active) {
     if (active > size_) active = size_;
+    using Fn = std::remove_reference_t<F>;
+    wait_acks();  // every worker that saw the last job is done with it: job_ may be replaced
     if (active <= 1 || n <= 1) {
+      participants_.store(n > 0 ? 1 : 0, std::memory_order_relaxed);
       for (std::size_t i = 0; i < n; ++i) f(i, 0);
       return;
     }
-    using Fn = std::remove_reference_t<F>;
-    wait_acks();  // every worker that saw the last job is done with it: job_ may be replaced
     {
       std::lock_guard<std::mutex> lock(m_);
       job_ = Job{[](void* ctx, std::size_t i, int t) { (*static_cast<Fn*>(ctx))(i, t); }, &f, n, active};
       next_.store(0, std::memory_order_relaxed);
       done_.store(0, std::memory_order_relaxed);
       acks_.store(0, std::memory_order_relaxed);
+      participants_.store(0, std::memory_order_relaxed);
       expected_ = registered_;
       gen_.store(gen_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
     cv_.notify_all();
     work(0);
-    while (done_.load(std::memory_order_acquire) < n) cpu_relax();
+    // The last items usually finish within microseconds; past kSpinTime a worker holding one has
+    // probably been descheduled (a busy machine), and spinning would only keep it off a core.
+    if (spin_until([&] { return done_.load(std::memory_order_acquire) >= n; })) return;
+    std::unique_lock<std::mutex> lock(m_);
+    done_cv_.wait(lock, [&] { return done_.load(std::memory_order_acquire) >= n; });
   }
 
  private:
@@ -92,10 +129,15 @@ class ThreadPool {
   void work(int thread) {
     const Job& j = job_;
     if (thread >= j.active) return;
-    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < j.n;) {
+    bool ran = false;
+    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < j.n; ran = true) {
       j.call(j.ctx, i, thread);
-      done_.fetch_add(1, std::memory_order_release);
+      if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == j.n && thread != 0) {
+        std::lock_guard<std::mutex> lock(m_);  // the caller may be asleep in run(): wake it
+        done_cv_.notify_one();
+      }
     }
+    if (ran) participants_.fetch_add(1, std::memory_order_relaxed);
   }
 
   void wait_acks() {
@@ -110,8 +152,8 @@ class ThreadPool {
       ++registered_;
     }
     for (;;) {
-      std::uint64_t g = spin_for_job(seen);
-      if (g == seen) {
+      std::uint64_t g = seen;
+      if (!spin_until([&] { return (g = gen_.load(std::memory_order_acquire)) != seen; })) {
         std::unique_lock<std::mutex> lock(m_);
         cv_.wait(lock, [&] { return stop_ || gen_.load(std::memory_order_relaxed) != seen; });
         if (stop_) return;
@@ -123,33 +165,33 @@ class ThreadPool {
     }
   }
 
-  // Polls gen_ for up to kSpinTime (the clock is read every 256 polls: under Emscripten it is a
-  // call into JS). Returns the generation seen last.
-  std::uint64_t spin_for_job(std::uint64_t seen) const {
+  // Polls ready() for up to kSpinTime (the clock is read every 256 polls: under Emscripten it is a
+  // call into JS); true once it holds.
+  template <class Ready>
+  static bool spin_until(Ready&& ready) {
     const auto until = std::chrono::steady_clock::now() + kSpinTime;
     for (;;) {
       for (int i = 0; i < 256; ++i) {
-        const std::uint64_t g = gen_.load(std::memory_order_acquire);
-        if (g != seen) return g;
+        if (ready()) return true;
         cpu_relax();
       }
-      if (std::chrono::steady_clock::now() >= until) return seen;
+      if (std::chrono::steady_clock::now() >= until) return false;
     }
   }
 
   static constexpr std::chrono::microseconds kSpinTime{200};
 
-  const int size_;
+  int size_;
   std::vector<std::thread> workers_;
   std::mutex m_;
-  std::condition_variable cv_;
+  std::condition_variable cv_, done_cv_;  // workers wait for a job; the caller for its end
   bool stop_ = false;     // guarded by m_
   int registered_ = 0;    // guarded by m_: workers that have started
   int expected_ = 0;      // acks the current job waits for (written by the caller only)
   Job job_{};             // written under m_ before gen_ moves on
   std::atomic<std::uint64_t> gen_{0};
   std::atomic<std::size_t> next_{0}, done_{0};
-  std::atomic<int> acks_{0};
+  std::atomic<int> acks_{0}, participants_{0};
 };
 
 }  // namespace attnlab
