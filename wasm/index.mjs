@@ -131,7 +131,8 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
     return Promise.reject(new Error(`loadCore: threads must be an integer >= 1, got ${threads}`));
   }
-  if (flavour === 'auto') {
+  const auto = flavour === 'auto';
+  if (auto) {
     if (wasmBinary) return Promise.reject(new Error(`loadCore: pass a flavour (${NAMES}) together with wasmBinary`));
     flavour = bestFlavour({ threads });
   }
@@ -150,13 +151,31 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
   const key = `${flavour}:${threads}`;
   const custom = wasmBinary !== undefined || locateFile !== undefined;
   if (!custom && cache.has(key)) return cache.get(key);
-  const p = instantiate(flavour, threads, wasmBinary, locateFile);
+  let p = instantiate(flavour, threads, wasmBinary, locateFile);
+  // A threaded build that does not come up (a worker script that cannot load, say) rejects after a
+  // while instead of never resolving; under 'auto' it gives way to its single-threaded twin, which
+  // says why (core.tried): 'auto' never fails for want of threads.
+  if (build.threaded) p = withTimeout(p, THREADED_LOAD_MS, `the ${flavour} build did not start within ${THREADED_LOAD_MS / 1000} s`);
+  if (auto && build.threaded) {
+    p = p.catch(async (e) => {
+      const core = await loadCore({ flavour: flavour.slice(0, -3), locateFile });
+      return { ...core, tried: [{ flavour, error: e.message ?? String(e) }] };
+    });
+  }
   if (!custom) {
     cache.set(key, p);
     p.catch(() => cache.delete(key)); // a failed load may be retried
   }
   return p;
 }
+
+// A threaded module resolves once its Web Workers have loaded; one that cannot load never says so.
+const THREADED_LOAD_MS = 15000;
+const withTimeout = (p, ms, message) => new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(message)), ms);
+  timer.unref?.();
+  p.then((x) => { clearTimeout(timer); resolve(x); }, (e) => { clearTimeout(timer); reject(e); });
+});
 
 async function instantiate(flavour, threads, wasmBinary, locateFile) {
   const { file, threaded } = FLAVOURS[flavour];
@@ -249,7 +268,9 @@ function makeCore(module, flavour) {
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
   return {
     flavour,
-    // The fast float32 path (attentionF32, fusedKernelKind, heapBytes): wasm/fused.mjs.
+    /** Builds loadCore('auto') tried first and could not start: [{ flavour, error }]. */
+    tried: [],
+    // The fast float32 path (attentionF32, fusedKernelKind, heapBytes, threads): wasm/fused.mjs.
     ...fusedApi(module),
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
     module,
