@@ -1,7 +1,8 @@
 // The threaded WASM build in the page (issue 13): served as tools/serve serves it (web/server.mjs,
 // COOP same-origin + COEP require-corp) the page is cross-origin isolated, loads the relaxed-SIMD
 // build with threads (attnlab-relaxed-mt: its glue and pthread worker script from dist/wasm/), names
-// it and its threads on the badge, grades 7/7, and does all of that again offline after one visit
+// it and its threads on the badge, grades 7/7 (the student's code still single-threaded in its
+// sandbox worker), and does all of that again offline after one visit
 // (the service worker's cache keeps the headers). `?threads=1` gives the single-threaded build.
 // Served without the headers (a plain static host), the page runs one thread and never fetches a
 // threaded file, not even into the service worker's cache.
@@ -9,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, setCode } from './launcher.mjs';
+import { launch, open, check, run, setCode } from './launcher.mjs';
 
 let solution;
 const browsers = [];
@@ -62,6 +63,10 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
   });
   assert.equal(used, 2, 'no call used more than the main thread');
   await grades(page);
+  // The student's code stays single-threaded: its sandbox worker has no Worker and no WebAssembly,
+  // isolated page or not.
+  await setCode(page, 'print(typeof Worker, typeof WebAssembly);');
+  assert.equal((await run(page)).trim(), 'undefined undefined');
 
   // Offline after this one visit: the cached page keeps its headers, hence the threaded build.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
