@@ -67,6 +67,8 @@ export interface AttentionResult {
 /** The core also carries the float32 fast path: attentionF32, fusedKernelKind, heapBytes (fused.d.ts). */
 export interface Core extends FusedApi {
   readonly flavour: Flavour;
+  /** Builds loadCore('auto') could not start before this one (a threaded build whose workers did not load). */
+  readonly tried: { flavour: Flavour; error: string }[];
   /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
   readonly module: any;
   causalMask(T: number): Tensor<Uint8Array>;
