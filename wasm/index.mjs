@@ -110,6 +110,9 @@ export function bestFlavour({ threads } = {}) {
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined' && typeof importScripts === 'undefined';
 
+// What globalThis.Worker was before any threaded glue ran (none in Node).
+const ORIGINAL_WORKER = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
+
 // A non-literal specifier keeps bundlers from trying to resolve Node built-ins for the browser.
 const nodeImport = (specifier) => import(specifier);
 
@@ -197,14 +200,14 @@ async function instantiate(flavour, threads, wasmBinary, locateFile) {
     if (isNode) args.locateFile = (path) => decodeURIComponent(new URL(url(path)).pathname);
     args.mainScriptUrlOrBlob = url(`${file}.mjs`);
     args.attnlabPoolSize = threads - 1;  // PTHREAD_POOL_SIZE (tools/build-wasm): Web Workers started before the module resolves
-    const globalWorker = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
     ({ default: createAttnlab } = await import(/* non-literal: not bundled */ args.mainScriptUrlOrBlob));
     try {
       module = await createAttnlab(args);
     } finally {
-      // In Node the glue sets globalThis.Worker to worker_threads' Worker; nothing else should see it.
+      // In Node the glue sets globalThis.Worker to worker_threads' Worker (and starts its workers
+      // with it at once, inside createAttnlab); nothing else should see it.
       if (isNode) {
-        if (globalWorker) Object.defineProperty(globalThis, 'Worker', globalWorker);
+        if (ORIGINAL_WORKER) Object.defineProperty(globalThis, 'Worker', ORIGINAL_WORKER);
         else delete globalThis.Worker;
       }
     }
