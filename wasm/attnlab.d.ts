@@ -67,8 +67,12 @@ export interface AttentionResult {
 /** The core also carries the float32 fast path: attentionF32, fusedKernelKind, heapBytes (fused.d.ts). */
 export interface Core extends FusedApi {
   readonly flavour: Flavour;
-  /** Builds loadCore('auto') could not start before this one (a threaded build whose workers did not load). */
-  readonly tried: { flavour: Flavour; error: string }[];
+  /** Resolves to the threads attentionF32 runs on once a threaded build's pool is up (tens of ms
+   *  after load; calls before run on the calling thread, same results); 1 for the others, or when a
+   *  threaded build's workers did not load (threadsError says why). */
+  readonly threadsReady: Promise<number>;
+  /** Why a threaded build's pool did not start, or null. */
+  readonly threadsError: string | null;
   /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
   readonly module: any;
   causalMask(T: number): Tensor<Uint8Array>;

@@ -124,7 +124,8 @@ const NAMES = Object.keys(FLAVOURS).map((f) => `'${f}'`).join(', ');
  * 'relaxed' is the SIMD build whose fused kernel multiplies and adds with f32x4.relaxed_madd (one
  * fused instruction where the CPU has FMA); everything else in it is the SIMD build. The '-mt'
  * builds are the same with the fused kernel on `threads` threads (default defaultThreads(); their
- * pool is created here, once: core.setThreads(n) later uses n of them at most).
+ * pool is created once, as soon as its Web Workers have loaded: await core.threadsReady;
+ * core.setThreads(n) later uses n of them at most).
  * threads: under 'auto', 1 picks a single-threaded build.
  * wasmBinary (ArrayBuffer | Uint8Array of that flavour's .wasm) needs an explicit flavour.
  * locateFile(path, prefix) -> URL of the .wasm (and of a threaded build's .mjs and .worker.js),
@@ -134,8 +135,7 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
     return Promise.reject(new Error(`loadCore: threads must be an integer >= 1, got ${threads}`));
   }
-  const auto = flavour === 'auto';
-  if (auto) {
+  if (flavour === 'auto') {
     if (wasmBinary) return Promise.reject(new Error(`loadCore: pass a flavour (${NAMES}) together with wasmBinary`));
     flavour = bestFlavour({ threads });
   }
@@ -154,17 +154,7 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
   const key = `${flavour}:${threads}`;
   const custom = wasmBinary !== undefined || locateFile !== undefined;
   if (!custom && cache.has(key)) return cache.get(key);
-  let p = instantiate(flavour, threads, wasmBinary, locateFile);
-  // A threaded build that does not come up (a worker script that cannot load, say) rejects after a
-  // while instead of never resolving; under 'auto' it gives way to its single-threaded twin, which
-  // says why (core.tried): 'auto' never fails for want of threads.
-  if (build.threaded) p = withTimeout(p, THREADED_LOAD_MS, `the ${flavour} build did not start within ${THREADED_LOAD_MS / 1000} s`);
-  if (auto && build.threaded) {
-    p = p.catch(async (e) => {
-      const core = await loadCore({ flavour: flavour.slice(0, -3), locateFile });
-      return { ...core, tried: [{ flavour, error: e.message ?? String(e) }] };
-    });
-  }
+  const p = instantiate(flavour, threads, wasmBinary, locateFile);
   if (!custom) {
     cache.set(key, p);
     p.catch(() => cache.delete(key)); // a failed load may be retried
@@ -172,13 +162,31 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
   return p;
 }
 
-// A threaded module resolves once its Web Workers have loaded; one that cannot load never says so.
-const THREADED_LOAD_MS = 15000;
-const withTimeout = (p, ms, message) => new Promise((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(message)), ms);
-  timer.unref?.();
-  p.then((x) => { clearTimeout(timer); resolve(x); }, (e) => { clearTimeout(timer); reject(e); });
-});
+// A threaded module resolves before its Web Workers have loaded (PTHREAD_POOL_DELAY_LOAD): its pool
+// is created once they all have, or never if one cannot load (then the core stays on one thread).
+// In Node the polling does not keep the process alive (a CLI that never needed the threads exits
+// at once) unless someone waits for it: keepAlive() is called when core.threadsReady is read.
+const THREADS_START_MS = 15000;
+function startThreads(module, threads) {
+  const workers = module.PThread.unusedWorkers.slice(0, threads - 1);
+  const t0 = Date.now();
+  let timer = null, wanted = false;
+  const promise = new Promise((resolve) => {
+    const poll = () => {
+      timer = null;
+      if (workers.every((w) => w.loaded)) {
+        resolve({ threads: module.fused_start_threads(threads), error: null });
+      } else if (Date.now() - t0 > THREADS_START_MS) {
+        resolve({ threads: 1, error: `its ${threads - 1} worker(s) did not load within ${THREADS_START_MS / 1000} s` });
+      } else {
+        timer = setTimeout(poll, 2);
+        if (!wanted) timer.unref?.();
+      }
+    };
+    poll();
+  });
+  return { promise, keepAlive() { wanted = true; timer?.ref?.(); } };
+}
 
 async function instantiate(flavour, threads, wasmBinary, locateFile) {
   const { file, threaded } = FLAVOURS[flavour];
@@ -211,14 +219,13 @@ async function instantiate(flavour, threads, wasmBinary, locateFile) {
         else delete globalThis.Worker;
       }
     }
-    module.fused_start_threads(threads);
     // Node: the pool's worker threads must not keep the process alive (they wait for work forever).
-    if (isNode) for (const w of [...module.PThread.runningWorkers, ...module.PThread.unusedWorkers]) w.unref();
-  } else {
-    ({ default: createAttnlab } = await GLUE[flavour]());
-    module = await createAttnlab(args);
+    if (isNode) for (const w of module.PThread.unusedWorkers) w.unref();
+    return makeCore(module, flavour, startThreads(module, threads));
   }
-  return makeCore(module, flavour);
+  ({ default: createAttnlab } = await GLUE[flavour]());
+  module = await createAttnlab(args);
+  return makeCore(module, flavour, { promise: Promise.resolve({ threads: 1, error: null }), keepAlive() {} });
 }
 
 // ---- tensors ---------------------------------------------------------------------------------
@@ -266,13 +273,23 @@ function unwrap(r) {
   return r;
 }
 
-function makeCore(module, flavour) {
+function makeCore(module, flavour, started) {
   const f = (x, fn, name) => asTensor(x, fn, name, 'f64');
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
-  return {
+  const ready = started.promise.then((r) => { core.threadsError = r.error; return r.threads; });
+  const core = {
     flavour,
-    /** Builds loadCore('auto') tried first and could not start: [{ flavour, error }]. */
-    tried: [],
+    /**
+     * Resolves to the threads attentionF32 runs on once a threaded build's pool is up (a few tens
+     * of ms after load; until then calls run on the calling thread, with the same results), or to 1
+     * (single-threaded builds at once; a threaded one whose workers did not load: threadsError says why).
+     */
+    get threadsReady() {
+      started.keepAlive();
+      return ready;
+    },
+    /** Why a threaded build's pool did not start, or null. */
+    threadsError: null,
     // The fast float32 path (attentionF32, fusedKernelKind, heapBytes, threads): wasm/fused.mjs.
     ...fusedApi(module),
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
@@ -310,4 +327,5 @@ function makeCore(module, flavour) {
         optMask(mask, fn) ?? null));
     },
   };
+  return core;
 }

@@ -22,6 +22,7 @@ globalThis.runCases = async (flavour, cases) => {
   if (!crossOriginIsolated) throw new Error('the page is not cross-origin isolated');
   const cores = navigator.hardwareConcurrency, pool = Math.max(2, Math.min(cores, 8));
   const core = await loadCore({ flavour, threads: pool });
+  if ((await core.threadsReady) !== pool) throw new Error('the pool did not start: ' + core.threadsError);
   const twin = await loadCore({ flavour: flavour.replace(/-mt$/, '') });
   const counts = [...new Set([1, 2, pool])];
   core.module.fused_set_min_parallel_work(0);

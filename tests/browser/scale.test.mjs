@@ -56,7 +56,7 @@ test('the panel opens on demand and measures all three series at every size', as
     assert.ok((await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)), `${id}: ${await cells(id)}`);
   }
   // The page is cross-origin isolated (web/server.mjs): the CPU series is the threaded relaxed build.
-  const n = await page.evaluate(() => window.attnlab.state.core.threads());
+  const n = await page.evaluate(() => window.attnlab.state.core.threadsReady);
   const cpu = n > 1 ? `WASM SIMD (relaxed) · ${n} threads` : 'WASM SIMD (relaxed)';
   assert.equal(series(r, 'cpu').label, cpu);
   assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), ['Your attention (JS)', cpu, 'WebGPU', '∝ T² (slope 2)']);

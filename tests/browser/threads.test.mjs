@@ -22,8 +22,12 @@ after(async () => {
   assert.deepEqual(browsers.flatMap((b) => b.errors).map(String), [], 'uncaught errors in the page');
 });
 
-const state = (page) => page.evaluate(() => {
-  const el = document.getElementById('backend'), core = window.attnlab.state.core;
+// After the core's pool is up (it starts a few ms after the core loads) and the badge says so.
+const state = (page) => page.evaluate(async () => {
+  const core = window.attnlab.state.core;
+  await core.threadsReady;
+  await new Promise((r) => requestAnimationFrame(r));
+  const el = document.getElementById('backend');
   return { isolated: crossOriginIsolated, flavour: core.flavour, threads: core.threads(), kernel: core.fusedKernelKind(),
     text: el.textContent, title: el.title, dataThreads: el.dataset.threads, cores: navigator.hardwareConcurrency };
 });

@@ -98,6 +98,8 @@ for (const [flavour, b] of Object.entries(FLAVOURS).filter(([, x]) => x.threaded
   const twinName = flavour.replace(/-mt$/, '');
   const twin = await loadCore({ flavour: twinName });
   const api = await loadCore({ flavour, threads: Math.max(...THREADS) });
+  const before = api.threads();  // the module resolves before its workers have loaded
+  assert.equal(await api.threadsReady, Math.max(...THREADS), api.threadsError ?? '');
   const backend = TOLERANCE[b.kernel];
 
   test(`${flavour}: a pool of ${Math.max(...THREADS)} threads, compiled as ${b.kernel} with atomics`, () => {
@@ -105,6 +107,8 @@ for (const [flavour, b] of Object.entries(FLAVOURS).filter(([, x]) => x.threaded
     assert.equal(api.fusedKernelKind(), b.kernel);
     assert.equal(api.maxThreads(), Math.max(...THREADS));
     assert.equal(api.threads(), Math.max(...THREADS));
+    assert.ok(before === 1 || before === Math.max(...THREADS), `threads() was ${before} before the pool was up`);
+    assert.equal(api.threadsError, null);
     assert.throws(() => api.setThreads(0), /setThreads: n must be an integer from 1 to \d+/);
     assert.throws(() => api.setThreads(api.maxThreads() + 1), /setThreads/);
     assert.equal(twin.maxThreads(), 1);

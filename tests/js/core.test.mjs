@@ -43,7 +43,8 @@ test('flavours: each core reports its own; auto picks the fastest the runtime ha
   assert.equal((await loadCore()).flavour, (relaxed ? 'relaxed' : 'simd') + mt);
   assert.equal((await loadCore({ threads: 1 })).flavour, relaxed ? 'relaxed' : 'simd');
   assert.equal((await loadCore({ threads: 3 })).flavour, `${relaxed ? 'relaxed' : 'simd'}-mt`);
-  assert.equal((await loadCore({ threads: 3 })).threads(), 3);
+  assert.equal(await (await loadCore({ threads: 3 })).threadsReady, 3);
+  assert.equal(await (await loadCore({ flavour: 'simd' })).threadsReady, 1);
   if (!relaxed) {
     await assert.rejects(loadCore({ flavour: 'relaxed' }), /this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'/);
     await assert.rejects(loadCore({ flavour: 'relaxed-mt' }), /no WebAssembly relaxed SIMD; use flavour 'simd-mt' or 'auto'/);
@@ -56,6 +57,7 @@ test('flavours: each core reports its own; auto picks the fastest the runtime ha
 test('a threaded build computes what its single-threaded twin does; Node exits with its pool alive', async () => {
   const mt = await loadCore({ flavour: 'simd-mt', threads: 2 });
   assert.equal(mt.flavour, 'simd-mt');
+  assert.equal(await mt.threadsReady, 2);
   assert.equal(mt.maxThreads(), 2);
   const Q = tensor([[2, 0], [0, 2], [1, 1]]);
   const r = mt.attention(Q, Q, Q, { mask: mt.causalMask(3) });
@@ -64,12 +66,16 @@ test('a threaded build computes what its single-threaded twin does; Node exits w
   const { spawnSync } = await import('node:child_process');
   const script = `import('${new URL('../../wasm/index.mjs', import.meta.url).href}').then(async (m) => {
     const c = await m.loadCore({ flavour: 'simd-mt', threads: 2 });
-    console.log(c.threads(), typeof globalThis.Worker);
+    console.log(await c.threadsReady, c.threads(), typeof globalThis.Worker);
   });`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20000 });
   assert.equal(child.status, 0, child.stderr);
   // 2 threads, and no global Worker left behind by Emscripten's Node glue.
-  assert.equal(child.stdout.trim(), '2 undefined');
+  assert.equal(child.stdout.trim(), '2 2 undefined');
+  // A script that never waits for the threads does not wait for them to start either.
+  const quick = spawnSync(process.execPath, ['--input-type=module', '-e', script.replace('await c.threadsReady, ', '')], { encoding: 'utf8', timeout: 20000 });
+  assert.equal(quick.status, 0, quick.stderr);
+  assert.match(quick.stdout.trim(), /^[12] undefined$/);
 });
 
 for (const [name, core] of Object.entries(cores)) {

@@ -41,6 +41,7 @@ globalThis.bench = {
       const threaded = FLAVOURS[spec.flavour].threaded;
       if (threaded && !crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated');
       const core = await loadCore({ flavour: spec.flavour, ...(threaded && { threads: spec.maxThreads }) });
+      if (threaded && (await core.threadsReady) !== spec.maxThreads) throw new Error('the pool did not start: ' + core.threadsError);
       if (core.fusedKernelKind() !== FLAVOURS[spec.flavour].kernel) throw new Error('wrong build: ' + core.fusedKernelKind());
       const args = { q, k, v, B, H, Tq: T, d, causal };
       run = () => { if (threaded) core.setThreads(spec.threads); return core.attentionF32(args).out; };

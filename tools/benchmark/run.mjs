@@ -181,7 +181,9 @@ const peers = {
   // The threaded relaxed build with a pool of THREADS; each runner sets its own count (scaling table).
   relaxedMt: lazy(async () => {
     await peers.relaxed();
-    return loadCore({ flavour: 'relaxed-mt', threads: THREADS });
+    const core = await loadCore({ flavour: 'relaxed-mt', threads: THREADS });
+    if ((await core.threadsReady) !== THREADS) throw new Error(`relaxed-mt: ${core.threads()} threads, not ${THREADS}: ${core.threadsError}`);
+    return core;
   }),
   simd: lazy(() => loadCore({ flavour: 'simd' })),
   baseline: lazy(() => loadCore({ flavour: 'baseline' })),

@@ -56,7 +56,7 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
     const core = await loadCore({ flavour, threads });
     if (core.flavour !== flavour) throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
     if (typeof core.attentionF32 !== 'function') throw new Error('this WASM core has no attentionF32');
-    const n = core.threads?.() ?? 1;
+    const n = (await core.threadsReady) ?? core.threads?.() ?? 1;  // a threaded build's pool starts just after load
     return { name, core, detail: `WASM core, ${core.flavour} build${n > 1 ? `, ${n} threads` : ''}` };
   }
   async function first(names) {

@@ -30,7 +30,7 @@ export function backendParam(search) {
 /** Why the CPU build has the threads it has (for the badge's title). */
 export function threadsNote(core, threads) {
   const n = core?.threads?.() ?? 1;
-  if (core?.tried?.length) return `one thread: ${core.tried.map((x) => `${x.flavour} (${x.error})`).join(', ')}`;
+  if (core?.threadsError) return `one thread: ${core.flavour} started no threads: ${core.threadsError}`;
   if (n > 1) return `${n} threads: the page is cross-origin isolated${threads ? ` (?threads=${threads})` : ''}`;
   if (!threadsSupported()) return 'one thread: the page is not cross-origin isolated (no SharedArrayBuffer)';
   return threads === 1 ? 'one thread (?threads=1)' : 'one thread';

@@ -293,7 +293,7 @@ function measure() {
     const be = await state.backendReady;
     const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
     const cpuCore = be?.core ?? core; // under WebGPU the CPU series runs on the grading core's build
-    const n = cpuCore.threads();
+    const n = await cpuCore.threadsReady;
     const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''), gpu: 'WebGPU' };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
     const sandbox = new BrowserSandbox();
@@ -363,7 +363,7 @@ const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
 // script come from dist/wasm/ too); elsewhere those files are never fetched.
 state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, threads: backendChoice.threads, locateFile }).then((core) => {
   state.core = core;
-  $('backend').textContent = flavourLabel(core.flavour) + (core.threads() > 1 ? ` · ${t().threadsN(core.threads())}` : '');
+  $('backend').textContent = flavourLabel(core.flavour);
   const { weights } = core.attention(EXAMPLE.Q, EXAMPLE.K, EXAMPLE.V, { mask: EXAMPLE.mask });
   state.reference = rows(weights);
   renderHeatmaps();
@@ -379,7 +379,8 @@ state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.fla
 });
 
 // The fast path's backend is chosen once the core is up (WebGPU's device set-up never delays grading).
-state.backendReady = state.coreReady.then((core) => core && pickBackend({
+// After the core's pool is up too (a few ms later), so that the badge names its threads.
+state.backendReady = state.coreReady.then(async (core) => core && (await core.threadsReady, pickBackend({
   backend: backendChoice.backend, threads: backendChoice.threads,
   // The grading core when it is the build asked for: one module, one pool of workers.
   loadCore: async (o) => (o.flavour === core.flavour ? core : loadCore({ ...o, locateFile })),
@@ -389,7 +390,7 @@ state.backendReady = state.coreReady.then((core) => core && pickBackend({
     document.documentElement.dataset.backend = info.failed ? 'failed' : info.name;
     dispatchEvent(new CustomEvent('attnlab:backend', { detail: { name: info.name, label: info.label, threads: info.threads, reason: info.reason, fallback: !!info.fallback, failed: !!info.failed } }));
   },
-}));
+})));
 
 // The offline cache is filled once the page works, so it never competes with the first load.
 if ('serviceWorker' in navigator && !params.has('nosw')) {
