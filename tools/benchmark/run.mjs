@@ -301,7 +301,7 @@ if (!IMPLS.length && !GPU_IMPLS.length) usage(`--only ${opt.only} with --backend
 const rows = [];
 const fmt = (x, p) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(p) : String(x));
 // One table line: impl, B, T, ms, GFLOP/s, ratio, max|err| (numbers or preformatted strings).
-const line = (c) => [c[0].padEnd(29), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+const line = (c) => [c[0].padEnd(33), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
   fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(20), (typeof c[6] === 'number' ? c[6].toExponential(1) : c[6]).padStart(9)].join(' ');
 const cpu = `${os.cpus()[0]?.model ?? 'cpu ?'} x${os.cpus().length}`;
 console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread (-mt rows: ${THREADS}); node ${process.version}, ${cpu}`);
@@ -345,7 +345,7 @@ for (const shape of IMPLS.length ? SHAPES : []) {
   const base = rows.find((x) => x.T === shape.T && x.B === shape.B && x.impl === BASELINE)?.ms_median;
   for (const row of rows.filter((x) => x.T === shape.T && x.B === shape.B)) {
     if (base && row.ms_median) row.speedup_vs_ort_web = base / row.ms_median;
-    console.log(row.error ? `${row.impl.padEnd(29)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
+    console.log(row.error ? `${row.impl.padEnd(33)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
       : line([row.impl, row.B, row.T, row.ms_median, row.gflops, row.speedup_vs_ort_web, row.max_abs_err]));
   }
 }
@@ -358,7 +358,7 @@ const SCALING_IMPLS = IMPLS.filter((i) => i.threaded);
 const scaling = [];
 if (SCALING_IMPLS.length) {
   const hostOf = (impl) => (impl.includes('@') ? impl.split('@')[1] : 'node');
-  const sline = (c) => [c[0].padEnd(29), fmt(c[1], 0).padStart(7), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+  const sline = (c) => [c[0].padEnd(33), fmt(c[1], 0).padStart(7), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
     fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(11), fmt(c[6], 2).padStart(18)].join(' ');
   console.log(`\nThread scaling: B=1, H=${H}, d=${D}, causal, float32; threads ${THREAD_COUNTS.join(', ')}`);
   console.log(sline(['impl', 'threads', 'T', 'ms', 'GFLOP/s', 'x 1 thread', 'x ort-web-wasm-mt']));
@@ -375,7 +375,7 @@ if (SCALING_IMPLS.length) {
       const ort = scaling.find((x) => x.T === T && x.host === row.host && x.impl.startsWith('ort-web-wasm-mt') && x.threads === row.threads)?.ms_median;
       if (one && row.ms_median) row.speedup_vs_1t = one / row.ms_median;
       if (ort && row.ms_median && !row.impl.startsWith('ort-')) row.speedup_vs_ort_web_mt = ort / row.ms_median;
-      console.log(row.error ? `${row.impl.padEnd(29)} ${fmt(row.threads, 0).padStart(7)} ${fmt(T, 0).padStart(5)}  ${row.error}`
+      console.log(row.error ? `${row.impl.padEnd(33)} ${fmt(row.threads, 0).padStart(7)} ${fmt(T, 0).padStart(5)}  ${row.error}`
         : sline([row.impl, row.threads, T, row.ms_median, row.gflops, row.speedup_vs_1t, row.speedup_vs_ort_web_mt]));
     }
   }
