@@ -18,14 +18,32 @@ export type MaskInput =
   | { data: ArrayLike<number | boolean>; shape: readonly number[] }
   | boolean[] | boolean[][] | boolean[][][] | number[][];
 
-export type Flavour = 'relaxed' | 'simd' | 'baseline';
+export type Flavour = 'relaxed-mt' | 'relaxed' | 'simd-mt' | 'simd' | 'baseline';
+
+/** One row of FLAVOURS: the build's files (dist/<file>.wasm, .mjs, and .worker.js when threaded). */
+export interface FlavourInfo {
+  file: string;
+  /** What fusedKernelKind() reports for it. */
+  kernel: 'relaxed-simd' | 'simd128' | 'scalar';
+  /** -pthread build: the fused kernel on a pool; needs threadsSupported(). */
+  threaded: boolean;
+  /** Its name on the page. */
+  label: string;
+}
+/** The builds, fastest first. */
+export const FLAVOURS: Readonly<Record<Flavour, FlavourInfo>>;
+/** Default cap on threads. */
+export const MAX_THREADS: number;
 
 export interface LoadOptions {
-  /** 'auto' (default): bestFlavour(): 'relaxed' when relaxed SIMD validates, else 'simd' when SIMD does, else 'baseline'. */
+  /** 'auto' (default): bestFlavour({ threads }): the fastest SIMD build (relaxed before simd, threaded
+   *  where threadsSupported() and threads > 1), else 'baseline'. */
   flavour?: Flavour | 'auto';
+  /** Threads of a threaded build (its pool, created once); default defaultThreads(). Under 'auto', 1 picks a single-threaded build. */
+  threads?: number;
   /** The flavour's .wasm bytes; requires an explicit flavour. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Browser: URL of the .wasm (path is e.g. 'attnlab-simd.wasm'). Default: ./dist/ beside index.mjs. */
+  /** Browser: URL of the build's files (path is e.g. 'attnlab-simd.wasm', 'attnlab-relaxed-mt.worker.js'). Default: ./dist/ beside index.mjs. */
   locateFile?: (path: string, prefix: string) => string;
 }
 
@@ -49,6 +67,12 @@ export interface AttentionResult {
 /** The core also carries the float32 fast path: attentionF32, fusedKernelKind, heapBytes (fused.d.ts). */
 export interface Core extends FusedApi {
   readonly flavour: Flavour;
+  /** Resolves to the threads attentionF32 runs on once a threaded build's pool is up (tens of ms
+   *  after load; calls before run on the calling thread, same results); 1 for the others, or when a
+   *  threaded build's workers did not load (threadsError says why). */
+  readonly threadsReady: Promise<number>;
+  /** Why a threaded build's pool did not start, or null. */
+  readonly threadsError: string | null;
   /** The Emscripten module (other Embind blocks compiled into the same .wasm live here). */
   readonly module: any;
   /** The packs' reference functions, as "<slug>.<fn>" (registered by each pack's reference/bind.cpp). */
@@ -74,10 +98,16 @@ export function loadCore(options?: LoadOptions): Promise<Core>;
 export function simdSupported(): boolean;
 /** True when relaxed SIMD validates too (Chrome/Edge 114+, Node 22+; Node 20 only with the V8 flag). */
 export function relaxedSimdSupported(): boolean;
-/** 'relaxed' when supported, else 'simd'. */
-export function simdFlavour(): 'relaxed' | 'simd';
-/** What loadCore({ flavour: 'auto' }) loads. */
-export function bestFlavour(): Flavour;
+/** Shared WebAssembly memory and threads: a cross-origin isolated page or worker, or Node 20.16+. */
+export function threadsSupported(): boolean;
+/** navigator.hardwareConcurrency / os.availableParallelism(). */
+export function coreCount(): number;
+/** min(coreCount(), MAX_THREADS) where threadsSupported(), else 1. */
+export function defaultThreads(): number;
+/** 'relaxed' when supported, else 'simd'; the '-mt' one where threadsSupported() and threads (default defaultThreads()) > 1. */
+export function simdFlavour(options?: { threads?: number }): 'relaxed-mt' | 'relaxed' | 'simd-mt' | 'simd';
+/** What loadCore({ flavour: 'auto', threads }) loads. */
+export function bestFlavour(options?: { threads?: number }): Flavour;
 /** Node 20: turns on V8's --experimental-wasm-relaxed-simd for this process; resolves to relaxedSimdSupported(). */
 export function enableRelaxedSimd(): Promise<boolean>;
 /** tensor(flatData, shape) or tensor(nestedArrays); booleans become a Uint8Array mask. */

@@ -35,6 +35,12 @@ export interface FusedApi {
   fusedKernelKind(): 'relaxed-simd' | 'simd128' | 'scalar';
   /** Current WASM memory size in bytes; memory never shrinks, so this is the peak so far. */
   heapBytes(): number;
+  /** Threads attentionF32 runs on: 1 in the single-threaded builds; in the -mt builds up to maxThreads(). */
+  threads(): number;
+  /** Size of the threaded build's pool (created once, at load); 1 in the single-threaded builds. */
+  maxThreads(): number;
+  /** Use n threads (1 <= n <= maxThreads()) from the next call on; returns n. Throws an Error outside that range. */
+  setThreads(n: number): number;
 }
 
 /** Wraps the Emscripten module that wasm/index.mjs loaded (core.module). */

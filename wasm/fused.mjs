@@ -2,8 +2,11 @@
 // fusedApi(module) takes the Emscripten module that wasm/index.mjs loaded and returns
 //   attentionF32({ q, k, v, B = 1, H = 1, Tq, Tk = Tq, d, dv = d, causal = false, scale = null,
 //                  weights = false }) -> { out: Float32Array, weights?: Float32Array }
-//   fusedKernelKind() -> 'simd128' | 'scalar' (which code the module was compiled with)
+//   fusedKernelKind() -> 'relaxed-simd' | 'simd128' | 'scalar' (which code the module was compiled with)
 //   heapBytes() -> current WASM memory size in bytes (memory never shrinks: the peak so far)
+//   threads() -> threads attentionF32 runs on (1 in a single-threaded build)
+//   maxThreads() -> the threaded build's pool (created once, at load), 1 in the others
+//   setThreads(n) -> uses n of them from the next call on (1 <= n <= maxThreads()); returns n
 // Ownership: q, k, v are copied into the WASM heap for the call and never kept; the results are
 // fresh Float32Arrays owned by the caller. All synchronous. Bad arguments throw an Error that names
 // the mismatching sizes, before anything is copied.
@@ -17,6 +20,15 @@ export function fusedApi(module) {
   return {
     fusedKernelKind: () => module.fused_kernel_kind(),
     heapBytes: () => module.fused_heap_bytes(),
+    threads: () => module.fused_threads(),
+    maxThreads: () => module.fused_max_threads(),
+    setThreads(n) {
+      const max = module.fused_max_threads();
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        throw new Error(`setThreads: n must be an integer from 1 to ${max} (this build's pool${max === 1 ? ': single-threaded' : ''}), got ${n}`);
+      }
+      return module.fused_set_threads(n);
+    },
     attentionF32(args) {
       if (args === null || typeof args !== 'object') throw new TypeError('attentionF32: expected one options object');
       const { q, k, v, B = 1, H = 1, Tq, d, causal = false, scale = null, weights = false } = args;

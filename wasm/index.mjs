@@ -1,16 +1,35 @@
-// JS loader of the WASM core (wasm/dist/attnlab{,-simd}.{mjs,wasm}, built by tools/build-wasm).
+// JS loader of the WASM core (wasm/dist/attnlab*.{mjs,wasm}, built by tools/build-wasm).
 // Works in Node 20 (reads the .wasm itself and passes wasmBinary) and in browsers / Web Workers
 // (Emscripten fetches the .wasm via locateFile, streaming when the server sends application/wasm).
 // Every function is synchronous after loadCore() and returns fresh JS-owned copies.
 // Contract and types: wasm/README.md, wasm/attnlab.d.ts.
 import { fusedApi } from './fused.mjs';
 
-const FLAVOURS = {
-  // Literal dynamic imports: a bundler (esbuild) includes only what is referenced, Node loads lazily.
-  relaxed: { wasm: 'attnlab-relaxed.wasm', glue: () => import('./dist/attnlab-relaxed.mjs') },
-  simd: { wasm: 'attnlab-simd.wasm', glue: () => import('./dist/attnlab-simd.mjs') },
-  baseline: { wasm: 'attnlab.wasm', glue: () => import('./dist/attnlab.mjs') },
+/**
+ * The builds of the core, fastest first: the one table the loader, the backends, the page, the
+ * tests and the benchmark read (name = loadCore's `flavour`). `kernel` is what fusedKernelKind()
+ * reports; `threaded` builds (-pthread) run the fused kernel on a pool of Web Workers / worker
+ * threads and need SharedArrayBuffer (a cross-origin isolated page, or Node). `label` is the
+ * build's name on the page.
+ */
+export const FLAVOURS = {
+  'relaxed-mt': { file: 'attnlab-relaxed-mt', kernel: 'relaxed-simd', threaded: true, label: 'WASM SIMD (relaxed)' },
+  relaxed: { file: 'attnlab-relaxed', kernel: 'relaxed-simd', threaded: false, label: 'WASM SIMD (relaxed)' },
+  'simd-mt': { file: 'attnlab-simd-mt', kernel: 'simd128', threaded: true, label: 'WASM SIMD' },
+  simd: { file: 'attnlab-simd', kernel: 'simd128', threaded: false, label: 'WASM SIMD' },
+  baseline: { file: 'attnlab', kernel: 'scalar', threaded: false, label: 'WASM' },
 };
+// Literal dynamic imports: a bundler (esbuild) includes only what is referenced, Node loads lazily.
+// The threaded builds' glue is imported from its URL instead (not bundled): their pthread workers
+// import the same file, so the page fetches it once, and only where it can run.
+const GLUE = {
+  relaxed: () => import('./dist/attnlab-relaxed.mjs'),
+  simd: () => import('./dist/attnlab-simd.mjs'),
+  baseline: () => import('./dist/attnlab.mjs'),
+};
+
+/** At most this many threads by default (more cores than this rarely pay for their Web Workers). */
+export const MAX_THREADS = 8;
 
 // Smallest module using a v128 instruction (i8x16.splat + popcnt), as in wasm-feature-detect.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
@@ -43,74 +62,170 @@ export async function enableRelaxedSimd() {
   return relaxedSimdSupported();
 }
 
-/** The fastest SIMD build this runtime can run: 'relaxed' or 'simd' (which may still be refused). */
-export function simdFlavour() {
-  return relaxedSimdSupported() ? 'relaxed' : 'simd';
+/**
+ * True when the threaded builds can run here: shared WebAssembly memory (SharedArrayBuffer) and
+ * threads to run on: in a page or worker only when it is cross-origin isolated (COOP same-origin +
+ * COEP require-corp; tools/serve sends both), in Node when worker_threads exists (Node 20.16+:
+ * the glue reaches it through process.getBuiltinModule).
+ */
+export function threadsSupported() {
+  if (typeof SharedArrayBuffer !== 'function' || typeof WebAssembly !== 'object') return false;
+  if (isNode) {
+    if (typeof process.getBuiltinModule !== 'function' || !process.getBuiltinModule('worker_threads')?.Worker) return false;
+  } else if (globalThis.crossOriginIsolated !== true || typeof Worker !== 'function') {
+    return false;
+  }
+  try {
+    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
 }
 
-/** The fastest build this runtime can run: 'relaxed', 'simd' or 'baseline'. */
-export function bestFlavour() {
-  return simdSupported() ? simdFlavour() : 'baseline';
+/** Cores this runtime reports (navigator.hardwareConcurrency, os.availableParallelism()). */
+export function coreCount() {
+  const n = isNode ? process.getBuiltinModule?.('os')?.availableParallelism?.() : globalThis.navigator?.hardwareConcurrency;
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+/** The threads a threaded build gets by default: the core count, at most MAX_THREADS; 1 without threads. */
+export function defaultThreads() {
+  return threadsSupported() ? Math.min(coreCount(), MAX_THREADS) : 1;
+}
+
+/**
+ * The fastest SIMD build this runtime can run with `threads` (default defaultThreads()): the
+ * threaded one where threads are supported and more than one is wanted; 'relaxed' before 'simd'.
+ */
+export function simdFlavour({ threads = defaultThreads() } = {}) {
+  const base = relaxedSimdSupported() ? 'relaxed' : 'simd';
+  return threads > 1 && threadsSupported() ? `${base}-mt` : base;
+}
+
+/** The fastest build this runtime can run: 'relaxed-mt', 'relaxed', 'simd-mt', 'simd' or 'baseline'. */
+export function bestFlavour({ threads } = {}) {
+  return simdSupported() ? simdFlavour({ threads }) : 'baseline';
 }
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined' && typeof importScripts === 'undefined';
 
+// What globalThis.Worker was before any threaded glue ran (none in Node).
+const ORIGINAL_WORKER = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
+
 // A non-literal specifier keeps bundlers from trying to resolve Node built-ins for the browser.
 const nodeImport = (specifier) => import(specifier);
 
-const cache = new Map(); // flavour -> Promise<core>, only for loads with default options
+const cache = new Map(); // flavour (+ threads) -> Promise<core>, only for loads with default options
+const NAMES = Object.keys(FLAVOURS).map((f) => `'${f}'`).join(', ');
 
 /**
- * Loads the core. flavour: 'auto' (bestFlavour()) | 'relaxed' | 'simd' | 'baseline'.
+ * Loads the core. flavour: 'auto' (bestFlavour({ threads })) or a key of FLAVOURS.
  * 'relaxed' is the SIMD build whose fused kernel multiplies and adds with f32x4.relaxed_madd (one
- * fused instruction where the CPU has FMA); everything else in it is the SIMD build.
+ * fused instruction where the CPU has FMA); everything else in it is the SIMD build. The '-mt'
+ * builds are the same with the fused kernel on `threads` threads (default defaultThreads(); their
+ * pool is created once, as soon as its Web Workers have loaded: await core.threadsReady;
+ * core.setThreads(n) later uses n of them at most).
+ * threads: under 'auto', 1 picks a single-threaded build.
  * wasmBinary (ArrayBuffer | Uint8Array of that flavour's .wasm) needs an explicit flavour.
- * locateFile(path, prefix) -> URL of the .wasm, for browsers when the default (next to this
- * file's dist/ folder) is wrong, e.g. after bundling.
+ * locateFile(path, prefix) -> URL of the .wasm (and of a threaded build's .mjs and .worker.js),
+ * for browsers when the default (next to this file's dist/ folder) is wrong, e.g. after bundling.
  */
-export function loadCore({ flavour = 'auto', wasmBinary, locateFile } = {}) {
+export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } = {}) {
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
+    return Promise.reject(new Error(`loadCore: threads must be an integer >= 1, got ${threads}`));
+  }
   if (flavour === 'auto') {
-    if (wasmBinary) {
-      return Promise.reject(new Error("loadCore: pass flavour 'relaxed', 'simd' or 'baseline' together with wasmBinary"));
-    }
-    flavour = bestFlavour();
+    if (wasmBinary) return Promise.reject(new Error(`loadCore: pass a flavour (${NAMES}) together with wasmBinary`));
+    flavour = bestFlavour({ threads });
   }
-  if (!FLAVOURS[flavour]) {
-    return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', 'relaxed', 'simd' or 'baseline')`));
-  }
-  if (flavour !== 'baseline' && !simdSupported()) {
+  const build = FLAVOURS[flavour];
+  if (!build) return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', ${NAMES})`));
+  if (build.kernel !== 'scalar' && !simdSupported()) {
     return Promise.reject(new Error(`loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'`));
   }
-  if (flavour === 'relaxed' && !relaxedSimdSupported()) {
-    return Promise.reject(new Error("loadCore: this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'"));
+  if (build.kernel === 'relaxed-simd' && !relaxedSimdSupported()) {
+    return Promise.reject(new Error(`loadCore: this runtime has no WebAssembly relaxed SIMD; use flavour '${build.threaded ? 'simd-mt' : 'simd'}' or 'auto'`));
   }
+  if (build.threaded && !threadsSupported()) {
+    return Promise.reject(new Error(`loadCore: the threaded build '${flavour}' needs SharedArrayBuffer and threads (${isNode ? 'Node 20.16+ with worker_threads' : 'a cross-origin isolated page: COOP same-origin + COEP require-corp'}); use '${flavour.slice(0, -3)}' or 'auto'`));
+  }
+  threads = build.threaded ? threads ?? defaultThreads() : 1;
+  const key = `${flavour}:${threads}`;
   const custom = wasmBinary !== undefined || locateFile !== undefined;
-  if (!custom && cache.has(flavour)) return cache.get(flavour);
-  const p = instantiate(flavour, wasmBinary, locateFile);
+  if (!custom && cache.has(key)) return cache.get(key);
+  const p = instantiate(flavour, threads, wasmBinary, locateFile);
   if (!custom) {
-    cache.set(flavour, p);
-    p.catch(() => cache.delete(flavour)); // a failed load may be retried
+    cache.set(key, p);
+    p.catch(() => cache.delete(key)); // a failed load may be retried
   }
   return p;
 }
 
-async function instantiate(flavour, wasmBinary, locateFile) {
-  const { wasm, glue } = FLAVOURS[flavour];
+// A threaded module resolves before its Web Workers have loaded (PTHREAD_POOL_DELAY_LOAD): its pool
+// is created once they all have, or never if one cannot load (then the core stays on one thread).
+// In Node the polling does not keep the process alive (a CLI that never needed the threads exits
+// at once) unless someone waits for it: keepAlive() is called when core.threadsReady is read.
+const THREADS_START_MS = 15000;
+function startThreads(module, threads) {
+  const workers = module.PThread.unusedWorkers.slice(0, threads - 1);
+  const t0 = Date.now();
+  let timer = null, wanted = false;
+  const promise = new Promise((resolve) => {
+    const poll = () => {
+      timer = null;
+      if (workers.every((w) => w.loaded)) {
+        resolve({ threads: module.fused_start_threads(threads), error: null });
+      } else if (Date.now() - t0 > THREADS_START_MS) {
+        resolve({ threads: 1, error: `its ${threads - 1} worker(s) did not load within ${THREADS_START_MS / 1000} s` });
+      } else {
+        timer = setTimeout(poll, 2);
+        if (!wanted) timer.unref?.();
+      }
+    };
+    poll();
+  });
+  return { promise, keepAlive() { wanted = true; timer?.ref?.(); } };
+}
+
+async function instantiate(flavour, threads, wasmBinary, locateFile) {
+  const { file, threaded } = FLAVOURS[flavour];
   const args = {};
+  // Where the build's files are: dist/ beside this file; once bundled (import.meta empty), beside
+  // the page or worker; or wherever locateFile says.
+  const base = import.meta.url || globalThis.location?.href;
+  const url = (path) => (locateFile ? new URL(locateFile(path, ''), base).href : new URL(`./dist/${path}`, base).href);
   if (wasmBinary) {
     args.wasmBinary = wasmBinary;
   } else if (isNode && !locateFile) {
     const { readFile } = await nodeImport('node:fs/promises');
-    args.wasmBinary = await readFile(new URL(`./dist/${wasm}`, import.meta.url));
-  } else {
-    // Default: dist/ beside this file; once bundled (import.meta empty), beside the page or worker.
-    const base = import.meta.url || globalThis.location?.href;
-    args.locateFile = locateFile ?? ((path) => new URL(`./dist/${path}`, base).href);
+    args.wasmBinary = await readFile(new URL(`./dist/${file}.wasm`, import.meta.url));
   }
-  const { default: createAttnlab } = await glue();
-  const module = await createAttnlab(args);
-  return makeCore(module, flavour);
+  if (!isNode || locateFile) args.locateFile = locateFile ?? url;
+  let createAttnlab, module;
+  if (threaded) {
+    // Node's Worker takes a file path; browsers a URL. The workers import mainScriptUrlOrBlob.
+    if (isNode) args.locateFile = (path) => decodeURIComponent(new URL(url(path)).pathname);
+    args.mainScriptUrlOrBlob = url(`${file}.mjs`);
+    args.attnlabPoolSize = threads - 1;  // PTHREAD_POOL_SIZE (tools/build-wasm): Web Workers started before the module resolves
+    ({ default: createAttnlab } = await import(/* non-literal: not bundled */ args.mainScriptUrlOrBlob));
+    try {
+      module = await createAttnlab(args);
+    } finally {
+      // In Node the glue sets globalThis.Worker to worker_threads' Worker (and starts its workers
+      // with it at once, inside createAttnlab); nothing else should see it.
+      if (isNode) {
+        if (ORIGINAL_WORKER) Object.defineProperty(globalThis, 'Worker', ORIGINAL_WORKER);
+        else delete globalThis.Worker;
+      }
+    }
+    // Node: the pool's worker threads must not keep the process alive (they wait for work forever).
+    if (isNode) for (const w of module.PThread.unusedWorkers) w.unref();
+    return makeCore(module, flavour, startThreads(module, threads));
+  }
+  ({ default: createAttnlab } = await GLUE[flavour]());
+  module = await createAttnlab(args);
+  return makeCore(module, flavour, { promise: Promise.resolve({ threads: 1, error: null }), keepAlive() {} });
 }
 
 // ---- tensors ---------------------------------------------------------------------------------
@@ -180,12 +295,24 @@ function withDtypes(r) {
   return r;
 }
 
-function makeCore(module, flavour) {
+function makeCore(module, flavour, started) {
   const f = (x, fn, name) => asTensor(x, fn, name, 'f64');
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
-  return {
+  const ready = started.promise.then((r) => { core.threadsError = r.error; return r.threads; });
+  const core = {
     flavour,
-    // The fast float32 path (attentionF32, fusedKernelKind, heapBytes): wasm/fused.mjs.
+    /**
+     * Resolves to the threads attentionF32 runs on once a threaded build's pool is up (a few tens
+     * of ms after load; until then calls run on the calling thread, with the same results), or to 1
+     * (single-threaded builds at once; a threaded one whose workers did not load: threadsError says why).
+     */
+    get threadsReady() {
+      started.keepAlive();
+      return ready;
+    },
+    /** Why a threaded build's pool did not start, or null. */
+    threadsError: null,
+    // The fast float32 path (attentionF32, fusedKernelKind, heapBytes, threads): wasm/fused.mjs.
     ...fusedApi(module),
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
     module,
@@ -240,4 +367,5 @@ function makeCore(module, flavour) {
         optMask(mask, fn) ?? null));
     },
   };
+  return core;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds the exercise page into web/dist: one ESM bundle for the page (plus a chunk per WASM
-// flavour's glue), one classic-script bundle for the sandbox worker, the .wasm files, and a service
+// Builds the exercise page into web/dist: one ESM bundle for the page (plus a chunk per single-threaded
+// WASM flavour's glue), one classic-script bundle for the sandbox worker, the .wasm files, the threaded
+// builds' glue and pthread worker scripts (wasm/*-mt.{mjs,worker.js}), and a service
 // worker whose precache list and version (a hash of every asset) are written in at build time, so
 // any change re-installs it.
 // Skips the work when web/dist is newer than every input esbuild saw last time (dist/.inputs.json).
@@ -21,7 +22,11 @@ const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
 export const distDir = join(web, 'dist');
 const wasmDist = join(root, 'wasm', 'dist');
-export const wasmFiles = ['attnlab-relaxed.mjs', 'attnlab-relaxed.wasm', 'attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm'];
+export const wasmFiles = ['attnlab-relaxed.mjs', 'attnlab-relaxed.wasm', 'attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm',
+  ...['attnlab-relaxed-mt', 'attnlab-simd-mt'].flatMap((f) => [`${f}.mjs`, `${f}.wasm`, `${f}.worker.js`])];
+// The threaded builds' files: their glue is not bundled (wasm/index.mjs imports it from its URL, as
+// their pthread workers do), and the service worker precaches them only where they can run.
+const threaded = (f) => /-mt\./.test(f);
 const STAMP = '.inputs.json'; // inputs of the last build; not served, not precached
 
 // `import text from './file.md?raw'` → the file's contents as a string (task texts, starter code).
@@ -97,7 +102,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
   await writeFile(join(out, 'index.html'), html);
   const copied = [['web/src/icon.svg', 'icon.svg'],
-    ...wasmFiles.filter((x) => x.endsWith('.wasm')).map((f) => [`wasm/dist/${f}`, `wasm/${f}`])];
+    ...wasmFiles.filter((x) => x.endsWith('.wasm') || threaded(x)).map((f) => [`wasm/dist/${f}`, `wasm/${f}`])];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
 
   // Service worker: precache exactly what the build produced.
@@ -107,7 +112,10 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const version = hash.digest('hex').slice(0, 12);
   const sw = await esbuild.build({
     ...common, entryPoints: { sw: join(web, 'src', 'sw.js') }, format: 'iife', outdir: out,
-    define: { __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html')]), __VERSION__: JSON.stringify(version) },
+    define: {
+      __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html' && !threaded(a))]),
+      __THREADED_ASSETS__: JSON.stringify(assets.filter(threaded)), __VERSION__: JSON.stringify(version),
+    },
   });
 
   // exercises/ itself: its mtime changes when a pack is added or removed.

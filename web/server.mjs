@@ -21,6 +21,13 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
 };
 
+/**
+ * Cross-origin isolation: with these two headers on every response the page (and its workers) may use
+ * SharedArrayBuffer, which the threaded WASM build needs (wasm/README.md). The page loads nothing
+ * from other origins, so COEP require-corp blocks nothing. Off with startServer({ isolated: false }).
+ */
+export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
 /** Builds what is missing: the WASM core (tools/build-wasm) if wasm/dist lacks it, then the page. */
 export async function ensureBuilt({ quiet = false } = {}) {
   if (wasmFiles.some((f) => !existsSync(join(root, 'wasm', 'dist', f)))) {
@@ -33,10 +40,11 @@ export async function ensureBuilt({ quiet = false } = {}) {
 /**
  * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
  * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
+ * isolated: send ISOLATION_HEADERS (default true).
  * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
  * where the client accepts it), for measurements.
  */
-export function startServer({ port = 0, dir = distDir, onResponse = null } = {}) {
+export function startServer({ port = 0, dir = distDir, onResponse = null, isolated = true } = {}) {
   let sent = 0;
   const gzipped = new Map();
   const server = createServer(async (req, res) => {
@@ -50,7 +58,7 @@ export function startServer({ port = 0, dir = distDir, onResponse = null } = {})
       // The service worker decides what is cached; the HTTP cache only revalidates (ETag → 304),
       // so the worker's precache after the first visit does not download everything twice.
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
-      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path) };
+      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path), ...(isolated && ISOLATION_HEADERS) };
       if (req.headers['if-none-match'] === etag) {
         onResponse?.({ path, status: 304, bytes: 0 });
         res.writeHead(304, headers);

@@ -9,10 +9,16 @@ import { readFile } from 'node:fs/promises';
 import { launch, open, check, setCode, WEBGPU } from './launcher.mjs';
 
 let gpu, cpu, solution, graded; // browsers with and without WebGPU; the report of the first 7/7 Check
+// The server sends COOP/COEP (web/server.mjs): the page is cross-origin isolated, so its WASM SIMD
+// backend is the threaded relaxed build on min(cores, 8) threads — named on the badge.
+let threads, simd;
 
 before(async () => {
   solution = await readFile(new URL('../../exercises/sdpa/solution.js', import.meta.url), 'utf8');
   gpu = await launch({ args: WEBGPU });
+  await gpu.page.goto(gpu.url + '?nosw');
+  threads = Math.min(8, await gpu.page.evaluate(() => navigator.hardwareConcurrency));
+  simd = threads > 1 ? `WASM SIMD · ${threads} threads` : 'WASM SIMD';
 });
 after(async () => {
   await gpu?.close();
@@ -53,10 +59,10 @@ test('?backend=wasm forces plain WASM (the core too) and grades the same; a bad 
   assert.equal(await gpu.page.evaluate(() => window.attnlab.state.core.flavour), 'baseline');
   await gradesSame(gpu.page);
   b = await openAt(gpu, '?lang=en&backend=simd');
-  assert.equal(b.text, 'WASM SIMD', b.title);
-  // Chromium has relaxed SIMD: the SIMD backend is the build with fused multiply-adds.
-  assert.match(b.title, /requested: WASM core, relaxed build/);
-  assert.equal(await gpu.page.evaluate(() => window.attnlab.state.core.flavour), 'relaxed');
+  assert.equal(b.text, simd, b.title);
+  // Chromium has relaxed SIMD: the SIMD backend is the build with fused multiply-adds, threaded here.
+  assert.match(b.title, threads > 1 ? new RegExp(`requested: WASM core, relaxed-mt build, ${threads} threads`) : /requested: WASM core, relaxed build/);
+  assert.equal(await gpu.page.evaluate(() => window.attnlab.state.core.flavour), threads > 1 ? 'relaxed-mt' : 'relaxed');
   b = await openAt(gpu, '?lang=en&backend=gpu');
   assert.equal(b.text, 'WebGPU', b.title);
   assert.match(b.title, /"gpu" is not one of auto, webgpu, simd, wasm; using auto/);
@@ -68,7 +74,7 @@ test('a lost GPU: the badge switches to WASM SIMD at once and says so; Check sti
   await gpu.page.evaluate(() => window.attnlab.state.backend.be.webgpu.device.destroy());
   await gpu.page.waitForSelector('#backend[data-state=fallback]');
   const b = await badge(gpu.page);
-  assert.equal(b.text, 'WebGPU → WASM SIMD');
+  assert.equal(b.text, `WebGPU → ${simd}`);
   assert.match(b.title, /^WebGPU failed; computing on the CPU instead\.\nfell back from WebGPU to simd: WebGPU device lost/);
   assert.equal(await gpu.page.evaluate(() => window.attnlab.state.backend.be.name), 'simd');
   await gradesSame(gpu.page);
@@ -77,7 +83,7 @@ test('a lost GPU: the badge switches to WASM SIMD at once and says so; Check sti
 test('WebGPU off: WASM SIMD with the reason, the same grades; ?backend=webgpu fails loudly but grading works', async () => {
   cpu = await launch();
   let b = await openAt(cpu, '?lang=en');
-  assert.equal(b.text, 'WASM SIMD', b.title);
+  assert.equal(b.text, simd, b.title);
   assert.match(b.title, /unavailable: webgpu \(WebGPU unavailable: requestAdapter\(\) returned null\)/);
   await gradesSame(cpu.page);
   b = await openAt(cpu, '?lang=en&backend=webgpu');

@@ -18,12 +18,13 @@ let built = null;
  * → { server, context, page, url, served, errors, close() }. One browser per call, with a new empty
  * user-data-dir (a persistent context, so service workers and localStorage behave as for a student).
  * `args`: extra chromium flags, e.g. WEBGPU (SwiftShader's WebGPU on machines without a GPU).
+ * `isolated`: false serves the page without COOP/COEP (not cross-origin isolated: one thread).
  */
-export async function launch({ build = true, args = [] } = {}) {
+export async function launch({ build = true, args = [], isolated = true } = {}) {
   if (build) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
-  const server = await startServer({ port: 0, onResponse: (r) => served.push(r) });
+  const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated });
   const profile = await mkdtemp(join(tmpdir(), 'attnlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args], viewport: { width: 1400, height: 1000 },

@@ -39,7 +39,7 @@ const results = () => page.$$eval('#results li', (lis) => lis.map((li) => ({ id:
 test('a fresh page shows the starter, the task, the backend and the reference heatmap', async () => {
   assert.equal(await getCode(page), starter);
   assert.match(await page.textContent('h1'), /self-attention/);
-  assert.match(await page.textContent('#backend'), /^WASM( SIMD)?$/);
+  assert.match(await page.textContent('#backend'), /^WASM( SIMD)?( · \d+ (потока|потоков|thread|threads))?$/);
   for (const label of ['Запустить', 'Проверить', 'Подсказка', 'Сбросить']) assert.ok(await page.isVisible(`button:has-text("${label}")`), label);
   const ref = page.locator('[data-map=reference]');
   assert.deepEqual(await ref.locator('text.tok').allTextContents(), ['Карп', 'прыгает', 'через', 'Карп', 'прыгает', 'через']);

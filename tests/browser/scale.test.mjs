@@ -55,8 +55,11 @@ test('the panel opens on demand and measures all three series at every size', as
     assert.equal(await page.locator(`.scale-plot [data-series=${id}] > :not(polyline)`).count(), SIZES.length, id);
     assert.ok((await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)), `${id}: ${await cells(id)}`);
   }
-  assert.equal(series(r, 'cpu').label, 'WASM SIMD (relaxed)');
-  assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), ['Your attention (JS)', 'WASM SIMD (relaxed)', 'WebGPU', '∝ T² (slope 2)']);
+  // The page is cross-origin isolated (web/server.mjs): the CPU series is the threaded relaxed build.
+  const n = await page.evaluate(() => window.attnlab.state.core.threadsReady);
+  const cpu = n > 1 ? `WASM SIMD (relaxed) · ${n} threads` : 'WASM SIMD (relaxed)';
+  assert.equal(series(r, 'cpu').label, cpu);
+  assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), ['Your attention (JS)', cpu, 'WebGPU', '∝ T² (slope 2)']);
   assert.equal(await page.locator('.scale-plot .guide').count(), 1);
   assert.match(await page.textContent('.scale-fig figcaption'), /T²/);
   assert.ok(await page.isVisible('#scale-sw'), 'the SwiftShader note');

@@ -14,7 +14,7 @@ export async function referenceFor() {
   if (!fs.existsSync(new URL('wasm/dist/attnlab.mjs', root))) {
     throw new Error('the double reference needs wasm/dist: run tools/build-wasm first');
   }
-  corePromise ??= import(new URL('wasm/index.mjs', root)).then((m) => m.loadCore());
+  corePromise ??= import(new URL('wasm/index.mjs', root)).then((m) => m.loadCore({ threads: 1 }));  // a single-threaded build
   const core = await corePromise;
   return { name: `core.attention (${core.flavour})`, run: (c, inputs) => coreReference(core, c, inputs) };
 }

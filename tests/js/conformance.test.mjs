@@ -1,8 +1,12 @@
-// The conformance table (tests/conformance/attention.json) on the three WASM builds of the fused
+// The conformance table (tests/conformance/attention.json) on the five WASM builds of the fused
 // float32 kernel (core.attentionF32: wasm/fused.mjs over wasm/include/attnlab/fused.hpp) against the
 // double reference core.attention, plus the proof that each build runs the code it claims: SIMD
-// multiplies in the SIMD build, relaxed_madd in the relaxed one, no SIMD in the baseline. On Node 20
-// the relaxed build needs V8's --experimental-wasm-relaxed-simd, turned on here (enableRelaxedSimd).
+// multiplies in the SIMD build, relaxed_madd in the relaxed one, no SIMD in the baseline, atomics
+// in the threaded ones. The threaded builds (-mt: fused_parallel.hpp on a pool of worker threads)
+// run the table on 1, 2 and the core count threads, every call through the pool, and must give
+// results bit-identical to their single-threaded twin. On Node 20 the relaxed builds need V8's
+// --experimental-wasm-relaxed-simd, turned on here (enableRelaxedSimd) — in the workers too (V8
+// flags are per process; the test would fail if a worker refused the module).
 // Input rule and comparison are shared with the WebGPU tests (tests/conformance/harness.mjs).
 // Needs tools/build-wasm first, and llvm-objdump-14 (llvm-14, installed with Debian's emscripten).
 // Run: node --test tests/js/conformance.test.mjs
@@ -11,7 +15,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import { enableRelaxedSimd, loadCore } from '../../wasm/index.mjs';
+import { FLAVOURS, coreCount, enableRelaxedSimd, loadCore, threadsSupported } from '../../wasm/index.mjs';
 import { caseArgs, caseInputs, casesFor, compareCase } from '../conformance/harness.mjs';
 import { loadTable, referenceFor } from '../conformance/reference.mjs';
 
@@ -20,11 +24,13 @@ const reference = await referenceFor();
 
 assert.ok(await enableRelaxedSimd(), 'this Node cannot run relaxed SIMD, even with --experimental-wasm-relaxed-simd');
 
-const builds = [
-  { backend: 'wasm-relaxed', flavour: 'relaxed', kind: 'relaxed-simd', file: 'attnlab-relaxed.wasm' },
-  { backend: 'wasm-simd', flavour: 'simd', kind: 'simd128', file: 'attnlab-simd.wasm' },
-  { backend: 'wasm', flavour: 'baseline', kind: 'scalar', file: 'attnlab.wasm' },
-];
+// The table's tolerance key of each kernel; a threaded build shares its single-threaded twin's.
+const TOLERANCE = { 'relaxed-simd': 'wasm-relaxed', simd128: 'wasm-simd', scalar: 'wasm' };
+const builds = Object.entries(FLAVOURS).filter(([, b]) => !b.threaded)
+  .map(([flavour, b]) => ({ flavour, backend: TOLERANCE[b.kernel], kind: b.kernel, file: `${b.file}.wasm` }));
+assert.ok(threadsSupported(), 'this Node cannot run the threaded builds (Node 20.16+ with worker_threads needed)');
+// 1, 2 and the core count; 5 besides on small machines: an odd count, more threads than cores.
+const THREADS = [...new Set([1, 2, coreCount(), ...(coreCount() < 5 ? [5] : [])])];
 
 for (const { backend, flavour, kind, file } of builds) {
   const api = await loadCore({ flavour });  // core.attentionF32 etc. come from wasm/fused.mjs
@@ -83,5 +89,70 @@ for (const { backend, flavour, kind, file } of builds) {
     assert.ok(api.heapBytes() > before, 'the heap did not grow: the test proves nothing');
     assert.deepEqual(first.out, snapshot);
     assert.ok(!(first.out.buffer instanceof SharedArrayBuffer) && first.out.buffer.byteLength === first.out.byteLength);
+  });
+}
+
+// The threaded builds: same table and tolerance as the twin, bit for bit the twin's numbers.
+const identical = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+for (const [flavour, b] of Object.entries(FLAVOURS).filter(([, x]) => x.threaded)) {
+  const twinName = flavour.replace(/-mt$/, '');
+  const twin = await loadCore({ flavour: twinName });
+  const api = await loadCore({ flavour, threads: Math.max(...THREADS) });
+  const before = api.threads();  // the module resolves before its workers have loaded
+  assert.equal(await api.threadsReady, Math.max(...THREADS), api.threadsError ?? '');
+  const backend = TOLERANCE[b.kernel];
+
+  test(`${flavour}: a pool of ${Math.max(...THREADS)} threads, compiled as ${b.kernel} with atomics`, () => {
+    assert.equal(api.flavour, flavour);
+    assert.equal(api.fusedKernelKind(), b.kernel);
+    assert.equal(api.maxThreads(), Math.max(...THREADS));
+    assert.equal(api.threads(), Math.max(...THREADS));
+    assert.ok(before === 1 || before === Math.max(...THREADS), `threads() was ${before} before the pool was up`);
+    assert.equal(api.threadsError, null);
+    assert.throws(() => api.setThreads(0), /setThreads: n must be an integer from 1 to \d+/);
+    assert.throws(() => api.setThreads(api.maxThreads() + 1), /setThreads/);
+    assert.equal(twin.maxThreads(), 1);
+    const path = fileURLToPath(new URL(`../../wasm/dist/${b.file}.wasm`, import.meta.url));
+    const dis = spawnSync('llvm-objdump-14', ['-d', path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.equal(dis.status, 0, `llvm-objdump-14 -d ${path} failed: ${dis.error ?? dis.stderr}`);
+    assert.ok((dis.stdout.match(/\tmemory\.atomic\.(?:wait32|notify)\b/g) ?? []).length > 0, `${b.file}.wasm: no atomic wait/notify: not a threaded build`);
+  });
+
+  for (const n of THREADS) {
+    test(`${flavour} on ${n} thread${n > 1 ? 's' : ''}: conformance table, every call through the pool, bit-identical to ${twinName}`, async (t) => {
+      api.setThreads(n);
+      api.module.fused_set_min_parallel_work(0);  // the table's shapes are small: no shortcut
+      try {
+        for (const c of casesFor(table, backend, Infinity)) {
+          await t.test(c.name, () => {
+            const inputs = caseInputs(c);
+            const got = api.attentionF32(caseArgs(c, inputs));
+            const fails = compareCase(c, got, reference.run(c, inputs), table.tolerances[backend]);
+            assert.deepEqual(fails, [], fails.join('\n'));
+            const want = twin.attentionF32(caseArgs(c, inputs));
+            assert.ok(identical(got.out, want.out), `${c.name} (seed ${c.seed}): out differs from ${twinName}'s`);
+            if (c.weights) assert.ok(identical(got.weights, want.weights), `${c.name} (seed ${c.seed}): weights differ from ${twinName}'s`);
+          });
+        }
+      } finally {
+        api.module.fused_set_min_parallel_work(NaN);
+      }
+    });
+  }
+
+  test(`${flavour}: large calls run on several threads and match ${twinName} bit for bit`, () => {
+    api.setThreads(Math.min(2, api.maxThreads()));
+    for (const c of [{ B: 1, H: 1, Tq: 2100, Tk: 2100, d: 64, dv: 64, causal: true, weights: false, seed: 41 },
+      { B: 2, H: 3, Tq: 300, Tk: 500, d: 32, dv: 24, causal: true, weights: true, seed: 42 }]) {
+      const args = caseArgs({ ...c, scale: null, magnitude: 1 });
+      const want = twin.attentionF32(args);
+      let threads = 0;
+      for (let i = 0; i < 5 && threads < 2; i++) {
+        const got = api.attentionF32(args);
+        assert.ok(identical(got.out, want.out) && (!c.weights || identical(got.weights, want.weights)), `B${c.B} T${c.Tq}: differs from ${twinName}`);
+        threads = api.module.fused_last_call_threads();
+      }
+      assert.equal(threads, 2, `B${c.B} T${c.Tq}: the workers never took part in 5 calls`);
+    }
   });
 }

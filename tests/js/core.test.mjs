@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadCore, relaxedSimdSupported, simdSupported, tensor } from '../../wasm/index.mjs';
+import { coreCount, loadCore, relaxedSimdSupported, simdSupported, tensor, threadsSupported } from '../../wasm/index.mjs';
 import { Rng } from '../../grader/core/prng.mjs';
 
 const cores = {
@@ -37,9 +37,45 @@ test('flavours: each core reports its own; auto picks the fastest the runtime ha
   // Node 20 has relaxed SIMD only behind a V8 flag (tests/js/conformance.test.mjs turns it on and
   // runs that build); Node 22+ and browsers have it by default.
   const relaxed = relaxedSimdSupported();
-  assert.equal((await loadCore()).flavour, relaxed ? 'relaxed' : 'simd');
-  if (!relaxed) await assert.rejects(loadCore({ flavour: 'relaxed' }), /this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'/);
-  await assert.rejects(loadCore({ flavour: 'avx' }), /unknown flavour "avx"/);
+  // Node 20.16+ has worker_threads for the threaded builds: picked when there is more than one core.
+  assert.equal(threadsSupported(), true, 'Node 20.16+ runs the threaded builds');
+  const mt = coreCount() > 1 ? '-mt' : '';
+  assert.equal((await loadCore()).flavour, (relaxed ? 'relaxed' : 'simd') + mt);
+  assert.equal((await loadCore({ threads: 1 })).flavour, relaxed ? 'relaxed' : 'simd');
+  assert.equal((await loadCore({ threads: 3 })).flavour, `${relaxed ? 'relaxed' : 'simd'}-mt`);
+  assert.equal(await (await loadCore({ threads: 3 })).threadsReady, 3);
+  assert.equal(await (await loadCore({ flavour: 'simd' })).threadsReady, 1);
+  if (!relaxed) {
+    await assert.rejects(loadCore({ flavour: 'relaxed' }), /this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'/);
+    await assert.rejects(loadCore({ flavour: 'relaxed-mt' }), /no WebAssembly relaxed SIMD; use flavour 'simd-mt' or 'auto'/);
+  }
+  await assert.rejects(loadCore({ flavour: 'avx' }), /unknown flavour "avx" \(use 'auto', 'relaxed-mt', 'relaxed', 'simd-mt', 'simd', 'baseline'\)/);
+  await assert.rejects(loadCore({ threads: 0 }), /loadCore: threads must be an integer >= 1, got 0/);
+  await assert.rejects(loadCore({ flavour: 'simd', threads: 2.5 }), /threads must be an integer/);
+});
+
+test('a threaded build computes what its single-threaded twin does; Node exits with its pool alive', async () => {
+  const mt = await loadCore({ flavour: 'simd-mt', threads: 2 });
+  assert.equal(mt.flavour, 'simd-mt');
+  assert.equal(await mt.threadsReady, 2);
+  assert.equal(mt.maxThreads(), 2);
+  const Q = tensor([[2, 0], [0, 2], [1, 1]]);
+  const r = mt.attention(Q, Q, Q, { mask: mt.causalMask(3) });
+  assert.deepEqual(r.out.data, cores.simd.attention(Q, Q, Q, { mask: cores.simd.causalMask(3) }).out.data);
+  // The pool's worker threads are unref'd: a script that loaded the build still ends by itself.
+  const { spawnSync } = await import('node:child_process');
+  const script = `import('${new URL('../../wasm/index.mjs', import.meta.url).href}').then(async (m) => {
+    const c = await m.loadCore({ flavour: 'simd-mt', threads: 2 });
+    console.log(await c.threadsReady, c.threads(), typeof globalThis.Worker);
+  });`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20000 });
+  assert.equal(child.status, 0, child.stderr);
+  // 2 threads, and no global Worker left behind by Emscripten's Node glue.
+  assert.equal(child.stdout.trim(), '2 2 undefined');
+  // A script that never waits for the threads does not wait for them to start either.
+  const quick = spawnSync(process.execPath, ['--input-type=module', '-e', script.replace('await c.threadsReady, ', '')], { encoding: 'utf8', timeout: 20000 });
+  assert.equal(quick.status, 0, quick.stderr);
+  assert.match(quick.stdout.trim(), /^[12] undefined$/);
 });
 
 for (const [name, core] of Object.entries(cores)) {

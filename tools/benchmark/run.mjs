@@ -2,9 +2,11 @@
 // Every implementation's result is checked against the double reference (core.attention) before it
 // is timed, then warmed up for >= 0.4 s (V8 tier-up), then timed in interleaved rounds (so a noisy
 // neighbour hits every implementation alike); a row reports the median of all timed calls.
-// --webgpu adds a second table (webgpu.mjs): attnlab-webgpu and ort-web-webgpu on one adapter.
-// Usage (through tools/bench, which installs the peers and builds): [--quick] [--webgpu]
-//   [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only name,name]
+// The -mt rows run on --threads N threads (default: the core count, at most 8), and a thread-scaling
+// table follows the CPU table: the threaded build against ort-web's, on 1, 2, 4 ... N threads.
+// --webgpu adds a last table (webgpu.mjs): attnlab-webgpu and ort-web-webgpu on one adapter.
+// Usage (through tools/bench, which installs the peers and builds): [--quick] [--browser] [--webgpu]
+//   [--threads N] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only name,name]
 // README.md beside this file says what each implementation is.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +16,7 @@ import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { enableRelaxedSimd, loadCore, relaxedSimdSupported } from '../../wasm/index.mjs';
+import { defaultThreads, enableRelaxedSimd, loadCore, relaxedSimdSupported, threadsSupported } from '../../wasm/index.mjs';
 import { backendFromArgs } from '../../wasm/webgpu/backend.mjs';
 import { attentionModel } from './onnx.mjs';
 import { timePlot } from './svg.mjs';
@@ -28,12 +30,12 @@ const require = createRequire(path.join(here, 'package.json'));
 
 // ---- options ---------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-const USAGE = 'tools/bench [--quick] [--browser] [--webgpu] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
-const opt = { quick: false, browser: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null };
+const USAGE = 'tools/bench [--quick] [--browser] [--webgpu] [--threads N] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
+const opt = { quick: false, browser: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null, threads: null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--quick' || a === '--webgpu' || a === '--browser') opt[a.slice(2)] = true;
-  else if (a === '--json' || a === '--svg' || a === '--only' || a === '--backend') {
+  else if (a === '--json' || a === '--svg' || a === '--only' || a === '--backend' || a === '--threads') {
     if (argv[i + 1] === undefined) usage(`${a} needs a value`);
     opt[a.slice(2)] = argv[++i];
   } else if (!a.startsWith('--backend=')) usage(`unknown argument ${a}`);
@@ -43,8 +45,14 @@ function usage(msg) {
   process.exit(2);
 }
 try { opt.backend = backendFromArgs(argv); } catch (e) { usage(e.message); }
+if (opt.threads !== null && !/^[1-9]\d{0,2}$/.test(opt.threads)) usage(`--threads needs a whole number from 1 to 999, got ${opt.threads}`);
+if (!threadsSupported()) usage(`node ${process.version} cannot run the threaded builds (Node 20.16+ with worker_threads)`);
+// The -mt rows' threads: the machine's cores (at most 8, loadCore's default) unless --threads says.
+const THREADS = opt.threads === null ? defaultThreads() : Number(opt.threads);
+// The scaling table: 1, 2, 4 ... and THREADS itself.
+const THREAD_COUNTS = [...new Set([...Array(Math.floor(Math.log2(THREADS)) + 1).keys()].map((e) => 2 ** e).concat(THREADS))];
 // --backend keeps the attnlab rows of that backend only (auto: all); the peers stay.
-const BACKEND_IMPL = { simd: ['attnlab-wasm-relaxed', 'attnlab-wasm-simd'], wasm: ['attnlab-wasm'], webgpu: ['attnlab-webgpu'] };
+const BACKEND_IMPL = { simd: ['attnlab-wasm-relaxed-mt', 'attnlab-wasm-relaxed', 'attnlab-wasm-simd'], wasm: ['attnlab-wasm'], webgpu: ['attnlab-webgpu'] };
 if (opt.backend === 'webgpu') opt.webgpu = true;
 
 const SHAPES = opt.quick ? [{ B: 1, T: 256 }, { B: 1, T: 1024 }]
@@ -54,10 +62,12 @@ const WARMUP_MS = 400;
 const ROUNDS = 6;  // many short rounds: a burst of load on this shared machine hits every implementation
 const MEASURE_MS = opt.quick ? 450 : 1500;  // per shape and implementation, split over the rounds
 const BASELINE = 'ort-web-wasm-1t';
+const SCALING_T = opt.quick ? [1024] : [1024, 4096];  // B=1: the thread-scaling table's shapes
 const WEBGPU_T = [256, 1024], WEBGPU_RUNS = 5;  // SwiftShader: ~0.4-1.5 s per call at T=1024
 
 // ---- implementations -------------------------------------------------------------------------
-// setup(shape, inputs) -> runner { once() -> Float32Array out, time(minMs) -> [ms per call], close() }
+// setup(shape, inputs, { threads }) -> runner { once() -> Float32Array out, time(minMs) -> [ms per call], close() }
+// (threads: only the -mt rows read it; default THREADS)
 
 function inProcess(call) {
   return {
@@ -168,6 +178,13 @@ const peers = {
     notes['attnlab-wasm-relaxed'] = `relaxed SIMD ${byDefault ? 'on by default' : `turned on with --experimental-wasm-relaxed-simd (V8 ${process.versions.v8})`}`;
     return loadCore({ flavour: 'relaxed' });
   }),
+  // The threaded relaxed build with a pool of THREADS; each runner sets its own count (scaling table).
+  relaxedMt: lazy(async () => {
+    await peers.relaxed();
+    const core = await loadCore({ flavour: 'relaxed-mt', threads: THREADS });
+    if ((await core.threadsReady) !== THREADS) throw new Error(`relaxed-mt: ${core.threads()} threads, not ${THREADS}: ${core.threadsError}`);
+    return core;
+  }),
   simd: lazy(() => loadCore({ flavour: 'simd' })),
   baseline: lazy(() => loadCore({ flavour: 'baseline' })),
   ortWeb: lazy(async () => {
@@ -187,6 +204,13 @@ const peers = {
 };
 
 const ALL_IMPLS = [
+  {
+    name: 'attnlab-wasm-relaxed-mt', threaded: true,
+    setup: async (s, inp, { threads = THREADS } = {}) => {
+      const core = await peers.relaxedMt(), call = fusedCall(core, s, inp);
+      return inProcess(() => { core.setThreads(threads); return call(); });
+    },
+  },
   { name: 'attnlab-wasm-relaxed', setup: async (s, inp) => inProcess(fusedCall(await peers.relaxed(), s, inp)) },
   { name: 'attnlab-wasm-simd', setup: async (s, inp) => inProcess(fusedCall(await peers.simd(), s, inp)) },
   { name: 'attnlab-wasm', setup: async (s, inp) => inProcess(fusedCall(await peers.baseline(), s, inp)) },
@@ -202,6 +226,17 @@ const ALL_IMPLS = [
   {
     name: 'ort-web-wasm-1t',
     setup: async (s, inp) => ortRunner(await peers.ortWeb(), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }, s, inp),
+  },
+  {
+    // A child process per thread count: ort-web reads numThreads once per process (ort_web_child.mjs).
+    name: 'ort-web-wasm-mt', threaded: true,
+    setup: async ({ B, T }, inp, { threads = THREADS } = {}) => {
+      const dir = writeInputs(inp);
+      const r = await child(process.execPath, [path.join(here, 'ort_web_child.mjs'), dir, B, H, T, D, CAUSAL ? 1 : 0, threads].map(String),
+        { dir, n: B * H * T * D, hello: true });
+      if (r.info.threads !== threads) throw new Error(`ort-web runs on ${r.info.threads} threads, not ${threads}`);
+      return r;
+    },
   },
   {
     name: 'ort-node-1t',
@@ -244,7 +279,10 @@ const ALL_IMPLS = [
   },
   { name: 'js-loops', setup: async ({ B, T }, inp) => inProcess(() => jsLoops(inp, B, T)) },
   // --browser: the same kernels and ort-web in headless Chromium (chromium.mjs), timed in the page.
-  ...Object.keys(CHROMIUM_IMPLS).map((name) => ({ name, browser: true, setup: (s, inp) => chromiumRunner(name, s, inp) })),
+  ...Object.keys(CHROMIUM_IMPLS).map((name) => ({
+    name, browser: true, threaded: /-mt@/.test(name),
+    setup: (s, inp, { threads = THREADS } = {}) => chromiumRunner(name, s, inp, { threads, maxThreads: THREADS }),
+  })),
 ];
 const notes = {};
 
@@ -263,21 +301,21 @@ if (!IMPLS.length && !GPU_IMPLS.length) usage(`--only ${opt.only} with --backend
 const rows = [];
 const fmt = (x, p) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(p) : String(x));
 // One table line: impl, B, T, ms, GFLOP/s, ratio, max|err| (numbers or preformatted strings).
-const line = (c) => [c[0].padEnd(29), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+const line = (c) => [c[0].padEnd(33), fmt(c[1], 0).padStart(2), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
   fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(20), (typeof c[6] === 'number' ? c[6].toExponential(1) : c[6]).padStart(9)].join(' ');
 const cpu = `${os.cpus()[0]?.model ?? 'cpu ?'} x${os.cpus().length}`;
-console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread; node ${process.version}, ${cpu}`);
+console.log(`tools/bench${opt.quick ? ' --quick' : ''}: H=${H}, d=${D}, causal, float32, one thread (-mt rows: ${THREADS}); node ${process.version}, ${cpu}`);
 if (IMPLS.length) console.log(line(['impl', 'B', 'T', 'ms', 'GFLOP/s', `x ${BASELINE}`, 'max|err|']));
 
-for (const shape of IMPLS.length ? SHAPES : []) {
+// Checks each entry's first result, warms it up, then times all of them in interleaved rounds;
+// fills in each entry's row (ms_median, calls, gflops or error). entries: [{ row, setup }].
+async function measure(shape, entries) {
   const inputs = makeInputs(shape);
   const maxErr = reference(shape, inputs);
   const active = [];
-  for (const impl of IMPLS) {
-    const row = { impl: impl.name, B: shape.B, H, T: shape.T, d: D, causal: CAUSAL, ms_median: null, max_abs_err: null };
-    rows.push(row);
+  for (const { row, setup } of entries) {
     try {
-      const runner = await impl.setup(shape, inputs);
+      const runner = await setup(inputs);
       row.max_abs_err = maxErr(await runner.once());
       if (!(row.max_abs_err <= TOL)) {
         row.error = `wrong result: max |out - reference| = ${row.max_abs_err} > ${TOL}`;
@@ -295,12 +333,53 @@ for (const shape of IMPLS.length ? SHAPES : []) {
     a.runner.close();
     Object.assign(a.row, { ms_median: median(a.samples), calls: a.samples.length, gflops: flops(shape) / median(a.samples) / 1e6 });
   }
+}
+
+for (const shape of IMPLS.length ? SHAPES : []) {
+  const entries = IMPLS.map((impl) => ({
+    row: { impl: impl.name, B: shape.B, H, T: shape.T, d: D, causal: CAUSAL, ...(impl.threaded && { threads: THREADS }), ms_median: null, max_abs_err: null },
+    setup: (inputs) => impl.setup(shape, inputs),
+  }));
+  rows.push(...entries.map((e) => e.row));
+  await measure(shape, entries);
   const base = rows.find((x) => x.T === shape.T && x.B === shape.B && x.impl === BASELINE)?.ms_median;
   for (const row of rows.filter((x) => x.T === shape.T && x.B === shape.B)) {
     if (base && row.ms_median) row.speedup_vs_ort_web = base / row.ms_median;
-    console.log(row.error ? `${row.impl.padEnd(29)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
+    console.log(row.error ? `${row.impl.padEnd(33)} ${fmt(row.B, 0).padStart(2)} ${fmt(row.T, 0).padStart(5)}  ${row.error}`
       : line([row.impl, row.B, row.T, row.ms_median, row.gflops, row.speedup_vs_ort_web, row.max_abs_err]));
   }
+}
+
+// ---- thread scaling: the threaded build and ort-web's on 1, 2, 4 ... THREADS threads -------------
+// Every (impl, threads) pair of a shape is timed in the same interleaved rounds; "x 1 thread" is a
+// row's speed-up over the same implementation on one thread, "x ort-web-wasm-mt" its speed-up over
+// ort-web on as many threads in the same host.
+const SCALING_IMPLS = IMPLS.filter((i) => i.threaded);
+const scaling = [];
+if (SCALING_IMPLS.length) {
+  const hostOf = (impl) => (impl.includes('@') ? impl.split('@')[1] : 'node');
+  const sline = (c) => [c[0].padEnd(33), fmt(c[1], 0).padStart(7), fmt(c[2], 0).padStart(5), fmt(c[3], 3).padStart(9),
+    fmt(c[4], 1).padStart(8), fmt(c[5], 2).padStart(11), fmt(c[6], 2).padStart(18)].join(' ');
+  console.log(`\nThread scaling: B=1, H=${H}, d=${D}, causal, float32; threads ${THREAD_COUNTS.join(', ')}`);
+  console.log(sline(['impl', 'threads', 'T', 'ms', 'GFLOP/s', 'x 1 thread', 'x ort-web-wasm-mt']));
+  for (const T of SCALING_T) {
+    const shape = { B: 1, T };
+    const entries = SCALING_IMPLS.flatMap((impl) => THREAD_COUNTS.map((threads) => ({
+      row: { table: 'scaling', impl: impl.name, host: hostOf(impl.name), threads, B: 1, H, T, d: D, causal: CAUSAL, ms_median: null, max_abs_err: null },
+      setup: (inputs) => impl.setup(shape, inputs, { threads }),
+    })));
+    scaling.push(...entries.map((e) => e.row));
+    await measure(shape, entries);
+    for (const row of entries.map((e) => e.row)) {
+      const one = scaling.find((x) => x.T === T && x.impl === row.impl && x.threads === 1)?.ms_median;
+      const ort = scaling.find((x) => x.T === T && x.host === row.host && x.impl.startsWith('ort-web-wasm-mt') && x.threads === row.threads)?.ms_median;
+      if (one && row.ms_median) row.speedup_vs_1t = one / row.ms_median;
+      if (ort && row.ms_median && !row.impl.startsWith('ort-')) row.speedup_vs_ort_web_mt = ort / row.ms_median;
+      console.log(row.error ? `${row.impl.padEnd(33)} ${fmt(row.threads, 0).padStart(7)} ${fmt(T, 0).padStart(5)}  ${row.error}`
+        : sline([row.impl, row.threads, T, row.ms_median, row.gflops, row.speedup_vs_1t, row.speedup_vs_ort_web_mt]));
+    }
+  }
+  rows.push(...scaling);
 }
 
 await closeChromium();
@@ -340,6 +419,18 @@ for (const [impl, twin] of [['attnlab-wasm-simd', 'attnlab-native'], ['attnlab-w
 for (const impl of ['attnlab-wasm-simd@chromium', 'attnlab-wasm-relaxed@chromium']) {
   const ms = at(impl), p = at('ort-web-wasm-1t@chromium');
   if (ms && p) console.log(`T=1024: ${impl} >= 3x faster than ort-web-wasm-1t@chromium: ${(p / ms).toFixed(2)}x -> ${p / ms >= 3 ? 'yes' : 'NO'}`);
+}
+// Issue 13: at B=1, T=1024 and 4096, on THREADS threads: the threaded build >= 1.5x faster than
+// ort-web on as many threads; and at T=4096 its speed-up over one thread >= 0.8 x THREADS.
+for (const host of ['', '@chromium']) {
+  const ours = `attnlab-wasm-relaxed-mt${host}`, peer = `ort-web-wasm-mt${host}`;
+  const main = (impl, T) => rows.find((r) => r.impl === impl && r.B === 1 && r.T === T && !r.table)?.ms_median;
+  for (const T of [1024, 4096]) {
+    const ms = main(ours, T), p = main(peer, T);
+    if (ms && p) console.log(`T=${T}, ${THREADS} threads: ${ours} >= 1.5x faster than ${peer}: ${(p / ms).toFixed(2)}x -> ${p / ms >= 1.5 ? 'yes' : 'NO'}`);
+  }
+  const x = scaling.find((r) => r.impl === ours && r.T === 4096 && r.threads === THREADS)?.speedup_vs_1t;
+  if (x && THREADS > 1) console.log(`T=4096: ${ours} on ${THREADS} threads >= ${(0.8 * THREADS).toFixed(1)}x its 1-thread speed: ${x.toFixed(2)}x -> ${x >= 0.8 * THREADS ? 'yes' : 'NO'}`);
 }
 const heap = rows.find((r) => r.peak_heap_bytes);
 if (heap) {
@@ -387,14 +478,14 @@ fs.mkdirSync(path.dirname(opt.json), { recursive: true });
 fs.writeFileSync(opt.json, JSON.stringify(rows, null, 1) + '\n');
 // One line per implementation (and host, for the WebGPU rows: drawn dashed).
 const seriesName = (r) => (r.host ? `${r.impl} (${r.host})` : r.impl);
-const series = [...new Set(rows.map(seriesName))].map((name) => ({
+const series = [...new Set(rows.filter((r) => !r.table).map(seriesName))].map((name) => ({
   name, dash: rows.some((r) => r.host && seriesName(r) === name),
-  points: rows.filter((r) => seriesName(r) === name && r.B === 1 && r.ms_median && !r.peak_heap_bytes).map((r) => [r.T, r.ms_median]),
+  points: rows.filter((r) => seriesName(r) === name && r.B === 1 && r.ms_median && !r.peak_heap_bytes && !r.table).map((r) => [r.T, r.ms_median]),
 })).filter((s) => s.points.length);
 if (series.length) {
   fs.mkdirSync(path.dirname(opt.svg), { recursive: true });
   const gpu = series.some((s) => s.dash) ? ` (dashed: WebGPU, ${rows.find((r) => r.host && r.adapter)?.adapter.split(' (')[0] ?? '?'})` : '';
-  fs.writeFileSync(opt.svg, timePlot(series, { title: `Causal attention, B=1, H=1, d=${D}, float32, one thread${gpu}: median ms` }));
+  fs.writeFileSync(opt.svg, timePlot(series, { title: `Causal attention, B=1, H=1, d=${D}, float32, one thread (-mt: ${THREADS})${gpu}: median ms` }));
 }
 console.log(`rows: ${path.relative(process.cwd(), opt.json)}, plot: ${path.relative(process.cwd(), opt.svg)}`);
 process.exit(rows.some((r) => r.error?.startsWith('wrong result')) ? 1 : 0);

@@ -13,8 +13,11 @@ import { createWebGpuAttention, WebGpuUnavailableError } from './index.mjs';
 import { loadCore as defaultLoadCore, simdFlavour } from '../index.mjs';
 
 export const BACKENDS = ['auto', 'webgpu', 'simd', 'wasm'];
-/** The loadCore flavour of a CPU backend ('simd': the relaxed-SIMD build where the engine has it); 'auto' otherwise. */
-export const flavourFor = (backend) => ({ simd: simdFlavour, wasm: () => 'baseline' })[backend]?.() ?? 'auto';
+/**
+ * The loadCore flavour of a CPU backend ('simd': the relaxed-SIMD build where the engine has it, threaded
+ * where threads are supported and `threads` (default: the core count) > 1); 'auto' otherwise.
+ */
+export const flavourFor = (backend, { threads } = {}) => ({ simd: () => simdFlavour({ threads }), wasm: () => 'baseline' })[backend]?.() ?? 'auto';
 
 /** Reads `?backend=` (page) or `--backend X` / `--backend=X` (CLI, bench); 'auto' when absent. */
 export function backendFromArgs(source) {
@@ -30,11 +33,12 @@ export function backendFromArgs(source) {
 }
 
 /**
- * @param {{ backend?: 'auto'|'webgpu'|'simd'|'wasm', gpu?: GPU, timeoutMs?: number,
- *           loadCore?: (opts: {flavour: string}) => Promise<any>, onFallback?: (e: {from, to, reason}) => void }} opts
+ * @param {{ backend?: 'auto'|'webgpu'|'simd'|'wasm', gpu?: GPU, timeoutMs?: number, threads?: number,
+ *           loadCore?: (opts: {flavour: string, threads?: number}) => Promise<any>, onFallback?: (e: {from, to, reason}) => void }} opts
+ *   threads: for the CPU backends (loadCore's option; default: the core count where threads are supported)
  * @returns {Promise<{ name, reason, tried, adapterInfo?, core?, webgpu?, attentionF32(args): Promise<{out, weights?}>, destroy() }>}
  */
-export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, loadCore = defaultLoadCore, onFallback } = {}) {
+export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, loadCore = defaultLoadCore, onFallback, threads } = {}) {
   if (!BACKENDS.includes(backend)) throw new Error(`chooseBackend: backend "${backend}" is not one of ${BACKENDS.join(', ')}`);
   const tried = [];  // [{ name, error }] for every backend that did not load
   let cur = null, be = null;  // be is set once chosen: a GPU failure before that shows at the first call
@@ -48,11 +52,12 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
       const software = a.isFallbackAdapter || /swiftshader/i.test(`${a.architecture} ${a.device}`);
       return { name, gpu: g, adapterInfo: a, detail: `WebGPU adapter ${a.vendor} ${a.architecture}${software ? ' (software rasteriser: no faster than the CPU)' : ''}` };
     }
-    const flavour = flavourFor(name);
-    const core = await loadCore({ flavour });
+    const flavour = flavourFor(name, { threads });
+    const core = await loadCore({ flavour, threads });
     if (core.flavour !== flavour) throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
     if (typeof core.attentionF32 !== 'function') throw new Error('this WASM core has no attentionF32');
-    return { name, core, detail: `WASM core, ${core.flavour} build` };
+    const n = (await core.threadsReady) ?? core.threads?.() ?? 1;  // a threaded build's pool starts just after load
+    return { name, core, detail: `WASM core, ${core.flavour} build${n > 1 ? `, ${n} threads` : ''}` };
   }
   async function first(names) {
     for (const name of names) {

@@ -13,7 +13,7 @@ import { visible } from '../../grader/core/text.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
 import { toTensor, wire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { backendParam, pickBackend, flavourLabel, softwareAdapter } from './backend.js';
+import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
 
 const $ = (id) => document.getElementById(id);
@@ -207,9 +207,12 @@ function renderHeatmaps() {
 function renderBadge() {
   const el = $('backend'), b = state.backend;
   if (!b) return void (el.title = t().backendLoading);
-  el.textContent = b.label;
-  el.title = b.fallback ? t().backendFellBack(b.reason) : t().backendTitle(b.reason + (backendChoice.warning ? `\n${backendChoice.warning}` : ''));
+  // A CPU backend's threads are part of its name on the badge: "WASM SIMD · 8 threads".
+  el.textContent = b.threads > 1 ? `${b.label} · ${t().threadsN(b.threads)}` : b.label;
+  const notes = [b.name !== 'webgpu' && !b.failed ? threadsNote(b.be?.core, backendChoice.threads) : null, backendChoice.warning].filter(Boolean);
+  el.title = b.fallback ? t().backendFellBack(b.reason) : t().backendTitle([b.reason, ...notes].join('\n'));
   el.dataset.backend = b.name;
+  el.dataset.threads = String(b.threads ?? 1);
   el.dataset.state = b.failed ? 'failed' : b.fallback ? 'fallback' : 'ok';
 }
 
@@ -321,8 +324,9 @@ function measure() {
     if (!core) return void ($('scale-status').textContent = t().coreFailed(state.coreError));
     const be = await state.backendReady;
     const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
-    const cpuCore = be?.core ?? (await loadCore({ flavour: 'auto', locateFile }));
-    const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour), gpu: 'WebGPU' };
+    const cpuCore = be?.core ?? core; // under WebGPU the CPU series runs on the grading core's build
+    const n = await cpuCore.threadsReady;
+    const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''), gpu: 'WebGPU' };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
     const sandbox = new BrowserSandbox({ memory: 'request' });
     try {
@@ -394,7 +398,9 @@ $('scale').hidden = !PANELS.scale;
 
 // web/build.mjs copies the .wasm files to dist/wasm/ (the glue itself is bundled as a chunk).
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
-state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, locateFile }).then((core) => {
+// Where the page is cross-origin isolated the core is a threaded build (its glue and pthread worker
+// script come from dist/wasm/ too); elsewhere those files are never fetched.
+state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, threads: backendChoice.threads, locateFile }).then((core) => {
   state.core = core;
   $('backend').textContent = flavourLabel(core.flavour);
   if (PANELS.heatmap) {
@@ -414,16 +420,18 @@ state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.fla
 });
 
 // The fast path's backend is chosen once the core is up (WebGPU's device set-up never delays grading).
-state.backendReady = state.coreReady.then((core) => core && pickBackend({
-  backend: backendChoice.backend,
-  loadCore: (o) => loadCore({ ...o, locateFile }),
+// After the core's pool is up too (a few ms later), so that the badge names its threads.
+state.backendReady = state.coreReady.then(async (core) => core && (await core.threadsReady, pickBackend({
+  backend: backendChoice.backend, threads: backendChoice.threads,
+  // The grading core when it is the build asked for: one module, one pool of workers.
+  loadCore: async (o) => (o.flavour === core.flavour ? core : loadCore({ ...o, locateFile })),
   onChange: (info) => {
     state.backend = info;
     renderBadge();
     document.documentElement.dataset.backend = info.failed ? 'failed' : info.name;
-    dispatchEvent(new CustomEvent('attnlab:backend', { detail: { name: info.name, label: info.label, reason: info.reason, fallback: !!info.fallback, failed: !!info.failed } }));
+    dispatchEvent(new CustomEvent('attnlab:backend', { detail: { name: info.name, label: info.label, threads: info.threads, reason: info.reason, fallback: !!info.fallback, failed: !!info.failed } }));
   },
-}));
+})));
 
 // The offline cache is filled once the page works, so it never competes with the first load.
 if ('serviceWorker' in navigator && !params.has('nosw')) {

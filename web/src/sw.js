@@ -2,14 +2,19 @@
 // __ASSETS__ (every file of web/dist) and __VERSION__ (a hash of them) are written in by web/build.mjs,
 // so each build installs a new cache and drops the old one. Cache-first: the page never waits on
 // the network for a file it already has.
-/* global __ASSETS__, __VERSION__ */
+// The cache keeps each response's headers, so the page served from it offline is still cross-origin
+// isolated (COOP/COEP, web/server.mjs) and still runs the threaded build. Its files
+// (__THREADED_ASSETS__) are precached only where they can run: this worker was served with the same
+// headers as the page, so it is cross-origin isolated exactly when the page is.
+/* global __ASSETS__, __THREADED_ASSETS__, __VERSION__ */
 const CACHE = `attnlab-${__VERSION__}`;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
+    const assets = [...__ASSETS__, ...(self.crossOriginIsolated ? __THREADED_ASSETS__ : [])];
     // 'no-cache': revalidate with the server (a 304 for what the page just downloaded), never stale.
-    await cache.addAll(__ASSETS__.map((a) => new Request(a, { cache: 'no-cache' })));
+    await cache.addAll(assets.map((a) => new Request(a, { cache: 'no-cache' })));
     await self.skipWaiting();
   })());
 });

@@ -197,12 +197,25 @@ inline std::string check(const Dims& s, const Options& o = {}) {
 
 // ---- the kernel --------------------------------------------------------------------------------
 
-// The packed copies of K and V (one (b, h) at a time). A caller that runs many calls can keep one
-// Workspace to skip reallocating them; they only grow.
+// The packed copies of K and V (one (b, h) at a time in attention_f32, every (b, h) at once in
+// attention_f32_parallel). A caller that runs many calls can keep one Workspace to skip reallocating
+// them; they only grow.
 struct Workspace {
   std::vector<float> kp, vp;
 };
 
+// What one thread needs to run super-blocks: the register blocks' state and the score tile. Kept
+// by the caller (one per thread) it only grows, so repeated calls allocate nothing.
+template <class P>
+struct Scratch {
+  std::vector<typename P::T> qs, ps;  // q and p pre-splat: [block][x][r] and [key][r]
+  std::vector<float> o, s_tile, m_tile;
+};
+
+// The geometry of one call (tile counts, padding, scale) and the two steps every schedule is made
+// of: pack() one chunk of keys of one (b, h), and superblock() one run of NB*R query rows of one
+// (b, h). A super-block reads only packed K/V and writes only its own rows of out and weights, so
+// any order of super-blocks, on any threads, gives bit-identical results.
 template <class P>
 class Kernel {
   using T = typename P::T;
@@ -219,66 +232,103 @@ class Kernel {
 #endif
 
  public:
-  Kernel(const Dims& s, const Options& o, Workspace& ws) : s_(s), causal_(o.causal), kp_(ws.kp), vp_(ws.vp) {
+  static constexpr std::size_t kRows = std::size_t(NB) * R;  // query rows per super-block
+  static constexpr std::size_t kPackKeys = 1024;             // keys per pack() chunk (whole groups)
+  static_assert(kPackKeys % G == 0, "a pack chunk holds whole key groups");
+
+  Kernel(const Dims& s, const Options& o) : s_(s), causal_(o.causal) {
     const double scale = o.scale ? *o.scale : 1.0 / std::sqrt(double(s.d));
     qscale_ = float(scale * 1.4426950408889634);  // log2(e): softmax in base 2
     tk_pad_ = (s.Tk + G - 1) / G * G;  // tiles read whole groups only, never past this
     nt_ = (s.Tk + BC - 1) / BC;
     dv_pad_ = (s.dv + C - 1) / C * C;
-    if (kp_.size() < tk_pad_ * s.d) kp_.resize(tk_pad_ * s.d);
-    if (vp_.size() < tk_pad_ * dv_pad_) vp_.resize(tk_pad_ * dv_pad_);
-    qs_.resize(NB * s.d * R);
-    if (kSpreadP) ps_.resize(BC * R);
-    o_.resize(NB * R * dv_pad_);
-    s_tile_.resize(R * BC);
-    m_tile_.resize(NB * R * nt_);
-    for (int b = 0; b < NB; ++b) {
-      rb_[b].qs = &qs_[b * s.d * R];
-      rb_[b].o = &o_[b * R * dv_pad_];
-      rb_[b].m_tile = &m_tile_[b * R * nt_];
-    }
   }
 
-  void run(const float* q, const float* k, const float* v, float* out, float* weights) noexcept {
+  const Dims& dims() const { return s_; }
+  bool causal() const { return causal_; }
+  std::size_t kp_size() const { return tk_pad_ * s_.d; }     // packed K of one (b, h)
+  std::size_t vp_size() const { return tk_pad_ * dv_pad_; }  // packed V of one (b, h)
+  std::size_t superblocks() const { return (s_.Tq + kRows - 1) / kRows; }
+  std::size_t pack_chunks() const { return (s_.Tk + kPackKeys - 1) / kPackKeys; }
+
+  // Sizes sc for this call (grow only).
+  void prepare(Scratch<P>& sc) const {
+    const auto grow = [](auto& v, std::size_t n) { if (v.size() < n) v.resize(n); };
+    grow(sc.qs, NB * s_.d * R);
+    if (kSpreadP) grow(sc.ps, BC * R);
+    grow(sc.o, NB * R * dv_pad_);
+    grow(sc.s_tile, R * BC);
+    grow(sc.m_tile, NB * R * nt_);
+  }
+
+  // The whole call on the calling thread: (b, h) after (b, h), packing into ws.
+  void run(const float* q, const float* k, const float* v, float* out, float* weights, Workspace& ws,
+           Scratch<P>& sc) const noexcept {
     for (std::size_t bh = 0; bh < s_.B * s_.H; ++bh) {
-      pack(k + bh * s_.Tk * s_.d, v + bh * s_.Tk * s_.dv);
-      for (std::size_t i0 = 0; i0 < s_.Tq; i0 += NB * R)
-        superblock(q + bh * s_.Tq * s_.d, out + bh * s_.Tq * s_.dv,
-              weights ? weights + bh * s_.Tq * s_.Tk : nullptr, i0);
+      for (std::size_t c = 0; c < pack_chunks(); ++c)
+        pack(k + bh * s_.Tk * s_.d, v + bh * s_.Tk * s_.dv, ws.kp.data(), ws.vp.data(), c);
+      for (std::size_t i0 = 0; i0 < s_.Tq; i0 += kRows)
+        superblock(sc, q + bh * s_.Tq * s_.d, ws.kp.data(), ws.vp.data(), out + bh * s_.Tq * s_.dv,
+                   weights ? weights + bh * s_.Tq * s_.Tk : nullptr, i0);
     }
   }
 
- private:
-  // K -> [group][d][G], V -> [chunk][key][C]; padding keys and columns are 0.
-  void pack(const float* k, const float* v) noexcept {
+  // K -> kp [group][d][G], V -> vp [chunk][key][C] for keys [c*kPackKeys, (c+1)*kPackKeys) of one
+  // (b, h); the last chunk also zeroes the padding keys and columns.
+  void pack(const float* k, const float* v, float* kp, float* vp, std::size_t chunk) const noexcept {
     const std::size_t d = s_.d, dv = s_.dv, Tk = s_.Tk;
-    std::fill(kp_.begin() + (Tk / G) * d * G, kp_.begin() + tk_pad_ * d, 0.0f);  // partial + padding groups
-    for (std::size_t j = 0; j < Tk; ++j) {
-      float* kg = &kp_[(j / G) * d * G + j % G];
+    const std::size_t j0 = chunk * kPackKeys, j1 = std::min(Tk, j0 + kPackKeys);
+    const bool last = j1 == Tk;
+    if (last) std::fill(kp + (Tk / G) * d * G, kp + tk_pad_ * d, 0.0f);  // partial + padding groups
+    for (std::size_t j = j0; j < j1; ++j) {
+      float* kg = kp + (j / G) * d * G + j % G;
       for (std::size_t x = 0; x < d; ++x) kg[x * G] = k[j * d + x];
     }
     for (std::size_t c = 0; c < dv_pad_ / C; ++c) {
-      float* vc = &vp_[c * tk_pad_ * C];
+      float* vc = vp + c * tk_pad_ * C;
       const std::size_t n = std::min<std::size_t>(C, dv - c * C);
-      for (std::size_t j = 0; j < Tk; ++j) {
+      for (std::size_t j = j0; j < j1; ++j) {
         std::memcpy(vc + j * C, v + j * dv + c * C, n * sizeof(float));
         std::fill(vc + j * C + n, vc + (j + 1) * C, 0.0f);
       }
-      std::fill(vc + Tk * C, vc + tk_pad_ * C, 0.0f);
+      if (last) std::fill(vc + Tk * C, vc + tk_pad_ * C, 0.0f);
     }
   }
 
-  // Rows [i0, i0 + NB*R): each key tile is visited by every register block that sees it before
-  // the next tile is loaded, so K and V stream from memory once per NB*R rows, not once per R.
-  void superblock(const float* q, float* out, float* weights, std::size_t i0) noexcept {
+  // Rows [i0, i0 + NB*R) of one (b, h) (q, out, weights point at that (b, h); kp, vp at its packed
+  // K and V): each key tile is visited by every register block that sees it before the next tile is
+  // loaded, so K and V stream from memory once per NB*R rows, not once per R.
+  void superblock(Scratch<P>& sc, const float* q, const float* kp, const float* vp, float* out, float* weights,
+                  std::size_t i0) const noexcept {
+    const Ctx cx{kp, vp, sc.s_tile.data(), kSpreadP ? sc.ps.data() : nullptr};
+    Rows rb[NB];
     int nb = 0;
-    for (; nb < NB && i0 + nb * R < s_.Tq; ++nb) start(rb_[nb], q, i0 + nb * R);
-    const std::size_t kend = rb_[nb - 1].kend;  // the last block sees the most keys
+    for (; nb < NB && i0 + nb * R < s_.Tq; ++nb) {
+      rb[nb].qs = &sc.qs[nb * s_.d * R];
+      rb[nb].o = &sc.o[nb * R * dv_pad_];
+      rb[nb].m_tile = &sc.m_tile[nb * R * nt_];
+      start(rb[nb], q, i0 + nb * R);
+    }
+    const std::size_t kend = rb[nb - 1].kend;  // the last block sees the most keys
     for (std::size_t t = 0; t * BC < kend; ++t)
       for (int b = 0; b < nb; ++b)
-        if (t * BC < rb_[b].kend) tile(rb_[b], t, weights);
-    for (int b = 0; b < nb; ++b) finish(rb_[b], out, weights);
+        if (t * BC < rb[b].kend) tile(cx, rb[b], t, weights);
+    for (int b = 0; b < nb; ++b) finish(rb[b], out, weights);
   }
+
+  // Keys super-block sb sees in all (its rows x visible keys): what the parallel schedule balances.
+  std::size_t superblock_cost(std::size_t sb) const noexcept {
+    const std::size_t i0 = sb * kRows, rows = std::min(kRows, s_.Tq - i0);
+    return rows * (causal_ ? std::min(s_.Tk, i0 + rows) : s_.Tk);
+  }
+
+ private:
+  // The call's buffers a tile works on: packed K/V of this (b, h), this thread's score tile.
+  struct Ctx {
+    const float *kp, *vp;
+    float* s_tile;
+    T* ps;
+  };
 
   // One register block: R query rows and their online-softmax state.
   struct Rows {
@@ -289,7 +339,7 @@ class Kernel {
     float* m_tile;               // [r][tile]: the running max each tile's weights were taken with
   };
 
-  void start(Rows& rb, const float* q, std::size_t i0) noexcept {
+  void start(Rows& rb, const float* q, std::size_t i0) const noexcept {
     const std::size_t rows = std::min<std::size_t>(R, s_.Tq - i0), d = s_.d;
     rb.i0 = i0;
     rb.rows = rows;
@@ -303,18 +353,18 @@ class Kernel {
   }
 
   // Key tile t for one register block: scores, mask, online softmax, P.V.
-  void tile(Rows& rb, std::size_t t, float* weights) noexcept {
+  void tile(const Ctx& cx, Rows& rb, std::size_t t, float* weights) const noexcept {
     const std::size_t d = s_.d, i0 = rb.i0;
     float alpha[R];
     const std::size_t j0 = t * BC, jn = std::min<std::size_t>(BC, rb.kend - j0);
     const std::size_t groups = (jn + G - 1) / G, width = groups * G;
     T rmax[R];  // per-row running max of the tile's scores, from the score kernel
     for (auto& x : rmax) x = P::splat(-std::numeric_limits<float>::infinity());
-    for (std::size_t g = 0; g < groups; ++g) scores(rb.qs, &kp_[(j0 / G + g) * d * G], &s_tile_[g * G], rmax);
-    if (j0 + width > s_.Tk || (causal_ && j0 + width > i0 + 1)) mask(i0, j0, width, rmax);
+    for (std::size_t g = 0; g < groups; ++g) scores(rb.qs, &cx.kp[(j0 / G + g) * d * G], &cx.s_tile[g * G], rmax);
+    if (j0 + width > s_.Tk || (causal_ && j0 + width > i0 + 1)) mask(cx.s_tile, i0, j0, width, rmax);
     bool rescale = false;
     for (int r = 0; r < R; ++r) {
-      float* srow = &s_tile_[r * BC];
+      float* srow = &cx.s_tile[r * BC];
       const float m_new = std::max(rb.m[r], P::hmax(rmax[r]));
       alpha[r] = Scalar::exp2(rb.m[r] - m_new);
       rescale |= alpha[r] != 1.0f;
@@ -324,7 +374,7 @@ class Kernel {
         const T p = P::exp2(P::load(srow + j) - mv);
         sum += p;
         P::store(srow + j, p);
-        if constexpr (kSpreadP) P::spread(p, &ps_[j * R + r], R);
+        if constexpr (kSpreadP) P::spread(p, &cx.ps[j * R + r], R);
       }
       rb.l[r] = rb.l[r] * alpha[r] + P::hsum(sum);
       rb.m[r] = m_new;
@@ -333,7 +383,7 @@ class Kernel {
         std::memcpy(weights + (i0 + r) * s_.Tk + j0, srow, std::min(width, s_.Tk - j0) * sizeof(float));
       }
     }
-    accumulate(rb.o, j0, width, rescale ? alpha : nullptr);
+    accumulate(cx, rb.o, j0, width, rescale ? alpha : nullptr);
   }
 
   // out = o / l per row; the row's weights rescaled to the final max and sum.
@@ -370,10 +420,10 @@ class Kernel {
   }
 
   // -inf where key j is padding (j >= Tk) or hidden (causal, j > i); rmax recomputed without them.
-  void mask(std::size_t i0, std::size_t j0, std::size_t width, T* rmax) noexcept {
+  void mask(float* s_tile, std::size_t i0, std::size_t j0, std::size_t width, T* rmax) const noexcept {
     for (int r = 0; r < R; ++r) {
       const std::size_t lim = causal_ ? std::min(s_.Tk, i0 + r + 1) : s_.Tk;  // first hidden key
-      float* srow = &s_tile_[r * BC];
+      float* srow = &s_tile[r * BC];
       for (std::size_t j = std::max(lim, j0); j < j0 + width; ++j) srow[j - j0] = -std::numeric_limits<float>::infinity();
       rmax[r] = P::load(srow);
       for (std::size_t j = W; j < width; j += W) rmax[r] = P::max(rmax[r], P::load(srow + j));
@@ -381,7 +431,9 @@ class Kernel {
   }
 
   // o[r][:] = alpha[r] * o[r][:] + sum_j p[r][j] * v[j][:]   (alpha == nullptr: all 1)
-  void accumulate(float* o, std::size_t j0, std::size_t width, const float* alpha) noexcept {
+  void accumulate(const Ctx& cx, float* o, std::size_t j0, std::size_t width, const float* alpha) const noexcept {
+    const float* s_tile = cx.s_tile;
+    const T* ps = cx.ps;
     for (std::size_t c = 0; c < dv_pad_ / C; ++c) {
       float* oc = &o[c * R * C];
       T acc[R][NVO];
@@ -390,12 +442,12 @@ class Kernel {
       if (alpha)
         for (int r = 0; r < R; ++r)
           for (int u = 0; u < NVO; ++u) acc[r][u] *= P::splat(alpha[r]);
-      const float* vc = &vp_[(c * tk_pad_ + j0) * C];
+      const float* vc = &cx.vp[(c * tk_pad_ + j0) * C];
       for (std::size_t j = 0; j < width; ++j, vc += C) {
         T vv[NVO];
         for (int u = 0; u < NVO; ++u) vv[u] = P::load(vc + u * W);
         for (int r = 0; r < R; ++r) {
-          const T p = kSpreadP ? ps_[j * R + r] : P::splat(s_tile_[r * BC + j]);
+          const T p = kSpreadP ? ps[j * R + r] : P::splat(s_tile[r * BC + j]);
           for (int u = 0; u < NVO; ++u) acc[r][u] = P::madd(p, vv[u], acc[r][u]);
         }
       }
@@ -418,10 +470,6 @@ class Kernel {
   bool causal_;
   float qscale_;
   std::size_t tk_pad_, dv_pad_, nt_;  // keys padded to whole groups; key tiles
-  std::vector<float>&kp_, &vp_;
-  std::vector<float> o_, s_tile_, m_tile_;
-  std::vector<T> qs_, ps_;  // q and p pre-splat: [block][x][r] and [key][r]
-  Rows rb_[NB];
 };
 
 // Runs attention with the lane type P (tests use both); throws std::invalid_argument on bad shapes.
@@ -431,7 +479,13 @@ void attention_f32_with(const float* q, const float* k, const float* v, float* o
                         const Dims& s, const Options& o = {}, Workspace* ws = nullptr) {
   if (const std::string err = check(s, o); !err.empty()) throw std::invalid_argument(err);
   Workspace local;
-  Kernel<P>(s, o, ws ? *ws : local).run(q, k, v, out, weights);
+  Workspace& w = ws ? *ws : local;
+  const Kernel<P> kernel(s, o);
+  if (w.kp.size() < kernel.kp_size()) w.kp.resize(kernel.kp_size());
+  if (w.vp.size() < kernel.vp_size()) w.vp.resize(kernel.vp_size());
+  Scratch<P> sc;
+  kernel.prepare(sc);
+  kernel.run(q, k, v, out, weights, w, sc);
 }
 
 // The production entry point: vector path, or scalar in the baseline WASM build.
