@@ -1,0 +1,166 @@
+// The seven graded tests of the multi-head attention exercise (ids as in spec.json), on the grader's
+// kit. Inputs: seeded per test id (ctx.rng) or the hand example of spec.json. Expected values: the C++
+// reference (reference/mha.hpp through ctx.ref). A wrong result names the mistake that explains all of
+// it: the reference recomputed with the options spec.json declares ("mistakes"), or with the causal
+// flag flipped (code candidates below), on inputs where no two of them coincide (T > 1, d_head > 1,
+// several heads, d_head ≠ d_model).
+import { normals, fromRows, expect, explain, close, take0, fmtShape, asTensor as T_ } from '../../grader/kit/index.mjs';
+
+const PAIR = ['out', 'weights'];
+const FUNCTIONS = ['split_heads', 'merge_heads', 'multi_head_attention'];
+const MHA = 'multi_head_attention';
+
+/** X (…lead, T, d_model) and four (d_model, d_model) projections scaled so that scores stay moderate. */
+function mhaInputs(ctx, lead, T, d) {
+  const s = 1 / Math.sqrt(d);
+  return { X: normals(ctx, [...lead, T, d]), Wq: normals(ctx, [d, d], s), Wk: normals(ctx, [d, d], s), Wv: normals(ctx, [d, d], s), Wo: normals(ctx, [d, d], s) };
+}
+
+/**
+ * Calls the student's multi_head_attention. When it raises and the code reads `.T` (which reverses
+ * every axis of a (…, H, T, d_head) array), the failure says so.
+ */
+async function callMha(ctx, args) {
+  try {
+    return ctx.tuple(await ctx.call(MHA, ...args), MHA, PAIR);
+  } catch (e) {
+    if (e.raised && ctx.members.has('T')) ctx.fail(e.message, ctx.t('d.dot_T'));
+    throw e;
+  }
+}
+
+/** The candidates for an [out, weights] result: the declared mistakes, then the causal flag the other way. */
+function mhaMistakes(ctx, args) {
+  const causal = args[6] ?? true;
+  const flipped = [...args.slice(0, 6), !causal];
+  return [...ctx.mistakes(MHA, args), { key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) }];
+}
+
+/**
+ * Compares [out, weights] with the expected pair, weights first (a wrong split or scale shows there;
+ * right weights with a wrong out point at the merge or W_o). On a mismatch: what differs, then the
+ * mistake that explains both parts (or `fallback()`'s sentence).
+ */
+function expectPair(ctx, got, expected, mistakes, { label = '', fallback = () => null } = {}) {
+  const name = (part) => (label ? `${part} ${label}` : part);
+  const problem = ctx.mismatch(got[1], expected[1], name('weights')) || ctx.mismatch(got[0], expected[0], name('out'));
+  if (!problem) return;
+  const cause = explain(got, mistakes, ctx.tol);
+  ctx.fail(problem, cause ? ctx.t(cause) : fallback());
+}
+
+const mhaArgs = ({ X, Wq, Wk, Wv, Wo }, n_heads, causal) => [X, Wq, Wk, Wv, Wo, n_heads, causal];
+
+// ---------------------------------------------------------------------------------------------
+
+export async function split_blocks(ctx) {
+  for (const { shape, n_heads } of ctx.params.cases) {
+    const x = normals(ctx, shape);
+    const got = ctx.array(await ctx.call('split_heads', x, n_heads), 'split_heads');
+    expect(ctx, got, ctx.ref.split_heads(x, n_heads), { what: `split_heads(x, ${n_heads}), x ${fmtShape(shape)}`, mistakes: ctx.mistakes('split_heads', [x, n_heads]) });
+  }
+}
+
+export async function merge_inverse(ctx) {
+  const x = normals(ctx, ctx.params.shape);
+  const got = ctx.array(await ctx.call('merge_heads', x), 'merge_heads');
+  expect(ctx, got, ctx.ref.merge_heads(x), { what: `merge_heads(x), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('merge_heads', [x]) });
+
+  // merge_heads undoes split_heads (the reference's): y comes back exactly.
+  const { shape, n_heads } = ctx.params.round_trip;
+  const y = normals(ctx, shape);
+  const heads = T_(ctx.ref.split_heads(y, n_heads));
+  const back = ctx.array(await ctx.call('merge_heads', heads), 'merge_heads');
+  expect(ctx, back, y, { what: `merge_heads(split_heads(y, ${n_heads})), y ${fmtShape(shape)}`, mistakes: ctx.mistakes('merge_heads', [heads]) });
+}
+
+export async function hand_example(ctx) {
+  const p = ctx.params;
+  const args = [p.X, p.W_q, p.W_k, p.W_v, p.W_o].map(fromRows).concat([p.n_heads, true]);
+  const got = await callMha(ctx, args);
+  expectPair(ctx, got, ctx.ref[MHA](...args), mhaMistakes(ctx, args));
+}
+
+export async function causal_heads(ctx) {
+  const { B, T, d_model, n_heads } = ctx.params;
+  const inputs = mhaInputs(ctx, [B], T, d_model);
+  const args = mhaArgs(inputs, n_heads, true);
+  const expected = ctx.ref[MHA](...args);
+  expectPair(ctx, await callMha(ctx, args), expected, mhaMistakes(ctx, args));
+
+  // The same call without `causal`: the default is true.
+  const plain = args.slice(0, 6);
+  const got = await callMha(ctx, plain);
+  expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], { label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})` });
+}
+
+export async function non_causal(ctx) {
+  const { T, d_model, n_heads } = ctx.params;
+  const args = mhaArgs(mhaInputs(ctx, [], T, d_model), n_heads, false);
+  expectPair(ctx, await callMha(ctx, args), ctx.ref[MHA](...args), mhaMistakes(ctx, args));
+}
+
+export async function batch(ctx) {
+  const { B, T, d_model, n_heads } = ctx.params;
+  const args = mhaArgs(mhaInputs(ctx, [B], T, d_model), n_heads, true);
+  const got = await callMha(ctx, args);
+  const expected = ctx.ref[MHA](...args);
+  // When sample 0 is right and a later one is not, say so if no classic mistake explains it.
+  const laterSample = () => {
+    if (got[0].shape.join() !== expected[0].shape.join()) return null;
+    const bad = Array.from({ length: B }, (_, b) => !close(take0(got[0], b), take0(expected[0], b), ctx.tol));
+    const b = bad.indexOf(true);
+    return b > 0 ? ctx.t('batch.sample', { b }) : null;
+  };
+  expectPair(ctx, got, expected, mhaMistakes(ctx, args), { fallback: laterSample });
+}
+
+/** An error message from np ("ValueError: reshape: …") or from JavaScript itself, not the student's own check. */
+function foreignError(message) {
+  const m = /^(ValueError|AxisError|IndexError|TypeError|RangeError|ReferenceError): (?:([A-Za-z_.]+): )?/.exec(message);
+  if (!m || FUNCTIONS.includes(m[2])) return false;
+  return !/d_model|n_heads/.test(message.slice(m[0].length));
+}
+
+/** The call must throw an error of the student's own: d_model is not a multiple of n_heads. */
+async function expectOwnError(ctx, fn, args, call) {
+  const { d_model, n_heads } = ctx.params;
+  let value;
+  try {
+    value = await ctx.call(fn, ...args);
+  } catch (e) {
+    if (!e.raised) throw e; // not implemented, too slow, …: reported as usual
+    if (foreignError(e.raised)) ctx.fail(ctx.t('indivisible.foreign', { call, d_model, n_heads, message: e.raised }), ctx.t('d.no_check'));
+    return;
+  }
+  let what;
+  try {
+    const r = Array.isArray(value) && value.length === 2 ? ctx.array(value[0], fn) : ctx.array(value, fn);
+    what = ctx.t('indivisible.shape', { shape: fmtShape(r.shape) });
+  } catch { what = ctx.t('indivisible.value'); }
+  ctx.fail(ctx.t('indivisible.returned', { call, d_model, n_heads, what }), ctx.t('d.no_check'));
+}
+
+export async function indivisible(ctx) {
+  const { B, T, d_model, n_heads } = ctx.params;
+  const x = normals(ctx, [B, T, d_model]);
+  await expectOwnError(ctx, 'split_heads', [x, n_heads], `split_heads(x, ${n_heads})`);
+  const inputs = mhaInputs(ctx, [B], T, d_model);
+  await expectOwnError(ctx, MHA, mhaArgs(inputs, n_heads, true), `multi_head_attention(X, W_q, W_k, W_v, W_o, ${n_heads})`);
+}
+
+/**
+ * The heatmap panel (spec.json panels.heatmap): the student's multi_head_attention on the hand
+ * example; the page draws head 0 of the weights (the first lesson's example) next to the reference's.
+ */
+export function heatmap({ spec, engine, ref }) {
+  const p = spec.tests.find((t) => t.id === 'hand_example').params;
+  const args = [p.X, p.W_q, p.W_k, p.W_v, p.W_o].map(fromRows).concat([p.n_heads, true]);
+  const [, weights] = ref[MHA](...args);
+  return {
+    args,
+    reference: take0(T_(weights), 0),
+    mask: T_(engine.causalMask(p.X.length)),
+    weights: (value) => (Array.isArray(value) && value.length === 2 ? value[1] : null),
+  };
+}
