@@ -136,7 +136,7 @@ function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutM
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause }); };
   const ctx = {
-    test, params: test.params || {}, lang, track, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
+    spec, test, params: test.params || {}, lang, track, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     /** What the student's function `fn` and the functions it calls read (source.mjs functionReads), or null. */
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },

@@ -70,8 +70,9 @@ class IndexError extends Error { constructor(m) { super(m); this.name = 'IndexEr
 
 function normShape(shape, where, allowUnknown = false) {
   const dims = typeof shape === 'number' ? [shape] : shape instanceof NDArray ? shape.tolist() : shape;
-  if (!isArray(dims) || !dims.every((d) => typeof d === 'number' && isInteger(d)))
-    throw new TypeError(`${where}: a shape is an integer or an array of integers, got ${describe(shape)}`);
+  if (!isArray(dims)) throw new TypeError(`${where}: a shape is an integer or an array of integers, got ${describe(shape)}`);
+  const bad = dims.findIndex((d) => typeof d !== 'number' || !isInteger(d));
+  if (bad >= 0) throw new TypeError(`${where}: a shape holds integers, but entry ${bad} of ${JSON.stringify(dims.map((d) => (typeof d === 'number' ? d : String(d))))} is ${describe(dims[bad])}`);
   if (dims.some((d) => d < (allowUnknown ? -1 : 0))) throw new ValueError(`${where}: negative dimensions are not allowed (shape ${formatShape(dims)})`);
   return dims.slice();
 }

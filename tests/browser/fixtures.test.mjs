@@ -43,9 +43,10 @@ function expectedInPage(aim, text) {
   return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) => JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS })).slice(1, -1));
 }
 
-for (const set of fixtureSets()) {
-  const { cases } = fixtureCases(set);
-  const { messages } = await loadExercise(set.exercise);
+// Everything is read before any test is registered: a top-level await between registrations would let
+// the runner start (and end, closing the shared browser) before the later sets are known.
+const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), messages: (await loadExercise(set.exercise)).messages })));
+for (const { set, cases, messages } of sets) {
   for (const { name, aim, source, expectedFile } of cases) {
     const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
     test(`fixture ${set.name}/${name} grades in the browser as in Node`, { skip }, async () => {

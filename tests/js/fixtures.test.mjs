@@ -34,9 +34,9 @@ function update(t, name, file, results) {
   writeFileSync(file, results);
 }
 
-for (const set of fixtureSets()) {
-  const { aims, cases } = fixtureCases(set);
-  const exercise = await loadExercise(set.exercise);
+// Everything is read before any test is registered (see tests/browser/fixtures.test.mjs).
+const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), exercise: await loadExercise(set.exercise) })));
+for (const { set, aims, cases, exercise } of sets) {
   test(`${set.name}: every fixture folder has an aim and every aim a folder`, () => {
     assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
   });
