@@ -72,10 +72,13 @@ export function heatmap({ title, weights, mask, tokens, describe, maskedLabel, i
   return fig;
 }
 
-// The same numbers as a table for screen readers (the SVG is one image to them).
+// The same numbers as a table for screen readers (the SVG is one image to them), in a hidden box: a
+// table grows to its content whatever its own width says, and would widen the page on a phone.
 function table({ weights, mask, tokens, maskedLabel }) {
+  const box = document.createElement('div');
+  box.className = 'visually-hidden';
   const t = document.createElement('table');
-  t.className = 'visually-hidden';
+  box.append(t);
   const row = (cells, th) => {
     const tr = document.createElement('tr');
     cells.forEach((c, k) => tr.append(Object.assign(document.createElement(th || k === 0 ? 'th' : 'td'), { textContent: c })));
@@ -83,7 +86,7 @@ function table({ weights, mask, tokens, maskedLabel }) {
   };
   t.append(row(['', ...tokens], true));
   weights.forEach((r, i) => t.append(row([tokens[i], ...r.map((w, j) => (mask[i][j] ? '' : `${maskedLabel}: `) + (Number.isFinite(w) ? w.toFixed(3) : String(w)))])));
-  return t;
+  return box;
 }
 
 /** A placeholder figure with a message instead of a map (not run yet, or the student's call failed). */
