@@ -46,6 +46,9 @@ const en = {
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
   'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
   'values': '{what}: differs in {count} of {total} elements. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
+  // Python spellings (the track's variant, grade.mjs sayOn)
+  'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
+  'dtype.bool.py': '{what} must be a boolean mask (True/False), but it holds numbers. Compare, or use .astype(bool).',
 };
 
 const ru = {
@@ -92,6 +95,9 @@ const ru = {
   'dtype.float': '{what} должен содержать числа, а содержит true/false.',
   'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   'values': '{what}: не совпадают {count} из {total} элементов. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
+  // написание для Python (вариант трека, grade.mjs sayOn)
+  'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
+  'dtype.bool.py': '{what} должна быть булевой маской (True/False), а в ней числа. Используйте сравнение или .astype(bool).',
 };
 
 const kinds = {
