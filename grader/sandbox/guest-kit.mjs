@@ -42,7 +42,7 @@ export function createHandle({ ops, makeArray, errorInfo, output, before = () =>
       const req = decodeRequest(requestJson, makeArray);
       res = ops[req.op](req);
     } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
-    after();
+    try { after(); } catch (e) { if (res.ok) res = { ok: false, kind: 'error', ...errorInfo(e) }; }
     const printed = output.take();
     res.output = printed;
     let json;

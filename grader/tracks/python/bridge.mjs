@@ -49,6 +49,7 @@ function dataOfHex(hex, n) {
 
 const scalarText = (v, dtype) => (dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`);
 const RANK = { bool: 0, int64: 1, float64: 2 };
+const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
 
 export function createBridge() {
@@ -236,7 +237,7 @@ export function createBridge() {
     rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
     draw: (g, method, a, b, nd, ...rest) => {
       const gen = entry(g).gen;
-      if (!gen) throw new TypeError('internal: not a Generator handle');
+      if (!gen || !DRAWS.includes(method)) throw new TypeError('internal: not a Generator handle or method');
       const size = nd < 0 ? undefined : shapeArgs(nd, rest);
       const r = method === 'standard_normal' || method === 'random' ? gen[method](size) : gen[method](a, b, size);
       return r instanceof NDArray ? put(r) : scalarText(r, method === 'integers' ? 'int64' : 'float64');

@@ -4,7 +4,8 @@
 // written for a browser or Node; the sandbox realm is neither, so each edit below is checked to match
 // exactly as often as expected (a new version of the package fails the build instead of the sandbox):
 // - `import.meta.url` and the dynamic imports of its Node branch go (they never run: no `process`);
-// - loadMicroPython() takes `instantiateWasm`, so the host hands in the module (no fetch, no file);
+// - loadMicroPython() takes `instantiateWasm`, so the host hands in the module (no fetch, no file),
+//   and its unbuffered stdout callback gets each byte as a number;
 // - `globalThis` inside it is a private object (the guest's): what the glue stores there (Module, the
 //   proxy tables) and what `import js` would expose is that object, never the realm's global.
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ const EDITS = [
   ['export default _createMicroPythonModule;', '', 1],
   ['export async function loadMicroPython', 'async function loadMicroPython', 1],
   [/(?<![\w.$])import\("/g, 'noImport("', 4],
+  // Unbuffered output byte by byte, without a Uint8Array per byte: stdout(byte).
+  [':Module.stdout=c=>stdout(new Uint8Array([c]))', ':Module.stdout=stdout', 1],
   ['let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path};',
     'let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path,instantiateWasm:options.instantiateWasm};', 1],
 ];

@@ -55,9 +55,7 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
     if (bytes.length) output.write(decodeUtf8(bytes) + (cut ? '\n…' : ''));
     bytes = []; cut = false;
   };
-  const stdout = (chunk) => {
-    for (let i = 0; i < chunk.length; i++) { if (bytes.length < OUTPUT_BYTES) bytes.push(chunk[i]); else cut = true; }
-  };
+  const stdout = (byte) => { if (bytes.length < OUTPUT_BYTES) bytes.push(byte & 0xff); else cut = true; }; // the glue passes signed bytes
   // Deterministic "random" bytes for the interpreter (it seeds its own hash and random module with them).
   let seed = 0x2545f491;
   const getRandomValues = (a) => {

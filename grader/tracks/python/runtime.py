@@ -81,9 +81,10 @@ def install(B, limits):
         except BaseException:
             return 0
         line = 0
-        prefix = 'File "' + FILE + '", line '
-        for text in buf.getvalue().split('\n'):
-            text = text.strip()
+        prefix = '  File "' + FILE + '", line '
+        for text in buf.getvalue().split('\n')[1:]:  # the frames, up to the message (which may hold anything)
+            if not text.startswith('  '):
+                break
             if text.startswith(prefix):
                 digits = text[len(prefix):].split(',')[0]
                 if digits.isdigit():
