@@ -1,7 +1,7 @@
 // The tracks (submission languages), the one table every room reads: the grader core, the CLI, the
 // Node host's bundler, the page. Each track is a frozen object (grader/tracks/README.md):
-//   { name, label, extensions, files: { starter, solution, submission }, prepareSource(source),
-//     guest: { entry, wasm }, realm: { strings, wasm, reusable }, variant }
+//   { name, label, short, extensions, files: { starter, solution, submission }, prepareSource(source),
+//     guest: { entry, wasm }, realm: { strings, wasm, reusable }, variant, warmUp, scaleProbe(fn, name) }
 import js from './js/index.mjs';
 import python from './python/index.mjs';
 

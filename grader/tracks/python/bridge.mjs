@@ -21,6 +21,7 @@ import np, { NDArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 
 const { isInteger } = Number;
+const clock = typeof performance === 'object' && performance && typeof performance.now === 'function' ? performance.now.bind(performance) : Date.now;
 const f64 = new Float64Array(1), u8 = new Uint8Array(f64.buffer);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -233,6 +234,7 @@ export function createBridge() {
     str: (h) => arr(h).toString(),
     repr: (h) => { const a = arr(h); return arrayRepr(a.data, a.shape, a.dtype); },
     pyfloat: (v) => pyFloat(v),
+    now: (wall) => hexOf(wall ? Date.now() : clock()),
     // ---- random: a Generator is a handle too
     rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
     draw: (g, method, a, b, nd, ...rest) => {

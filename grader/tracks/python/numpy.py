@@ -450,10 +450,8 @@ def _build(B, struct):
                 raise ValueError('The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()')
             return bool(self.item())
 
-        def __float__(self):
-            if self.size != 1:
-                raise TypeError('only size-1 arrays can be converted to Python scalars')
-            return float(self.item())
+        # No __float__: MicroPython converts the right operand of `2.0 * a` with it (and would take a
+        # size-1 array for a number) instead of calling a.__rmul__; float(a) therefore needs a.item().
 
         def __int__(self):
             if self.size != 1:

@@ -2,7 +2,7 @@
 # through the bridge (bridge.mjs). The guest imports this module once per sandbox realm and calls
 # install(); everything it needs afterwards lives in closures, the module is emptied and forgotten, so
 # the student's code finds no path to the bridge, the builtins module or the original __import__:
-# - imports go through guard(): numpy and math only (typing and __future__ as inert stubs);
+# - imports go through guard(): numpy, math and a clock as time (typing and __future__ as inert stubs);
 # - open, input, exec, eval and compile are replaced by functions that raise (the lesson's code needs
 #   none of them; the loader keeps its own compile and exec);
 # - an exception becomes 'TypeName: message' and the line of the innermost frame of submission.py;
@@ -47,8 +47,21 @@ def install(B, limits):
         def __or__(self, other):
             return self
 
+    class Clock:
+        """time: perf_counter, monotonic and time, in seconds, from the realm's clock (no sleep)."""
+        def perf_counter(self):
+            return unpack('<d', fromhex(B('now')))[0] / 1000
+
+        monotonic = perf_counter
+
+        def time(self):
+            return unpack('<d', fromhex(B('now', 1)))[0] / 1000
+
+        def __getattr__(self, name):
+            raise AttributeError('time.' + name + ' is not available here; it has perf_counter, monotonic and time')
+
     stub = Stub()
-    allowed = {'numpy': numpy, 'math': math, 'numpy.random': numpy.random}
+    allowed = {'numpy': numpy, 'math': math, 'numpy.random': numpy.random, 'time': Clock()}
 
     def guard(name, globals=None, locals=None, fromlist=(), level=0):
         if level:
@@ -57,7 +70,7 @@ def install(B, limits):
             return stub
         if name in allowed:
             return allowed[name] if fromlist else allowed[name.split('.')[0]]
-        raise ImportError("no module named '" + name + "' here: this runtime offers numpy and math")
+        raise ImportError("no module named '" + name + "' here: this runtime offers numpy, math and time")
 
     def blocked(name, error, why):
         def f(*args, **kwargs):
@@ -101,6 +114,8 @@ def install(B, limits):
             return 'an exception that cannot be printed'
         if name == 'TypeError' and text.startswith('unsupported types for __') and text.endswith("'ndarray'"):
             text += HINT
+        elif name == 'TypeError' and text.startswith("can't convert ndarray to "):
+            text += ' (for an array of one element use a.item())'
         return name + ': ' + text if text else name
 
     def report(e, fallback):
