@@ -17,7 +17,7 @@ import { createBridge, hexOf } from './bridge.mjs';
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';
 
-const HEAP_BYTES = 64 * 2 ** 20; // the interpreter's own heap (Python objects); arrays live in the engine
+const HEAP_BYTES = 32 * 2 ** 20; // the interpreter's own heap (Python objects); arrays live in the engine
 const PYSTACK_WORDS = 64 * 1024;
 const OUTPUT_BYTES = LIMITS.output * 4;
 
