@@ -16,6 +16,7 @@ const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) 
 }, 0);
 
 const wasmCache = new Map();
+let building = 0;
 
 /** → { script, wasm: Buffer | null } for `track` (grader/tracks/index.mjs). */
 export async function guestBundle(track = DEFAULT_TRACK) {
@@ -28,12 +29,19 @@ export async function guestBundle(track = DEFAULT_TRACK) {
   let script;
   if (cached > sources) script = readFileSync(cache, 'utf8');
   else {
-    const { build } = await import('esbuild'); // only when the cache is stale: it is slow to load
-    const { outputFiles } = await build({
-      entryPoints: [join(grader, 'tracks', track.name, track.guest.entry)],
-      bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
-      plugins: guestPlugins, loader: guestLoader,
-    });
+    const esbuild = await import('esbuild'); // only when the cache is stale: it is slow to load
+    building++;
+    let outputFiles;
+    try {
+      ({ outputFiles } = await esbuild.build({
+        entryPoints: [join(grader, 'tracks', track.name, track.guest.entry)],
+        bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
+        plugins: guestPlugins, loader: guestLoader,
+      }));
+    } finally {
+      // The build API (plugins need it) keeps a service process: end it, or a CLI run leaves it behind.
+      if (--building === 0) await esbuild.stop();
+    }
     script = outputFiles[0].text;
     mkdirSync(dirname(cache), { recursive: true });
     const tmp = `${cache}.${process.pid}.tmp`; // rename: a concurrent reader never sees half a file

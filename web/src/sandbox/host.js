@@ -148,7 +148,10 @@ export class BrowserSandbox {
   }
 
   /** Resolves once a realm is up and warmed for the next load (the page is ready to grade). */
-  whenReady() { return (this.spare.dead ? this.#take() && this.spare : this.spare).warm; }
+  whenReady() {
+    if (this.spare.dead) this.spare = new Realm(this.memory, this.track);
+    return this.spare.warm;
+  }
 
   close() {
     this.realm?.kill();
