@@ -98,7 +98,7 @@ async function list() {
 }
 
 async function main(argv) {
-  let opts, source, exercise;
+  let opts, source, exercise, sandboxReady;
   try {
     opts = options(argv);
     if (opts.help) { console.log(USAGE); return 0; }
@@ -106,14 +106,16 @@ async function main(argv) {
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
     }
+    // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
+    sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
+    await sandboxReady?.then((s) => s.close(), () => {});
     if (e instanceof PackError) { console.error(`attnlab: exercise pack error:\n${e.message}`); return 2; }
     if (!(e instanceof UsageError)) throw e;
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
   const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
   const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
