@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // attnlab grader CLI.
 //   node grader/cli.mjs list
-//   node grader/cli.mjs grade <submission> [--exercise SLUG] [--format text|json|gradescope]
+//   node grader/cli.mjs grade <submission> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
 //                             [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
 //                             [--backend auto|simd|wasm|webgpu] [--verbose]
+// The track (the submission's language): --track, else the file's extension (.py: python, else js).
 // The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
 // whose functions the submission defines. --backend picks the float32 fast path for large hidden
 // cases (expected values of every other check come from the double reference): auto = WASM SIMD,
@@ -15,12 +16,12 @@ import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXERCISES, listExercises, loadExercise, readPack } from './node/exercise.mjs';
 import { PackError } from './core/pack.mjs';
-import { prepareSource } from './core/source.mjs';
+import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
 const USAGE = `usage: node grader/cli.mjs list
-       node grader/cli.mjs grade <submission.js> [--exercise SLUG] [--format text|json|gradescope]
+       node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
                                 [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                                 [--backend auto|simd|wasm|webgpu] [--verbose]`;
 
@@ -32,7 +33,7 @@ function options(argv) {
     parsed = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        exercise: { type: 'string' }, format: { type: 'string', default: 'text' },
+        exercise: { type: 'string' }, track: { type: 'string' }, format: { type: 'string', default: 'text' },
         seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
         'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
         verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
@@ -55,20 +56,22 @@ function options(argv) {
   if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
   if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
   if (!['auto', 'simd', 'wasm', 'webgpu'].includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
+  if (v.track !== undefined && !TRACK_NAMES.includes(v.track)) throw new UsageError(`--track must be ${TRACK_NAMES.join(' or ')}, got "${v.track}"`);
   return {
     command: 'grade', file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
+    track: v.track ? TRACKS[v.track] : trackOfFile(p[1]) ?? DEFAULT_TRACK,
     seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000), verbose: v.verbose,
   };
 }
 
 /** The exercise a submission is for, when --exercise does not say: see the header. */
-async function inferExercise(file, source) {
+async function inferExercise(file, source, track) {
   const slugs = listExercises();
   const inside = relative(realpathSync(EXERCISES), realpathSync(file)).split(sep);
   if (inside.length > 1 && slugs.includes(inside[0])) return inside[0];
   if (slugs.length === 1) return slugs[0];
-  const prepared = prepareSource(source);
+  const prepared = track.prepareSource(source);
   // A file that does not parse still says what it defines (its syntax error is then the grader's to report).
   const names = new Set(prepared.ok ? prepared.names : [...source.matchAll(/^\s*(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+|def\s+)([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
   const scored = [];
@@ -96,7 +99,7 @@ async function list() {
 }
 
 async function main(argv) {
-  let opts, source, exercise;
+  let opts, source, exercise, sandboxReady;
   try {
     opts = options(argv);
     if (opts.help) { console.log(USAGE); return 0; }
@@ -104,14 +107,16 @@ async function main(argv) {
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
     }
-    exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source)));
+    // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
+    sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
+    exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
+    await sandboxReady?.then((s) => s.close(), () => {});
     if (e instanceof PackError) { console.error(`attnlab: exercise pack error:\n${e.message}`); return 2; }
     if (!(e instanceof UsageError)) throw e;
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create());
   const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
   const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
@@ -125,7 +130,7 @@ async function main(argv) {
       }
     }
     const report = await grade({
-      exercise, source, sandbox, core, fast, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs,
+      exercise, source, track: opts.track, sandbox, core, fast, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs,
       onGraderError: (e) => console.error(`attnlab: grader fault: ${e && e.stack ? e.stack : e}`),
     });
     const out = opts.format === 'json' ? reporters.exercism(report)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the exercise page into web/dist: one ESM bundle for the page (plus a chunk per single-threaded
-// WASM flavour's glue), one classic-script bundle for the sandbox worker, the .wasm files, the threaded
-// builds' glue and pthread worker scripts (wasm/*-mt.{mjs,worker.js}), and a service
+// WASM flavour's glue and one for the Python editor mode), one classic-script bundle per track's sandbox
+// worker, the .wasm files (the cores', MicroPython's), the threaded builds' glue and pthread worker
+// scripts (wasm/*-mt.{mjs,worker.js}), and a service
 // worker whose precache list and version (a hash of every asset) are written in at build time, so
 // any change re-installs it.
 // Skips the work when web/dist is newer than every input esbuild saw last time (dist/.inputs.json).
@@ -14,9 +15,11 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PAGE_META_CSP, SANDBOX_WORKER } from './csp.mjs';
+import { PAGE_META_CSP, workerFile } from './csp.mjs';
 import { listExercises, readPack } from '../grader/node/exercise.mjs';
 import { packProblems } from '../grader/core/pack.mjs';
+import { TRACKS } from '../grader/tracks/index.mjs';
+import { guestLoader, guestPlugins, guestWasm } from '../grader/tracks/bundle.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -54,10 +57,19 @@ const packsPlugin = {
         const f = (file) => JSON.stringify(join(pack.dir, file));
         const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
         lines.push(`import spec${i} from ${f('spec.json')};`, `import * as suite${i} from ${f('suite.mjs')};`,
-          `import hints${i} from ${f('hints.json')};`, `import starter${i} from ${raw('starter.js')};`,
+          `import hints${i} from ${f('hints.json')};`,
           `import ru${i} from ${raw('texts/task.ru.md')};`, `import en${i} from ${raw('texts/task.en.md')};`);
         lines.push(pack.messages ? `import messages${i} from ${f('messages.json')};` : `const messages${i} = null;`);
-        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, suite: suite${i}, messages: messages${i}, hints: hints${i}, starter: starter${i}, texts: { ru: ru${i}, en: en${i} } }`);
+        // Per track it offers: its starter (solutions stay out of the page); a track's own texts.
+        const starters = pack.tracks.map((t) => {
+          lines.push(`import starter${i}_${t} from ${raw(TRACKS[t].files.starter)};`);
+          return `${t}: starter${i}_${t}`;
+        });
+        const trackTexts = Object.keys(pack.trackTexts).map((v) => {
+          lines.push(`import ru${i}_${v} from ${raw(`texts/task.ru.${v}.md`)};`, `import en${i}_${v} from ${raw(`texts/task.en.${v}.md`)};`);
+          return `${v}: { ru: ru${i}_${v}, en: en${i}_${v} }`;
+        });
+        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, suite: suite${i}, messages: messages${i}, hints: hints${i}, tracks: ${JSON.stringify(pack.tracks)}, starters: { ${starters.join(', ')} }, texts: { ru: ru${i}, en: en${i} }, trackTexts: { ${trackTexts.join(', ')} } }`);
         watch.push(join(pack.dir, 'spec.json'));
       }
       return { contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`, loader: 'js', resolveDir: root, watchFiles: watch, watchDirs: [join(root, 'exercises')] };
@@ -88,21 +100,24 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   await mkdir(join(out, 'wasm'), { recursive: true });
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
-    plugins: [rawPlugin, packsPlugin, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
-    loader: { '.wgsl': 'text' }, // wasm/webgpu/browser.mjs imports its WGSL kernel as a string
+    plugins: [rawPlugin, packsPlugin, ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    loader: { '.wgsl': 'text', ...guestLoader }, // the WGSL kernel of wasm/webgpu/browser.mjs and the Python guest's .py files as strings
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
   };
   const results = await Promise.all([
     // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
     esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
-    esbuild.build({ ...common, entryPoints: { [SANDBOX_WORKER.replace(/\.js$/, '')]: join(web, 'src', 'sandbox', 'worker.js') }, format: 'iife', outdir: out }),
+    // One worker per track (web/src/sandbox/worker.js, worker-<track>.js), each with its own CSP.
+    ...Object.values(TRACKS).map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: join(web, 'src', 'sandbox', t.name === 'js' ? 'worker.js' : `worker-${t.name}.js`) }, format: 'iife', outdir: out })),
   ]);
   // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
   const html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
   await writeFile(join(out, 'index.html'), html);
+  // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.
+  const trackWasm = Object.values(TRACKS).filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);
   const copied = [['web/src/icon.svg', 'icon.svg'],
-    ...wasmFiles.filter((x) => x.endsWith('.wasm') || threaded(x)).map((f) => [`wasm/dist/${f}`, `wasm/${f}`])];
+    ...wasmFiles.filter((x) => x.endsWith('.wasm') || threaded(x)).map((f) => [`wasm/dist/${f}`, `wasm/${f}`]), ...trackWasm];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
 
   // Service worker: precache exactly what the build produced.
@@ -121,7 +136,8 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   // exercises/ itself: its mtime changes when a pack is added or removed.
   const inputs = new Set([...copied.map(([from]) => from), 'web/index.html', 'web/build.mjs', 'web/csp.mjs', 'exercises']);
   for (const r of [...results, sw]) {
-    for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(f.startsWith('raw:') ? relative(root, f.slice(4)) : f);
+    // A plugin's namespace prefix (`raw:`, `attnlab-glue:`) before an absolute path: the file itself.
+    for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(/^[\w-]+:\//.test(f) ? relative(root, f.slice(f.indexOf(':') + 1)) : f);
   }
   await writeFile(join(out, STAMP), JSON.stringify([...inputs].sort(), null, 1));
   const old = join(root, 'build', `web-dist.old-${process.pid}`);

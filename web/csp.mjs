@@ -2,8 +2,9 @@
 // web/server.mjs sends them as headers (the service worker caches the responses whole, so they hold
 // offline too), and web/build.mjs writes the page's into index.html as a <meta> for hosts that send none.
 // - page: nothing from another origin, no plugins, no framing; WebAssembly compiled from our own files.
-// - sandbox worker: its own policy (workers get theirs from their response): no network at all, no
-//   script URLs (no importScripts, no import()), only the eval that runs the student's code.
+// - sandbox workers: their own policies (workers get theirs from their response): no network at all, no
+//   script URLs (no importScripts, no import()); the JavaScript track's only the eval that runs the
+//   student's code,
 const PAGE = [
   "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'none'",
@@ -13,15 +14,22 @@ const PAGE = [
 export const PAGE_META_CSP = PAGE.join('; ');
 export const PAGE_CSP = [...PAGE, "frame-ancestors 'none'"].join('; ');
 
-export const WORKER_CSP = "default-src 'none'; script-src 'unsafe-eval'";
+// - the Python track's worker: no network, no script URLs, no eval; only WebAssembly (MicroPython).
+export const WORKER_CSPS = Object.freeze({
+  js: "default-src 'none'; script-src 'unsafe-eval'",
+  python: "default-src 'none'; script-src 'wasm-unsafe-eval'",
+});
+export const WORKER_CSP = WORKER_CSPS.js;
 
-/** The file the sandbox worker is built to (web/build.mjs), which gets WORKER_CSP. */
-export const SANDBOX_WORKER = 'sandbox-worker.js';
+/** The file a track's sandbox worker is built to (web/build.mjs), which gets WORKER_CSPS[track]. */
+export const workerFile = (track) => (track === 'js' ? 'sandbox-worker.js' : `sandbox-worker-${track}.js`);
+export const SANDBOX_WORKER = workerFile('js');
 
 /** Security headers of a response for `path` (a URL path of web/dist). */
 export function securityHeaders(path) {
+  const worker = Object.keys(WORKER_CSPS).find((t) => path.endsWith(`/${workerFile(t)}`));
   return {
-    'content-security-policy': path.endsWith(`/${SANDBOX_WORKER}`) ? WORKER_CSP : PAGE_CSP,
+    'content-security-policy': worker ? WORKER_CSPS[worker] : PAGE_CSP,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
   };

@@ -3,16 +3,14 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName } from './messages.mjs';
+import { say, kindName, LANGS } from './messages.mjs';
 import { toTensor, wire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
-import { prepareSource } from './source.mjs';
 import { explainError } from './explain.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
-
-export { prepareSource };
+import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
@@ -31,6 +29,16 @@ class DeadlineReached extends Error {}
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 export const DEFAULT_DEADLINE_MS = 30000;
 
+/**
+ * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
+ * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
+ */
+export function sayOn(track, lang, key, params, pack) {
+  const v = track?.variant ? `${key}.${track.variant}` : null;
+  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? LANGS[lang]?.[k] ?? LANGS.en[k]);
+  return say(lang, v && has(v) ? v : key, params, pack);
+}
+
 export function capOutput(text, lang) {
   return capText(text, OUTPUT_LIMIT, lang === 'en' ? '\n… output truncated' : '\n… вывод обрезан');
 }
@@ -47,7 +55,7 @@ const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
  * stack (the report carries only its message).
  */
-export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs = DEFAULT_DEADLINE_MS, onGraderError }) {
+export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs = DEFAULT_DEADLINE_MS, onGraderError }) {
   const deadlineAt = now() + deadlineMs;
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
@@ -56,7 +64,7 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   seed = seed ?? spec.seed;
   timeoutMs = timeoutMs ?? spec.timeout_ms;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
-  const t = (key, params) => say(lang, key, params, exercise.messages);
+  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
     id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: test.test_code,
   });
@@ -67,12 +75,16 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   };
   const seconds = Math.round(deadlineMs / 1000);
 
-  const prepared = prepareSource(source);
-  if (!prepared.ok) {
-    report.message = t('syntax', prepared.error);
-    report.error = prepared.error;
-    return notRun(t('not_run.syntax', prepared.error));
-  }
+  // A syntax error: found by the track on the trusted side (JavaScript), or by the guest's compiler
+  // when it loads the source (Python); either way every test is listed as not run.
+  const syntaxError = (error) => {
+    const where = { ...error, column: error.column ?? 1 };
+    report.message = t('syntax', where);
+    report.error = where;
+    return notRun(t('not_run.syntax', where));
+  };
+  const prepared = track.prepareSource(source);
+  if (!prepared.ok) return syntaxError(prepared.error);
 
   // The top-level rule, the same for every host: a script whose top level throws, hangs or crashes
   // is graded on its declarations only (prepareSource's copy), loaded in a fresh realm with the same
@@ -80,6 +92,7 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
   const loadMs = timeoutMs * 2;
   const loadOptions = () => ({ functions: spec.functions, aliases: prepared.aliases, timeoutMs: loadMs, deadlineMs: deadlineAt - now() });
   let load = await sandbox.load(prepared.source, loadOptions());
+  if (load.ok && load.error?.syntax) return syntaxError(load.error);
   report.output = capOutput(load.output || '', lang); // what the script printed at top level (its demo lines)
   const loadNote = !load.ok ? t(`load.${load.kind === 'timeout' || load.kind === 'memory' ? load.kind : 'crash'}`, { ms: loadMs, mb: memoryMb, message: load.message })
     : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
@@ -105,7 +118,7 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
 
   for (const test of spec.tests) {
     if (now() >= deadlineAt) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
+    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
     let status = 'pass', message = null;
     try {
       await exercise.suite[test.id](ctx);
@@ -130,14 +143,14 @@ export async function grade({ exercise, source, sandbox, core, fast, lang = 'ru'
 /** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
 export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });
 
-function makeContext({ exercise, test, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, reads, loadNote, track = 'js' }) {
+function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source, members, reads, loadNote }) {
   const spec = exercise.spec;
-  const t = (key, params) => say(lang, key, params, exercise.messages, track);
+  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause }); };
   const ctx = {
-    spec, test, params: test.params || {}, lang, track, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
-    /** What the student's function `fn` and the functions it calls read (source.mjs functionReads), or null. */
+    spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
+    /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     /**

@@ -54,6 +54,9 @@ const en = {
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
   'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
   'values': '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
+  // Python spellings (the track's variant, grade.mjs sayOn)
+  'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
+  'dtype.bool.py': '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
 };
 
 const ru = {
@@ -108,6 +111,9 @@ const ru = {
   'dtype.float': '{what}: нужны числа, а в результате true/false.',
   'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   'values': '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
+  // написание для Python (вариант трека, grade.mjs sayOn)
+  'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
+  'dtype.bool.py': '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
 };
 
 // What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,
@@ -126,13 +132,11 @@ export const LANGS = { en, ru };
 /**
  * A sentence in `lang` with its `{name}` fields filled in and `{name|…}` plural forms agreed.
  * `pack`: an exercise's own messages ({ ru: {...}, en: {...} }, its messages.json), looked up before
- * the core's; `track`: a submission language ('js', 'python'), whose variant `<key>.<track>` (code
- * spelled as that language spells it) is preferred where a message has one.
+ * the core's (a track's spelling of a key, `key.py`, is chosen by grade.mjs sayOn).
  */
-export function say(lang, key, params = {}, pack = null, track = null) {
+export function say(lang, key, params = {}, pack = null) {
   const table = LANGS[lang] ? lang : 'ru';
-  const find = (k) => pack?.[table]?.[k] ?? LANGS[table][k] ?? pack?.en?.[k] ?? en[k];
-  const text = (track && find(`${key}.${track}`)) ?? find(key) ?? key;
+  const text = pack?.[table]?.[key] ?? LANGS[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
   return text
     .replace(/\{(\w+)((?:\|[^|{}]*)+)\}/g, (_, k, forms) => plural(table, Number(params[k]), forms.slice(1).split('|')))
     .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));

@@ -3,7 +3,10 @@
 // the page's build (web/build.mjs, where it fails the build). Every problem is one sentence naming
 // the file and the key. Pure: no I/O, the same in Node and in the bundler.
 
+import { TRACKS } from '../tracks/index.mjs';
+
 export const LANGS = ['ru', 'en'];
+const VARIANTS = Object.values(TRACKS).map((t) => t.variant);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
 
@@ -59,7 +62,8 @@ function checkFields(where, value, schema, problems) {
 /**
  * Problems of a loaded pack, each a sentence naming its file and key (empty when it is sound).
  * pack: { slug (the folder's name), spec, suite (the module's exports), messages, hints, texts: { ru, en },
- *         starter, solution } as read from the folder (null for a missing file).
+ *         trackTexts: { <variant>: { ru, en } }, files: { <track>: { starter, solution } } } as read from
+ *         the folder (null for a missing file).
  */
 export function packProblems(pack) {
   const p = [];
@@ -104,13 +108,42 @@ export function packProblems(pack) {
       for (const l of LANGS) for (const [k, v] of Object.entries(m[l])) if (typeof v !== 'string' || !v.trim()) p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
     }
   }
+  // Hints and texts; a track may have its own (hints.json "ru.py"/"en.py", texts/task.ru.py.md …), in both languages.
   const h = pack.hints;
-  if (!isObj(h) || !LANGS.every((l) => Array.isArray(h[l]) && h[l].every((x) => typeof x === 'string' && x.trim()))) p.push(`${at('hints.json')} must be { "ru": [hint, …], "en": [hint, …] }`);
-  else if (h.ru.length !== h.en.length) p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
+  const hintList = (l) => Array.isArray(h[l]) && h[l].every((x) => typeof x === 'string' && x.trim());
+  if (!isObj(h) || !LANGS.every(hintList)) p.push(`${at('hints.json')} must be { "ru": [hint, …], "en": [hint, …] }`);
+  else {
+    if (h.ru.length !== h.en.length) p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
+    const keys = [...LANGS, ...VARIANTS.flatMap((v) => LANGS.map((l) => `${l}.${v}`))];
+    for (const k of Object.keys(h)) if (!keys.includes(k)) p.push(`${at('hints.json')} has an unknown key "${k}" (known: ${keys.join(', ')})`);
+    for (const v of VARIANTS) {
+      const [ru, en] = LANGS.map((l) => h[`${l}.${v}`]);
+      if ((ru === undefined) !== (en === undefined) || (ru !== undefined && !(hintList(`ru.${v}`) && hintList(`en.${v}`) && ru.length === en.length))) p.push(`${at('hints.json')}: "ru.${v}" and "en.${v}" must both be lists of hints of the same length`);
+    }
+  }
   for (const l of LANGS) if (!pack.texts?.[l]?.trim()) p.push(`${at(`texts/task.${l}.md`)} is missing or empty`);
-  for (const f of ['starter', 'solution']) if (!pack[f]?.trim()) p.push(`${at(`${f}.js`)} is missing or empty`);
+  for (const [v, tx] of Object.entries(pack.trackTexts ?? {})) {
+    if (LANGS.some((l) => !tx[l]?.trim())) p.push(`${at(`texts/task.${LANGS.find((l) => !tx[l]?.trim())}.${v}.md`)} is missing or empty (a track's text needs both languages)`);
+  }
+  // A message key for one track (`d.batched_T.py`) spells out a sentence that exists for every track.
+  for (const l of LANGS) {
+    for (const k of Object.keys(isObj(m?.[l]) ? m[l] : {})) {
+      const v = VARIANTS.find((x) => k.endsWith(`.${x}`));
+      if (v && !(k.slice(0, -v.length - 1) in m[l])) p.push(`${at('messages.json')}: ${l}."${k}" is a track's spelling of "${k.slice(0, -v.length - 1)}", which is missing`);
+    }
+  }
+  // Tracks: each one whose starter or solution is there needs both; at least one track.
+  for (const [name, f] of Object.entries(pack.files ?? {})) {
+    const track = TRACKS[name];
+    const has = (x) => typeof f[x] === 'string' && f[x].trim() !== '';
+    if (has('starter') !== has('solution')) p.push(`${at(has('starter') ? track.files.solution : track.files.starter)} is missing or empty (the ${track.label} track needs a starter and a solution)`);
+  }
+  if (!offeredTracks(pack.files ?? {}).length) p.push(`${at(Object.values(TRACKS).map((t) => t.files.starter).join(' or '))} is missing: a pack needs a starter and a solution for at least one track`);
   return p;
 }
+
+/** The tracks a pack offers, in the order of TRACKS: those with a starter and a solution. */
+export const offeredTracks = (files) => Object.keys(TRACKS).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());
 
 /** A pack that fails packProblems(): the author's error, shown as is (the CLI exits 2). */
 export class PackError extends Error {}

@@ -3,7 +3,8 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packProblems, PackError } from '../core/pack.mjs';
+import { packProblems, PackError, offeredTracks } from '../core/pack.mjs';
+import { TRACKS } from '../tracks/index.mjs';
 
 export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exercises');
 
@@ -30,10 +31,16 @@ export async function readPack(slug, root = EXERCISES) {
       throw new PackError(`exercises/${slug}/suite.mjs cannot be loaded: ${e.message}`);
     }
   }
+  // Per track, its starter and solution (null where the file is missing): a pack offers a track
+  // when it has both (packProblems checks that it offers at least one, and no half of a pair).
+  const files = Object.fromEntries(Object.values(TRACKS).map((t) => [t.name, { starter: read(t.files.starter), solution: read(t.files.solution) }]));
   return {
     slug, dir, spec: json('spec.json'), suite, messages: json('messages.json'), hints: json('hints.json'),
     texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },
-    starter: read('starter.js'), solution: read('solution.js'),
+    // A track's own statement, where it has one (texts/task.ru.py.md …).
+    trackTexts: Object.fromEntries(Object.values(TRACKS).map((t) => [t.variant, { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) }])
+      .filter(([, tx]) => tx.ru !== null || tx.en !== null)),
+    files, tracks: offeredTracks(files),
   };
 }
 

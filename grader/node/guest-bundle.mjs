@@ -1,31 +1,53 @@
-// The guest (grader/sandbox + grader/np) bundled into one classic script, to be evaluated inside a
-// fresh `vm` context. Cached in grader/dist/ and rebuilt when a source is newer than the cache.
+// A track's guest (grader/tracks/<name>/guest-entry.mjs, with grader/sandbox and grader/np) bundled
+// into one classic script, to be evaluated inside a fresh `vm` context; plus the WebAssembly bytes
+// its interpreter runs, if any (the Python track's MicroPython). Cached in grader/dist/ per track and
+// rebuilt when a source is newer than the cache.
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_TRACK } from '../tracks/index.mjs';
+import { guestLoader, guestPlugins, guestWasm } from '../tracks/bundle.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cache = join(grader, 'dist', 'guest.js');
 
 const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
   const p = join(dir, e.name);
   return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
 }, 0);
 
-export async function guestBundle() {
+const wasmCache = new Map();
+let building = 0;
+
+/** → { script, wasm: Buffer | null } for `track` (grader/tracks/index.mjs). */
+export async function guestBundle(track = DEFAULT_TRACK) {
+  const cache = join(grader, 'dist', `guest-${track.name}.js`);
+  const wasmFile = guestWasm(track);
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  const sources = Math.max(newest(join(grader, 'sandbox')), newest(join(grader, 'np')), newest(join(grader, 'core')), statSync(fileURLToPath(import.meta.url)).mtimeMs);
-  if (cached > sources) return readFileSync(cache, 'utf8');
-  const { buildSync } = await import('esbuild'); // only when the cache is stale: it is slow to load
-  const { outputFiles } = buildSync({
-    entryPoints: [join(grader, 'sandbox', 'guest-entry.mjs')],
-    bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
-  });
-  const text = outputFiles[0].text;
-  mkdirSync(dirname(cache), { recursive: true });
-  const tmp = `${cache}.${process.pid}.tmp`; // rename: a concurrent reader never sees half a file
-  writeFileSync(tmp, text);
-  renameSync(tmp, cache);
-  return text;
+  const sources = Math.max(...['sandbox', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(fileURLToPath(import.meta.url)).mtimeMs,
+    wasmFile ? statSync(wasmFile).mtimeMs : 0);
+  let script;
+  if (cached > sources) script = readFileSync(cache, 'utf8');
+  else {
+    const esbuild = await import('esbuild'); // only when the cache is stale: it is slow to load
+    building++;
+    let outputFiles;
+    try {
+      ({ outputFiles } = await esbuild.build({
+        entryPoints: [join(grader, 'tracks', track.name, track.guest.entry)],
+        bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
+        plugins: guestPlugins, loader: guestLoader,
+      }));
+    } finally {
+      // The build API (plugins need it) keeps a service process: end it, or a CLI run leaves it behind.
+      if (--building === 0) await esbuild.stop();
+    }
+    script = outputFiles[0].text;
+    mkdirSync(dirname(cache), { recursive: true });
+    const tmp = `${cache}.${process.pid}.tmp`; // rename: a concurrent reader never sees half a file
+    writeFileSync(tmp, script);
+    renameSync(tmp, cache);
+  }
+  if (wasmFile && !wasmCache.has(wasmFile)) wasmCache.set(wasmFile, readFileSync(wasmFile));
+  return { script, wasm: wasmFile ? wasmCache.get(wasmFile) : null };
 }

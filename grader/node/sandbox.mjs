@@ -7,6 +7,8 @@
 // - time: V8 interrupts a request after `timeoutMs` inside the child; what it cannot interrupt (a
 //   long native loop) ends when the watchdog here kills the child `GRACE_MS` later, or `deadlineMs`
 //   from now (the grader's overall deadline) if that comes first.
+// - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
+//   reusable after an interrupted request (Python) gets a new child after a timeout.
 // - memory: the child's resident memory is polled from /proc, counted from the moment its realm was
 //   ready (so memory kept across calls counts); past `memoryMb` the child is killed.
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
@@ -16,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { guestBundle } from './guest-bundle.mjs';
+import { DEFAULT_TRACK } from '../tracks/index.mjs';
 import { LIMITS, decodeResponse, encodeRequest } from '../sandbox/wire.mjs';
 
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
@@ -40,6 +43,7 @@ function deathOf(code, signal, stderr) {
 
 class Child {
   constructor({ guest, memoryMb }) {
+    this.reusable = guest.realm.reusable;
     this.memoryBytes = memoryMb * 2 ** 20;
     this.proc = spawn(process.execPath, [
       PERMISSION, `--allow-fs-read=${CHILD}`, '--no-warnings', `--max-old-space-size=${memoryMb}`,
@@ -59,9 +63,10 @@ class Child {
     this.#readFrames();
     this.ready = this.#next().then((m) => {
       if (m && m.ready) { this.baseline = this.rss(); return true; }
+      if (m && typeof m.error === 'string') this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
       return false;
     });
-    this.#send({ guest });
+    this.#send(guest.frame);
     this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
     this.poll.unref();
   }
@@ -81,7 +86,7 @@ class Child {
   }
 
   #send(msg) {
-    const body = Buffer.from(JSON.stringify(msg), 'utf8');
+    const body = Buffer.isBuffer(msg) ? msg : Buffer.from(JSON.stringify(msg), 'utf8');
     const head = Buffer.alloc(4);
     head.writeUInt32LE(body.length);
     this.proc.stdin.write(Buffer.concat([head, body]));
@@ -165,6 +170,9 @@ class Child {
     clearTimeout(watchdog);
     if (!msg || typeof msg.response !== 'string') return this.#verdict();
     const res = decodeResponse(msg.response, { functions });
+    // A realm interrupted inside an interpreter (the Python track) is not used again: the next
+    // request gets a new child, which loads the submission again.
+    if (!res.ok && res.kind === 'timeout' && !this.reusable) this.kill({ kind: 'timeout', message: 'timeout' });
     if (!res.ok && res.kind === 'timeout' && grewFast()) return { ...res, kind: 'memory', message: 'memory limit' };
     return res;
   }
@@ -175,10 +183,26 @@ class Child {
   }
 }
 
+// The first frame of a track's children (its guest bundle, WebAssembly and realm), encoded once.
+const frames = new Map();
+async function guestOf(track) {
+  if (!frames.has(track)) {
+    frames.set(track, guestBundle(track).then(({ script, wasm }) => ({
+      realm: track.realm,
+      frame: Buffer.from(JSON.stringify({ guest: script, wasm: wasm ? wasm.toString('base64') : null, realm: { strings: track.realm.strings, wasm: track.realm.wasm } }), 'utf8'),
+    })));
+  }
+  return frames.get(track);
+}
+
 export class NodeSandbox {
-  /** Use `await NodeSandbox.create()`: the child starts at once, while the caller loads the rest. */
-  static async create(options) {
-    const sandbox = new NodeSandbox(options, await guestBundle());
+  /**
+   * Use `await NodeSandbox.create({ track })`: the child starts at once, while the caller loads the
+   * rest. track: grader/tracks/index.mjs's entry (default JavaScript); the host knows of it only the
+   * guest bundle and what the realm must allow.
+   */
+  static async create({ track = DEFAULT_TRACK, ...options } = {}) {
+    const sandbox = new NodeSandbox(options, await guestOf(track));
     sandbox.#spawn();
     return sandbox;
   }

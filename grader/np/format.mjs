@@ -84,8 +84,8 @@ function floatFormatter(vals) {
   };
 }
 
-function formatter(vals, dtype) {
-  if (dtype === 'bool') return (v) => (v ? ' True' : 'False');
+function formatter(vals, dtype, zeroD = false) {
+  if (dtype === 'bool') return zeroD ? (v) => (v ? 'True' : 'False') : (v) => (v ? ' True' : 'False');
   if (dtype === 'int64') {
     const w = max(...vals.map((v) => String(v + 0).length));
     return (v) => String(v + 0).padStart(w);
@@ -97,6 +97,26 @@ function formatter(vals, dtype) {
 export function arrayToString(data, shape, dtype) {
   if (shape.length === 0) return scalarString(data[0], dtype);
   if (data.length === 0) return '[]';
+  return formatArray(data, shape, dtype, ' ', '', LINEWIDTH);
+}
+
+/** repr(array) as NumPy 1.24 writes it: `array([[1., 0.],\n       [0., 1.]])`, `array([], dtype=float64)`. */
+export function arrayRepr(data, shape, dtype) {
+  const implied = data.length > 0; // float64, int64 and bool are all implied, unless the array is empty
+  const suffix = implied ? ')' : ',';
+  let body;
+  if (shape.length === 0) body = formatter([data[0]], dtype, true)(data[0]);
+  else if (data.length > 0) body = formatArray(data, shape, dtype, ', ', 'array(', LINEWIDTH - suffix.length);
+  else body = shape.length === 1 ? '[]' : `[], shape=(${shape.join(', ')})`;
+  const s = `array(${body}${suffix}`;
+  if (implied) return s;
+  const tail = `dtype=${dtype})`, lastLine = s.length - (s.lastIndexOf('\n') + 1);
+  return s + (lastLine + tail.length + 1 > LINEWIDTH ? `\n${' '.repeat('array('.length)}` : ' ') + tail;
+}
+
+// NumPy's _formatArray: `separator` between elements (', ' in a repr), lines wrapped at `lineWidth`,
+// continuation lines indented past `prefix` ('array(').
+function formatArray(data, shape, dtype, separator, prefix, lineWidth) {
   const nd = shape.length, strides = new Array(nd);
   for (let i = nd - 1, s = 1; i >= 0; i--) { strides[i] = s; s *= shape[i]; }
   const summary = data.length > THRESHOLD;
@@ -134,15 +154,15 @@ export function arrayToString(data, shape, dtype) {
       const items = lead.map((i) => fmt(data[off + i * strides[axis]]));
       const tail = trail.map((i) => fmt(data[off + i * strides[axis]]));
       const words = trail.length ? [...items, '...', ...tail] : items;
-      words.forEach((w, k) => { add(w); if (k < words.length - 1) line += ' '; });
+      words.forEach((w, k) => { add(w); if (k < words.length - 1) line += separator; });
       s += line;
     } else {
-      const sep = '\n'.repeat(axesLeft - 1);
+      const sep = separator.trimEnd() + '\n'.repeat(axesLeft - 1);
       const rows = lead.map((i) => recurse(off + i * strides[axis], axis + 1, nextIndent, nextWidth));
       if (trail.length) rows.push('...', ...trail.map((i) => recurse(off + i * strides[axis], axis + 1, nextIndent, nextWidth)));
       s = rows.map((r) => indent + r).join(sep);
     }
     return `[${s.slice(indent.length)}]`;
   };
-  return recurse(0, 0, ' ', LINEWIDTH);
+  return recurse(0, 0, ' '.repeat(1 + prefix.length), lineWidth);
 }

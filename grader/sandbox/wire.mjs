@@ -211,8 +211,9 @@ export function decodeResponse(text, { functions = [] } = {}) {
         let error = null;
         if (r.error !== null && r.error !== undefined) {
           const e = r.error;
-          if (!isPlain(e) || typeof e.message !== 'string' || !isLine(e.line) || !isLine(e.column)) bad('load error');
+          if (!isPlain(e) || typeof e.message !== 'string' || !isLine(e.line) || !isLine(e.column) || !(e.syntax === undefined || e.syntax === true)) bad('load error');
           error = { message: studentText(e.message, LIMITS.message), line: e.line ?? null, column: e.column ?? null };
+          if (e.syntax) error.syntax = true; // the guest's compiler refused the source (the Python track)
         }
         return { ok: true, functions: [...new Set(r.functions)], error, output };
       }

@@ -24,13 +24,20 @@ import { loadExercise } from '../../grader/node/exercise.mjs';
 const LANG = 'en';
 const TIMEOUT_MS = 1000; // the spec's per-call limit (the page runs with its defaults)
 
-// expected_results.json are in English, with the default time limits.
-const opened = async (exercise) => { const b = await launch(); await open(b.page, `${b.url}?lang=${LANG}&exercise=${exercise}`); b.exercise = exercise; return b; };
+// expected_results.json are in English, with the default time limits. A case's track (its file's
+// extension) opens the page with ?track=, and the page is ready once that track's sandbox is warm.
+const where = (exercise, track) => `?lang=${LANG}&exercise=${exercise}&track=${track}`;
+const openOn = async (b, exercise, track) => {
+  await open(b.page, `${b.url}${where(exercise, track)}`);
+  await b.page.waitForFunction((tr) => document.documentElement.dataset.track === tr, track);
+  Object.assign(b, { exercise, track });
+};
+const opened = async (exercise, track) => { const b = await launch(); await openOn(b, exercise, track); return b; };
 let shared = null;
-const browser = async (own, exercise) => {
-  if (own) return opened(exercise);
-  if (shared && !shared.page.isClosed() && shared.exercise !== exercise) await open(shared.page, `${shared.url}?lang=${LANG}&exercise=${(shared.exercise = exercise)}`);
-  if (!shared || shared.page.isClosed()) { await shared?.close(); shared = await opened(exercise); } // a tab that crashed is replaced
+const browser = async (own, exercise, track) => {
+  if (own) return opened(exercise, track);
+  if (shared && !shared.page.isClosed() && (shared.exercise !== exercise || shared.track !== track)) await openOn(shared, exercise, track);
+  if (!shared || shared.page.isClosed()) { await shared?.close(); shared = await opened(exercise, track); } // a tab that crashed is replaced
   return shared;
 };
 after(() => shared?.close());
@@ -47,11 +54,11 @@ function expectedInPage(aim, text) {
 // the runner start (and end, closing the shared browser) before the later sets are known.
 const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), messages: (await loadExercise(set.exercise)).messages })));
 for (const { set, cases, messages } of sets) {
-  for (const { name, aim, source, expectedFile } of cases) {
+  for (const { name, aim, source, expectedFile, track } of cases) {
     const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
     test(`fixture ${set.name}/${name} grades in the browser as in Node`, { skip }, async () => {
       const own = aim.page === 'timeout';
-      const b = await browser(own, set.exercise);
+      const b = await browser(own, set.exercise, track.name);
       try {
         await setCode(b.page, source());
         const started = performance.now();
@@ -60,7 +67,7 @@ for (const { set, cases, messages } of sets) {
         const report = await b.page.evaluate(() => window.attnlab.state.report);
         assert.equal(exercism(report) + '\n', expectedInPage(aim, readFileSync(expectedFile, 'utf8')));
         const pageAim = aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
-        assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, seconds, messages }), []);
+        assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, seconds, messages, track }), []);
         assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
       } finally {
         if (own) await b.close();

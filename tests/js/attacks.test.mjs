@@ -7,7 +7,7 @@
 //   aimProblems of tests/fixtures/cases.mjs, as both fixture suites do).
 // The ANSI fixture is also graded with --format text (a pipe, so not a terminal): no control character
 // from the student, one ✓ line per passed test, the real summary as the last line and nowhere else.
-// A load that fails (attack-toplevel-await, error-syntax) still gives Gradescope a row per test.
+// A load that fails (attack-toplevel-await, error-syntax, py-error-syntax) still gives Gradescope a row per test.
 // Each fixture prints one line (exit, seconds, peak MB, stdout bytes, verdict) as a diagnostic; the
 // last test prints them all as one table.
 // Run: node --test tests/js/attacks.test.mjs (one CLI run per fixture, one after another).
@@ -36,7 +36,8 @@ const TEST_IDS = spec.tests.map((t) => t.id);
 const TEST_NAMES = spec.tests.map((t) => t.name.en);
 const { aims, cases } = fixtureCases(SET);
 const attacks = cases.map((c) => c.name);
-const submission = (name) => join(FIXTURES, name, 'submission.js');
+const caseOf = (name) => cases.find((c) => c.name === name);
+const submission = (name) => caseOf(name).file;
 const SDPA_FIXTURES = join(ROOT, 'exercises', 'sdpa', 'fixtures');
 
 // What a report must never show: host paths and stack frames. A frame of the student's own file
@@ -164,7 +165,7 @@ function problems(name, r, aim) {
   if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
   // verdicts: the aim, checked by the fixture suites' one checker on the report read back with ids
   const asReport = { ...report, lang: 'en', tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })) };
-  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds, messages: exercise.messages }));
+  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds, messages: exercise.messages, track: caseOf(name).track }));
   return p;
 }
 
@@ -227,7 +228,7 @@ test('ansi-forgery in --format text: no control character, one ✓ per passed te
 });
 
 test('a load that fails (module-only syntax, a syntax error) in --format gradescope: a row for every test', async () => {
-  for (const file of [submission('toplevel-await'), join(SDPA_FIXTURES, 'error-syntax', 'submission.js')]) {
+  for (const file of [submission('toplevel-await'), join(SDPA_FIXTURES, 'error-syntax', 'submission.js'), join(SDPA_FIXTURES, 'py-error-syntax', 'submission.py')]) {
     const r = await runCli(file, ['--format', 'gradescope', '--lang', 'en', '--exercise', SET.exercise]);
     const doc = JSON.parse(r.stdout);
     assert.deepEqual(doc.tests.map((x) => x.name), TEST_NAMES, file);

@@ -25,7 +25,7 @@ const exercise = await loadExercise(set.exercise);
 const { cases } = fixtureCases(set);
 
 // Every sentence that names a cause: the pack's diagnoses, the grader's explanations of errors and
-// of a result that is not [out, weights], and the references to an earlier test that said one.
+// of a result that is not [out, weights] (each in every track's spelling), and the references to an earlier test that said one.
 const CAUSES = [
   ...Object.entries(exercise.messages[LANG]).filter(([k]) => k.startsWith('d.')).map(([, v]) => v),
   ...Object.entries(LANGS[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple').map(([, v]) => v),
@@ -33,9 +33,9 @@ const CAUSES = [
 ].map(sentenceMark);
 const namesCause = (message) => CAUSES.some((c) => message.includes(c));
 
-async function gradeAt(source, seed) {
-  const sandbox = await NodeSandbox.create();
-  try { return await grade({ exercise, source, sandbox, core, lang: LANG, seed }); } finally { await sandbox.close(); }
+async function gradeAt({ source, track }, seed) {
+  const sandbox = await NodeSandbox.create({ track });
+  try { return await grade({ exercise, source: source(), track, sandbox, core, lang: LANG, seed }); } finally { await sandbox.close(); }
 }
 
 const mistakes = cases.filter((c) => c.aim.status === 'fail' && c.aim.fails?.length && !c.aim.submission); // (not the starter)
@@ -46,7 +46,7 @@ test(`sdpa feedback: every mistake caught, causes named for ≥ ${NAMED_AT_LEAST
   for (const c of mistakes) {
     const row = { name: c.name, caught: true, named: true, misleading: [] };
     for (const seed of SEEDS) {
-      const report = await gradeAt(c.source(), seed);
+      const report = await gradeAt(c, seed);
       const aimed = c.aim.fails.map((id) => report.tests.find((x) => x.id === id));
       if (!aimed.every((x) => x?.status === 'fail')) row.caught = false;
       if (!aimed.every((x) => x && namesCause(x.message || ''))) row.named = false;
@@ -68,7 +68,7 @@ test(`sdpa feedback: every mistake caught, causes named for ≥ ${NAMED_AT_LEAST
 test(`sdpa: every correct variant passes at seeds ${SEEDS.join(', ')}`, async () => {
   const failing = [];
   for (const c of correct) for (const seed of SEEDS) {
-    const report = await gradeAt(c.source(), seed);
+    const report = await gradeAt(c, seed);
     if (report.status !== 'pass') failing.push(`${c.name} at seed ${seed}: ${report.tests.filter((x) => x.status !== 'pass').map((x) => `${x.id}: ${x.message}`).join(' | ')}`);
   }
   assert.deepEqual(failing, []);

@@ -40,20 +40,20 @@ for (const { set, aims, cases, exercise } of sets) {
   test(`${set.name}: every fixture folder has an aim and every aim a folder`, () => {
     assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
   });
-  for (const { name, aim, expectedFile: file, source: read } of cases) {
+  for (const { name, aim, track, expectedFile: file, source: read } of cases) {
     test(`fixture ${set.name}/${name}`, async (t) => {
       const source = read();
-      const sandbox = await NodeSandbox.create();
+      const sandbox = await NodeSandbox.create({ track });
       let report;
       const started = performance.now();
-      try { report = await grade({ exercise, source, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
+      try { report = await grade({ exercise, source, track, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
       const seconds = (performance.now() - started) / 1000;
 
       const results = exercism(report) + '\n';
       if (UPDATE) update(t, `${set.name}/${name}`, file, results);
       assert.ok(existsSync(file), `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`);
       assert.equal(results, readFileSync(file, 'utf8'), `${name}: results.json differs from expected_results.json`);
-      assert.deepEqual(aimProblems(name, aim, report, { lang: LANG, seconds, messages: exercise.messages }), []);
+      assert.deepEqual(aimProblems(name, aim, report, { lang: LANG, seconds, messages: exercise.messages, track }), []);
     });
   }
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareSource } from '../../grader/core/grade.mjs';
+import { prepareSource } from '../../grader/tracks/js/source.mjs';
 import { compare } from '../../grader/core/compare.mjs';
 import { toTensor, reverseAxes, swapLast2, tensor } from '../../grader/core/tensor.mjs';
 

@@ -369,3 +369,55 @@ test('np keeps working after everything it exposes is frozen', () => {
   assert.equal(z.get(0, 0), 1);
   assert.equal(z.toString(), '[[1. 0.]\n [0. 0.]]');
 });
+
+// ---------------------------------------------------------------- general indexing, floor_divide, repr
+
+test('getitem: integers, slices with steps, Ellipsis, newaxis, masks and integer arrays (NumPy\'s rules)', () => {
+  const a = np.arange(24).reshape(2, 3, 4);
+  assert.deepEqual(a.getitem(1, np.slice(null, null, -1), np.slice(1, 3)).tolist(), [[21, 22], [17, 18], [13, 14]]);
+  assert.deepEqual(a.getitem(np.Ellipsis, null, 0).shape, [2, 3, 1]);
+  assert.deepEqual(a.getitem([0, 1], np.slice(null), [2, 3]).tolist(), [[2, 6, 10], [15, 19, 23]]);
+  assert.deepEqual(a.getitem(0, np.slice(null), [2, 3]).shape, [2, 3], 'separated advanced indices go first');
+  assert.deepEqual(a.getitem(np.greater(a, 20)).tolist(), [21, 22, 23]);
+  assert.equal(a.getitem(1, 2, 3), 23);
+  assert.deepEqual(np.arange(10).getitem(np.slice(8, 2, -2)).tolist(), [8, 6, 4]);
+  assert.deepEqual(np.arange(10).getitem(np.slice(-3)).tolist(), [0, 1, 2, 3, 4, 5, 6]);
+  assert.throws(() => a.getitem(5), { name: 'IndexError', message: /index 5 is out of bounds for axis 0 with size 2/ });
+  assert.throws(() => a.getitem(0, 0, 0, 0), { name: 'IndexError', message: /too many indices/ });
+  assert.throws(() => a.getitem(np.array([true, false, true])), { name: 'IndexError', message: /boolean index did not match/ });
+  assert.throws(() => a.getitem(np.array([0.5])), { name: 'IndexError', message: /integer \(or boolean\) type/ });
+  assert.throws(() => a.getitem(np.Ellipsis, np.Ellipsis), { name: 'IndexError', message: /single ellipsis/ });
+});
+
+test('setitem: in place, the value broadcast and cast; masks; a block through slices', () => {
+  const s = np.zeros([3, 3]);
+  assert.equal(s.setitem(np.tril(np.ones([3, 3], { dtype: 'bool' })), -1), s);
+  assert.deepEqual(s.tolist(), [[-1, 0, 0], [-1, -1, 0], [-1, -1, -1]]);
+  s.setitem(np.slice(null), 1, [7, 8, 9]);
+  assert.deepEqual(s.getitem(np.slice(null), 1).tolist(), [7, 8, 9]);
+  const i = np.zeros([2, 2], 'int64');
+  i.setitem(0, 2.9);
+  assert.deepEqual(i.tolist(), [[2, 2], [0, 0]], 'cast to the target dtype');
+  assert.throws(() => s.setitem(0, [1, 2]), { name: 'ValueError', message: /could not broadcast input array from shape \(2,\) into shape \(3,\)/ });
+});
+
+test('floor_divide and remainder follow Python (floored, the divisor\'s sign), int division by zero is 0', () => {
+  const a = np.array([7, -7]).astype('int64');
+  assert.deepEqual(np.floor_divide(a, 2).tolist(), [3, -4]);
+  assert.deepEqual(np.remainder(a, 3).tolist(), [1, 2]);
+  assert.deepEqual(np.mod(np.array([7.5, -7.5]), 2).tolist(), [1.5, 0.5]);
+  assert.deepEqual(np.floor_divide(a, 0).tolist(), [0, 0]);
+  assert.equal(np.floor_divide(a, 2).dtype, 'int64');
+});
+
+test('repr: NumPy 1.24\'s array(...) form', async () => {
+  const { arrayRepr } = await import('../../grader/np/format.mjs');
+  const r = (a) => arrayRepr(a.data, a.shape, a.dtype);
+  assert.equal(r(np.eye(2)), 'array([[1., 0.],\n       [0., 1.]])');
+  assert.equal(r(np.zeros([0])), 'array([], dtype=float64)');
+  assert.equal(r(np.zeros([2, 0])), 'array([], shape=(2, 0), dtype=float64)');
+  assert.equal(r(np.array(1)), 'array(1.)');
+  assert.equal(r(np.array([true, false])), 'array([ True, False])');
+  assert.equal(r(np.array(true)), 'array(True)');
+  assert.equal(r(np.arange(2000)), 'array([   0,    1,    2, ..., 1997, 1998, 1999])');
+});

@@ -1,11 +1,18 @@
-// CodeMirror 6 editor with JS highlighting, Ctrl/Cmd+Enter → run, and a change hook for autosave.
+// CodeMirror 6 editor with the track's highlighting (JavaScript bundled; Python loaded on first use, a
+// chunk of its own), Ctrl/Cmd+Enter → run, and a change hook for autosave.
 import { basicSetup } from 'codemirror';
 import { EditorView, keymap } from '@codemirror/view';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { javascript } from '@codemirror/lang-javascript';
 
+const LANGUAGES = {
+  js: async () => javascript(),
+  python: async () => (await import('@codemirror/lang-python')).python(),
+};
+
 export function createEditor({ parent, doc, onRun, onChange, label }) {
   const labelling = new Compartment();
+  const language = new Compartment();
   const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text });
   const view = new EditorView({
     parent,
@@ -13,7 +20,7 @@ export function createEditor({ parent, doc, onRun, onChange, label }) {
       doc,
       extensions: [
         basicSetup,
-        javascript(),
+        language.of(javascript()),
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => { onRun(); return true; } }])),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
         labelling.of(labelExt(label)),
@@ -33,5 +40,7 @@ export function createEditor({ parent, doc, onRun, onChange, label }) {
       view.focus();
     },
     setLabel(text) { view.dispatch({ effects: labelling.reconfigure(labelExt(text)) }); },
+    /** Switches the highlighting to a track's language ('js' | 'python'). */
+    async setLanguage(track) { view.dispatch({ effects: language.reconfigure(await (LANGUAGES[track] ?? LANGUAGES.js)()) }); },
   };
 }

@@ -7,7 +7,8 @@ import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
 import { BrowserSandbox } from './sandbox/host.js';
 import { exercises, chooseExercise } from './exercise.js';
-import { grade, prepareSource, referenceOf } from '../../grader/core/grade.mjs';
+import { grade, referenceOf } from '../../grader/core/grade.mjs';
+import { TRACKS } from '../../grader/tracks/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { visible } from '../../grader/core/text.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
@@ -33,11 +34,25 @@ const store = {
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
 const { exercise, unknown: unknownExercise } = chooseExercise(params.get('exercise'), store.get('attnlab:exercise'));
 store.set('attnlab:exercise', exercise.slug);
-// Each exercise keeps its own code. `running`: set while student code runs and cleared after, so that
-// a tab the browser took down (a V8 fatal error in the worker ends the whole renderer) says so when it
-// is opened again.
-const KEY = { code: `attnlab:${exercise.slug}:code`, lang: 'attnlab:lang', running: `attnlab:${exercise.slug}:running` };
+// Each (exercise, track) keeps its own code (JavaScript's key is the one it always had). `running`: set
+// while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
+// the worker ends the whole renderer) says so when it is opened again.
+const KEY = {
+  code: (tr) => (tr.name === 'js' ? `attnlab:${exercise.slug}:code` : `attnlab:${exercise.slug}:${tr.name}:code`),
+  track: `attnlab:${exercise.slug}:track`, lang: 'attnlab:lang', running: `attnlab:${exercise.slug}:running`,
+};
 const PANELS = exercise.spec.panels ?? {};
+
+// The track (the solution's language): ?track=, else the one used last for this exercise, else the
+// pack's first. Only the tracks the pack offers (a starter and a solution each).
+const offered = exercise.tracks.map((n) => TRACKS[n]);
+const chooseTrack = (name) => offered.find((tr) => tr.name === name) ?? offered[0];
+let track = chooseTrack(params.get('track') ?? store.get(KEY.track));
+store.set(KEY.track, track.name);
+// The pack's texts and hints in the track's spelling where it has them (texts/task.ru.py.md, "ru.py").
+const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.texts[lang];
+const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
+const starter = () => exercise.starters[track.name];
 
 let lang = params.get('lang') ?? store.get(KEY.lang) ?? 'ru';
 if (!STRINGS[lang]) lang = 'ru';
@@ -45,7 +60,7 @@ const t = () => STRINGS[lang];
 
 
 const state = {
-  core: null, sandbox: new BrowserSandbox(),
+  core: null, sandbox: new BrowserSandbox({ track }),
   busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's function */,
   heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
   backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */,
@@ -54,7 +69,8 @@ const state = {
 // ---------- rendering ----------
 function renderTexts() {
   document.documentElement.lang = lang;
-  const [, title = exercise.spec.slug, body = ''] = exercise.texts[lang].match(/^#\s+(.*)\n([\s\S]*)$/) ?? [null, exercise.spec.slug, exercise.texts[lang]];
+  const text = taskText();
+  const [, title = exercise.spec.slug, body = ''] = text.match(/^#\s+(.*)\n([\s\S]*)$/) ?? [null, exercise.spec.slug, text];
   $('title').textContent = title;
   document.title = `${title} — attnlab`;
   $('task').innerHTML = renderMarkdown(body);
@@ -62,9 +78,10 @@ function renderTexts() {
   for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t()[el.dataset.i18nTitle];
   $('lang').textContent = t().langSwitch;
   $('lang').lang = lang === 'ru' ? 'en' : 'ru';
-  editor.setLabel(t().editorLabel);
+  editor.setLabel(t().editorLabel(track.label));
   renderBadge();
   renderPicker();
+  renderTracks();
   renderCrashNote();
   renderScalePanel();
   renderHints();
@@ -167,6 +184,54 @@ function renderPicker() {
   if (unknownExercise) $('notice').textContent = t().unknownExercise(unknownExercise, exercise.spec.title[lang], exercises.map((x) => x.slug));
 }
 
+// The track switch: one button per track the pack offers (none when it offers one), aria-pressed.
+function renderTracks() {
+  const box = $('tracks');
+  box.hidden = offered.length < 2;
+  box.setAttribute('aria-label', t().trackGroup);
+  box.replaceChildren(...offered.map((tr) => {
+    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: tr.label, title: t().trackTitle(tr.label) });
+    b.dataset.track = tr.name;
+    b.setAttribute('aria-pressed', String(tr === track));
+    b.addEventListener('click', () => { switchTrack(tr.name); });
+    return b;
+  }));
+}
+
+/**
+ * Switches the editor to another track in place: its own code (or its starter), its highlighting,
+ * texts and hints, and a sandbox that runs its guest. Resolves (and fires `attnlab:track`) once that
+ * sandbox has a warmed realm, i.e. Check can grade at once.
+ */
+async function switchTrack(name) {
+  const next = chooseTrack(name);
+  if (next === track || state.busy) return;
+  performance.mark('attnlab:track-switch');
+  store.set(KEY.code(track), editor.value);
+  track = next;
+  store.set(KEY.track, track.name);
+  const url = new URL(location.href);
+  url.searchParams.set('track', track.name);
+  history.replaceState(null, '', url);
+  state.sandbox.close();
+  state.sandbox = new BrowserSandbox({ track });
+  Object.assign(state, { report: null, student: null, scale: null, hintsShown: 0, hintsShownAll: false });
+  await editor.setLanguage(track.name);
+  editor.value = store.get(KEY.code(track)) ?? starter();
+  $('results').replaceChildren();
+  $('summary').textContent = '';
+  $('output').replaceChildren();
+  renderTexts();
+  await trackReady();
+}
+
+async function trackReady() {
+  await Promise.all([languageReady, state.sandbox.whenReady()]);
+  document.documentElement.dataset.track = track.name;
+  performance.mark('attnlab:track-ready');
+  dispatchEvent(new CustomEvent('attnlab:track', { detail: { track: track.name } }));
+}
+
 function openExercise(slug) {
   const next = new URLSearchParams(location.search);
   next.set('exercise', slug);
@@ -182,7 +247,7 @@ function renderCrashNote() {
 function renderHints() {
   const box = $('hints');
   box.replaceChildren();
-  const hints = exercise.hints[lang];
+  const hints = hintList();
   for (let i = 0; i < state.hintsShown; i++) {
     const div = document.createElement('div');
     div.className = 'hint';
@@ -245,10 +310,11 @@ async function busy(fn, action) {
 
 const run = () => busy(async () => {
   const source = editor.value;
-  store.set(KEY.code, source);
+  store.set(KEY.code(track), source);
   $('output').textContent = t().running;
-  // Same syntax check and `export` handling as Check, so both report the same line numbers.
-  const prepared = prepareSource(source);
+  // Same syntax check and `export` handling as Check, so both report the same line numbers (a Python
+  // syntax error comes back from the load, as `error` with its line).
+  const prepared = track.prepareSource(source);
   if (!prepared.ok) {
     showOutput({ error: prepared.error });
     await updateStudentHeatmap(false);
@@ -263,13 +329,13 @@ const run = () => busy(async () => {
 
 const check = () => busy(async () => {
   const source = editor.value;
-  store.set(KEY.code, source);
+  store.set(KEY.code(track), source);
   $('summary').textContent = t().checking;
   const core = await state.coreReady;
   if (!core) return void ($('summary').textContent = t().coreFailed(state.coreError));
   let report;
   try {
-    report = await grade({ exercise, source, sandbox: state.sandbox, core, lang, timeoutMs });
+    report = await grade({ exercise, source, track, sandbox: state.sandbox, core, lang, timeoutMs });
   } catch (e) { // a grader fault, not the student's: say so instead of failing silently
     $('summary').textContent = `grader error: ${e.message}`;
     throw e;
@@ -318,7 +384,7 @@ function measure() {
   if (state.busy) return void ($('scale-status').textContent = t().scaleBusy);
   return busy(async () => {
     const source = editor.value;
-    store.set(KEY.code, source);
+    store.set(KEY.code(track), source);
     $('scale-status').textContent = '';
     const core = await state.coreReady;
     if (!core) return void ($('scale-status').textContent = t().coreFailed(state.coreError));
@@ -326,12 +392,12 @@ function measure() {
     const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
     const cpuCore = be?.core ?? core; // under WebGPU the CPU series runs on the grading core's build
     const n = await cpuCore.threadsReady;
-    const names = { student: t().scale.student, cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''), gpu: 'WebGPU' };
+    const names = { student: t().scale.student(track.short), cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''), gpu: 'WebGPU' };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
-    const sandbox = new BrowserSandbox({ memory: 'request' });
+    const sandbox = new BrowserSandbox({ memory: 'request', track });
     try {
       const result = await measureScale({
-        source, fn: PANELS.scale.function, sandbox, maxT: scaleMax,
+        source, track, fn: PANELS.scale.function, sandbox, maxT: scaleMax,
         cpu: { label: names.cpu, attentionF32: (a) => cpuCore.attentionF32(a) },
         gpu: gpu && { label: names.gpu, attentionF32: (a) => gpu.attentionF32(a) },
         gpuNote: state.backend?.reason ?? '',
@@ -352,7 +418,7 @@ function measure() {
 }
 
 function hint() {
-  if (state.hintsShown < exercise.hints[lang].length) state.hintsShown++;
+  if (state.hintsShown < hintList().length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
   renderHints();
   $('hints').lastElementChild?.scrollIntoView({ block: 'nearest' });
@@ -365,19 +431,20 @@ function reset() {
 
 function onResetClosed() {
   if ($('confirm-reset').returnValue !== 'ok') return;
-  editor.value = exercise.starter;
-  store.set(KEY.code, exercise.starter);
+  editor.value = starter();
+  store.set(KEY.code(track), starter());
   editor.view.focus();
 }
 
 // ---------- start ----------
 const editor = createEditor({
   parent: $('editor'),
-  doc: store.get(KEY.code) ?? exercise.starter,
-  label: t().editorLabel,
+  doc: store.get(KEY.code(track)) ?? starter(),
+  label: t().editorLabel(track.label),
   onRun: () => { run(); },
-  onChange: (text) => store.set(KEY.code, text),
+  onChange: (text) => store.set(KEY.code(track), text),
 });
+const languageReady = editor.setLanguage(track.name);
 if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
 // The last Check/Run/Scale never finished: the browser took the tab down while student code ran.
 state.crashed = store.get(KEY.running);
@@ -439,6 +506,7 @@ if ('serviceWorker' in navigator && !params.has('nosw')) {
 }
 
 // For the browser tests and the console: the editor and the live state.
-window.attnlab = { editor, state, exercise, run, check, measure };
+window.attnlab = { editor, state, exercise, run, check, measure, switchTrack, get track() { return track.name; } };
+trackReady();
 document.documentElement.dataset.ready = 'editor';
 performance.mark('attnlab:editor');

@@ -7,7 +7,7 @@
 // off there by the sandbox's time limit; the fast paths cannot be interrupted, so a size whose
 // quadratic extrapolation from the last point is over the limit is not started.
 import { Rng } from '../../grader/core/prng.mjs';
-import { prepareSource } from '../../grader/core/grade.mjs';
+import { DEFAULT_TRACK } from '../../grader/tracks/index.mjs';
 import { wire } from '../../grader/core/tensor.mjs';
 
 export const D = 64;
@@ -18,27 +18,10 @@ const MIN_MS = 25;       // a point times enough calls to last this long (timers
 const TRANSFER_MS = 500; // on top of the limit: moving Q, K, V into the worker and building the mask
 const PROBE = '__attnlab_scale';
 
-// Appended after the student's script (so its line numbers stay). It times the student's `fn` (the
-// pack's panels.scale.function, called fn(Q, K, V, mask)) inside the worker, so sending the (T, T)
-// weights back is not counted, and answers [ms per call, calls] — or null when it does not return a
-// pair [out, weights]. Timing as timeCalls() below.
-const trailer = (fn) => `
-;function ${PROBE}(Q, K, V, minMs) {
-  const T = Q.shape[0], mask = np.tril(np.ones([T, T], { dtype: 'bool' }));
-  const once = () => { const r = ${fn}(Q, K, V, mask); return Array.isArray(r) && r.length === 2; };
-  let t0 = performance.now();
-  if (!once()) return null;
-  const first = performance.now() - t0;
-  if (first >= minMs) return [first, 1];
-  const n = Math.min(1000, Math.ceil(minMs / Math.max(first, 0.05)));
-  let best = Infinity;
-  for (let b = 0; b < 3; b++) {
-    t0 = performance.now();
-    for (let i = 0; i < n; i++) once();
-    best = Math.min(best, (performance.now() - t0) / n);
-  }
-  return [best, 3 * n];
-}`;
+// The probe appended after the student's code (the track's scaleProbe, so line numbers stay) times the
+// student's `fn` (the pack's panels.scale.function, called fn(Q, K, V, mask)) inside the worker, so
+// sending the (T, T) weights back is not counted, and answers [ms per call, calls] — or null when it
+// does not return a pair (out, weights). Timing as timeCalls() below.
 
 const tick = () => new Promise((r) => setTimeout(r, 0)); // lets the page repaint between sizes
 
@@ -80,23 +63,24 @@ function inputs(maxT, seed) {
  *   skipped.why: 'timeout' | 'memory' (cut off by the sandbox), 'predicted' (not started: about `ms`),
  *   'after' (an earlier size was over the limit). error.kind: 'syntax' | 'load' | 'missing' | 'notPair' | 'error'.
  */
-export async function measureScale({ source, fn, sandbox, cpu, gpu, gpuNote = '', maxT = Infinity, limitMs = LIMIT_MS, seed = 2017, progress = () => {} }) {
+export async function measureScale({ source, track = DEFAULT_TRACK, fn, sandbox, cpu, gpu, gpuNote = '', maxT = Infinity, limitMs = LIMIT_MS, seed = 2017, progress = () => {} }) {
   const studentSizes = STUDENT_SIZES.filter((T) => T <= maxT);
   const fastSizes = FAST_SIZES.filter((T) => T <= maxT);
   const data = inputs(fastSizes.at(-1), seed);
-  const series = [await studentSeries({ source, fn, sandbox, sizes: studentSizes, data, limitMs, progress })];
+  const series = [await studentSeries({ source, track, fn, sandbox, sizes: studentSizes, data, limitMs, progress })];
   series.push(await fastSeries({ id: 'cpu', label: cpu.label, run: (a) => cpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress }));
   series.push(gpu ? await fastSeries({ id: 'gpu', label: gpu.label, run: (a) => gpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress })
     : { id: 'gpu', label: 'WebGPU', points: [], skipped: [], note: gpuNote });
-  return { d: D, limitMs, sizes: fastSizes, series };
+  return { d: D, limitMs, sizes: fastSizes, series, track: track.short };
 }
 
-async function studentSeries({ source, fn, sandbox, sizes, data, limitMs, progress }) {
+async function studentSeries({ source, track, fn, sandbox, sizes, data, limitMs, progress }) {
   const s = { id: 'student', label: null, points: [], skipped: [] };
-  const prepared = prepareSource(source);
+  const prepared = track.prepareSource(source);
   if (!prepared.ok) return { ...s, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(prepared.source + trailer(prepared.aliases[fn] ?? fn), { functions: [fn, PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
+  const load = await sandbox.load(prepared.source + track.scaleProbe(prepared.aliases[fn] ?? fn, PROBE), { functions: [fn, PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
   if (!load.ok) return { ...s, error: { kind: 'load', message: load.kind === 'timeout' ? null : load.message } };
+  if (load.error?.syntax) return { ...s, error: { kind: 'syntax', ...load.error } };
   if (!load.functions.includes(fn)) return { ...s, error: { kind: 'missing', fn } };
   const tensor = (a, T) => wire({ data: a.subarray(0, T * D), shape: [T, D], dtype: 'float64' });
   const probe = (T) => sandbox.call(PROBE, [...data.f64.map((a) => tensor(a, T)), MIN_MS], { timeoutMs: limitMs + TRANSFER_MS });
@@ -199,7 +183,7 @@ const decade = (e, [us, ms, s]) => (e < 0 ? `${+(10 ** (e + 3)).toPrecision(1)} 
  */
 export function renderScale(r, S) {
   const frag = document.createDocumentFragment();
-  const labelOf = (s) => (s.id === 'student' ? S.student : s.label);
+  const labelOf = (s) => (s.id === 'student' ? S.student(r.track) : s.label);
   const measured = r.series.filter((s) => s.points.length);
   const pts = measured.flatMap((s) => s.points);
   const W = 560, H = 340, L = 62, R = 14, Tp = 14, B = 46;

@@ -8,8 +8,8 @@
 // message}, which index.mjs throws as an Error.
 //
 // A pack registers its functions as "<slug>.<name>", reachable from JS as core.call("<slug>.<name>", …):
-//   ATTNLAB_BINDINGS(mha) { def("mha.split_heads", +[](val x, val h) { return guarded([&] {
-//     return to_js(attnlab::mha::split_heads(tensor(x), size(h, "n_heads"))); }); }); }
+//   ATTNLAB_BINDINGS(demo) { def("demo.split_heads", +[](val x, val h) { return guarded([&] {
+//     return to_js(attnlab::demo::split_heads(tensor(x), size(h, "n_heads"))); }); }); }
 #pragma once
 
 #include <emscripten/bind.h>
@@ -120,5 +120,5 @@ void def(const char* name, F fn) { emscripten::function(name, fn); }
 
 }  // namespace attnlab::js
 
-// One Embind block per pack (or per file of wasm/src): ATTNLAB_BINDINGS(mha) { def(…); … }
+// One Embind block per pack (or per file of wasm/src): ATTNLAB_BINDINGS(demo) { def(…); … }
 #define ATTNLAB_BINDINGS(name) EMSCRIPTEN_BINDINGS(attnlab_##name)

@@ -7,6 +7,7 @@
 // with the answers of grader/node/sandbox.mjs (kind 'timeout' | 'memory' | 'crash' | 'error' |
 // 'missing' | 'invalid'), every reply checked by the same decoder (grader/sandbox/wire.mjs).
 //
+// One BrowserSandbox runs one track's guest (its worker script, and the WebAssembly module it needs).
 // Every load() gets a fresh worker (a fresh realm: top-level `const`s of the previous run are gone);
 // one spare worker is kept warm so that this costs no startup time. A request that overruns its time
 // limit (or the grader's overall deadline) gets the worker terminated; the next call loads the same
@@ -15,24 +16,30 @@
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
 import { LIMITS, decodeResponse, encodeRequest } from '../../../grader/sandbox/wire.mjs';
+import { DEFAULT_TRACK } from '../../../grader/tracks/index.mjs';
+import { workerFile } from '../../csp.mjs';
 
-const WORKER_URL = new URL('./sandbox-worker.js', import.meta.url);
-
-// Run once in every spare realm before it is used: a fresh worker compiles np and the guest lazily,
-// which would otherwise cost the first Check ~20 ms. It declares no globals, so the realm the
-// student's code gets is still clean.
-const WARM_UP = `(() => {
-  const a = np.array([[2, 0], [0, 2], [1, 1]]), m = np.tril(np.ones([3, 3], { dtype: 'bool' }));
-  let s = np.divide(np.matmul(a, np.swapaxes(a, -1, -2)), Math.sqrt(2));
-  s = np.where(m, s, -Infinity);
-  const e = np.exp(np.subtract(s, np.max(s, { axis: -1, keepdims: true })));
-  print(np.round(np.divide(e, np.sum(e, { axis: -1, keepdims: true })), 3), m, a.T.tolist());
-})();`;
+// What the host knows of a track: which worker script runs its guest (web/csp.mjs), the WebAssembly
+// module that guest needs (fetched and compiled once per page, then handed to every worker), and a
+// program to warm a spare realm with (the track's warmUp: a fresh worker compiles its guest lazily,
+// which would otherwise cost the first Check; it leaves the realm's globals as they were).
+const modules = new Map();
+function wasmModule(track) {
+  const file = track.guest.wasm?.file;
+  if (!file) return null;
+  if (!modules.has(file)) {
+    const url = new URL(`./${file}`, import.meta.url);
+    modules.set(file, WebAssembly.compileStreaming(fetch(url)).catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer())));
+  }
+  return modules.get(file);
+}
 
 class Realm {
-  constructor(memory) {
-    this.worker = new Worker(WORKER_URL);
-    this.worker.postMessage({ config: { memory } });
+  constructor(memory, track) {
+    this.worker = new Worker(new URL(`./${workerFile(track.name)}`, import.meta.url));
+    const wasm = wasmModule(track);
+    if (wasm) wasm.then((module) => this.worker.postMessage({ config: { memory, wasm: module } }), (e) => this.kill('crash', `the WebAssembly module could not load: ${e.message}`));
+    else this.worker.postMessage({ config: { memory } });
     this.pending = new Map();
     this.nextId = 1;
     this.dead = null;
@@ -40,6 +47,7 @@ class Realm {
       this.readyNow = resolve; // kill() also settles it: a worker that died while starting is not waited for
       this.worker.onmessage = (e) => {
         if (e.data.ready) return resolve();
+        if (e.data.failed) return this.kill('crash', e.data.failed);
         if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
         if (e.data.memoryHalf) { this.filling = e.data.id; return; } // over half of it: see request()
         const p = this.pending.get(e.data.id);
@@ -51,7 +59,7 @@ class Realm {
         p.resolve({ response: r });
       };
     });
-    this.warm = this.ready.then(() => this.request({ op: 'load', source: WARM_UP, functions: [] }, 5000, true));
+    this.warm = this.ready.then(() => this.request({ op: 'load', source: track.warmUp, functions: [] }, 5000, true));
     // A worker that dies (out of memory, a crash) answers nothing again: fail what is waiting.
     this.worker.onerror = (e) => { e.preventDefault(); this.kill(/memory/i.test(e.message || '') ? 'memory' : 'crash', e.message); };
   }
@@ -88,20 +96,22 @@ const DEAD = {
 
 export class BrowserSandbox {
   /**
-   * @param {{ memory?: 'run' | 'request' }} [o] how the worker counts memory: over the whole run
-   * (grading, as the Node host) or per request (the Scale panel, which times growing sizes)
+   * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
+   * whole run (grading, as the Node host) or per request (the Scale panel, which times growing sizes);
+   * the track whose guest the workers run (grader/tracks/index.mjs)
    */
-  constructor({ memory = 'run' } = {}) {
+  constructor({ memory = 'run', track = DEFAULT_TRACK } = {}) {
     this.memory = memory;
-    this.spare = new Realm(memory);
+    this.track = track;
+    this.spare = new Realm(memory, track);
     this.realm = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
     this.restarts = 0; // workers replaced after a timeout or crash (shown to tests via the page)
   }
 
   #take() {
-    const r = this.spare.dead ? new Realm(this.memory) : this.spare; // a spare can die too (warm-up overran)
-    this.spare = new Realm(this.memory);
+    const r = this.spare.dead ? new Realm(this.memory, this.track) : this.spare; // a spare can die too (warm-up overran)
+    this.spare = new Realm(this.memory, this.track);
     return r;
   }
 
@@ -116,7 +126,8 @@ export class BrowserSandbox {
 
   /**
    * Runs the script's top level in a fresh realm. Same answers as the guest's `load`. Syntax errors
-   * are found before this, by the grader's prepareSource (acorn), which gives their line.
+   * are found before this by the track's prepareSource (JavaScript: acorn), or by the guest's compiler
+   * here (Python: `error.syntax`), with their line.
    */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     this.realm?.kill();
@@ -134,6 +145,12 @@ export class BrowserSandbox {
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
     }
     return this.#request({ op: 'call', name, args }, { timeoutMs, deadlineMs });
+  }
+
+  /** Resolves once a realm is up and warmed for the next load (the page is ready to grade). */
+  whenReady() {
+    if (this.spare.dead) this.spare = new Realm(this.memory, this.track);
+    return this.spare.warm;
   }
 
   close() {

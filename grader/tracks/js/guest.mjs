@@ -12,8 +12,9 @@
 //            { op: 'call', name, args }                 → { ok: true, value, output }
 //                                                        | { ok: false, kind, message, line, column, output }
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
-import np, { NDArray } from '../np/index.mjs';
-import { LIMITS, InvalidValue, encodeValue, decodeRequest } from './wire.mjs';
+import np, { NDArray } from '../../np/index.mjs';
+import { InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
+import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -40,20 +41,10 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const { isArray } = Array;
   const indirectEval = global.eval;
   const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, create } = Object;
-  const { apply, ownKeys } = Reflect;
-  const stringSlice = (s, a, b) => apply(String.prototype.slice, s, [a, b]);
   const stackRe = new RegExp(`${filename.replace('.', '\\.')}:(\\d+):(\\d+)`);
   const isReal = NDArray.parts;
 
-  let out = '';
-  let truncated = false;
-  const write = (s) => {
-    if (truncated) return;
-    if (out.length + s.length > LIMITS.output) {
-      out += stringSlice(s, 0, LIMITS.output - out.length) + '\n…';
-      truncated = true;
-    } else out += s;
-  };
+  const output = createOutput();
   const show = (v) => {
     if (typeof v === 'string') return v;
     if (isReal(v)) return v.toString();
@@ -65,7 +56,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     }
     return String(v);
   };
-  const print = (...args) => { write(args.map(show).join(' ') + '\n'); };
+  const print = (...args) => { output.write(args.map(show).join(' ') + '\n'); };
   const console = Object.freeze({ log: print, info: print, warn: print, error: print, debug: print });
 
   // Stack traces show the student's own frames only (never the guest's or the host's files), and
@@ -106,7 +97,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       } else message = `uncaught value: ${show(e)}`;
     } catch { message = 'an error that cannot be printed'; }
     if (typeof message !== 'string') message = 'an error that cannot be printed';
-    if (message.length > LIMITS.message) message = stringSlice(message, 0, LIMITS.message + 1); // the host adds the mark
+    message = capMessage(message);
     let line = null, column = null;
     try {
       const stack = e !== null && typeof e === 'object' ? e.stack : undefined; // formats it: fills `where`
@@ -157,33 +148,10 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   };
   const makeArray = ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape);
 
-  function handle(requestJson) {
-    out = ''; truncated = false;
-    let res;
-    try {
-      const req = decodeRequest(requestJson, makeArray);
-      res = ops[req.op](req);
-    } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
-    res.output = out;
-    let json;
-    try { json = stringify(res); } catch (e) {
-      json = stringify({ ok: false, kind: 'error', message: `the result could not be read: ${errorInfo(e).message}`, output: out });
-    }
-    if (json.length > LIMITS.replyBytes) json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
-    return json;
-  }
+  const handle = createHandle({ ops, makeArray, errorInfo, output });
 
   lockdown(global);
   return handle;
-
-  // Deletes `name` from `global` and every object on its prototype chain, then pins it to undefined.
-  function removeEverywhere(obj, name) {
-    for (let o = obj; o !== null; o = getPrototypeOf(o)) {
-      const d = getOwnPropertyDescriptor(o, name);
-      if (d && d.configurable) delete o[name];
-    }
-    try { defineProperty(obj, name, { value: undefined, writable: false, configurable: false }); } catch { /* not ours to pin */ }
-  }
 }
 
 /**

@@ -1,0 +1,65 @@
+// What every track's guest shares inside the sandbox realm: the capped output buffer and the request
+// loop (`handle(requestJson) → responseJson`: decode the request, run the op, attach what was printed,
+// encode the reply within LIMITS.replyBytes). The track's guest supplies the ops (load, call), how an
+// array is built in its realm, and how an exception becomes { message, line, column }.
+// Evaluated in the realm before any student code, so the intrinsics captured here are the originals.
+import { LIMITS, decodeRequest } from './wire.mjs';
+
+const { stringify } = JSON;
+const { apply } = Reflect;
+const stringSlice = (s, a, b) => apply(String.prototype.slice, s, [a, b]);
+
+/** What one request printed, cut at LIMITS.output with a mark: { write(text), take() → text (and reset) }. */
+export function createOutput() {
+  let out = '', truncated = false;
+  return {
+    write(s) {
+      if (truncated) return;
+      if (out.length + s.length > LIMITS.output) {
+        out += stringSlice(s, 0, LIMITS.output - out.length) + '\n…';
+        truncated = true;
+      } else out += s;
+    },
+    get full() { return truncated; },
+    take() { const s = out; out = ''; truncated = false; return s; },
+  };
+}
+
+/** An error message cut to LIMITS.message (+1, so the host adds its mark). */
+export const capMessage = (message) => (message.length > LIMITS.message ? stringSlice(message, 0, LIMITS.message + 1) : message);
+
+/**
+ * The request loop. ops: { load(req), call(req) } returning a response object; makeArray({ dtype,
+ * shape, data }) builds an argument array; errorInfo(e) → { message, line, column } for an exception
+ * that escaped an op; output: createOutput()'s buffer. `before()` and `after()` run around each op.
+ */
+export function createHandle({ ops, makeArray, errorInfo, output, before = () => {}, after = () => {} }) {
+  return function handle(requestJson) {
+    output.take();
+    before();
+    let res;
+    try {
+      const req = decodeRequest(requestJson, makeArray);
+      res = ops[req.op](req);
+    } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
+    try { after(); } catch (e) { if (res.ok) res = { ok: false, kind: 'error', ...errorInfo(e) }; }
+    const printed = output.take();
+    res.output = printed;
+    let json;
+    try { json = stringify(res); } catch (e) {
+      json = stringify({ ok: false, kind: 'error', message: `the result could not be read: ${errorInfo(e).message}`, output: printed });
+    }
+    if (json.length > LIMITS.replyBytes) json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
+    return json;
+  };
+}
+
+/** Deletes `name` from `obj` and every object on its prototype chain, then pins it to undefined. */
+export function removeEverywhere(obj, name) {
+  const { getOwnPropertyDescriptor, getPrototypeOf, defineProperty } = Object;
+  for (let o = obj; o !== null; o = getPrototypeOf(o)) {
+    const d = getOwnPropertyDescriptor(o, name);
+    if (d && d.configurable) delete o[name];
+  }
+  try { defineProperty(obj, name, { value: undefined, writable: false, configurable: false }); } catch { /* not ours to pin */ }
+}

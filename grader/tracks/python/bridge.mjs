@@ -1,0 +1,298 @@
+// The bridge between the Python track's numpy module (./numpy.py) and the np engine (grader/np): one
+// JS function, `bridge(op, ...args)`, that Python calls with primitives only (numbers, strings,
+// booleans, null) and that answers with primitives only, never throwing:
+//   - an array is an opaque integer handle into the table here (>= 1); Python never holds a JS object;
+//   - a scalar result is a string: 'f' + 16 hex digits (the float64's bytes, little-endian, so no digit
+//     is lost on the way into Python), 'i' + decimal digits (int64), 'b1' / 'b0' (bool);
+//   - a failure answers null and keeps [name, message] for op 'error' (JS exceptions must not cross
+//     into MicroPython: they would unwind through the interpreter).
+// Operands are two arguments each, a tag and a value: 'a' handle, 'f' float, 'i' int, 'b' bool.
+// Python scalars become 0-d arrays here, so NumPy 1.24's promotion of Python scalars holds for these
+// three dtypes (int64 array + 2 → int64, + 2.0 → float64, bool array + 1 → int64).
+//
+// Views: where NumPy returns a view (basic indexing, reshape, ravel, T, transpose, swapaxes,
+// expand_dims, squeeze), the result remembers which element of its root array each of its elements
+// is; it is refreshed from the root whenever it is read and written back when it is assigned to, so
+// `x[0][1] = 5`, `row = x[0]; row[:] = 0` and `K.T[0, 0] = 1` change x and K as in NumPy.
+//
+// Handles live until release(): the runtime (./runtime.py) frees at the end of each request the ones
+// made during it that the submission's globals no longer reach.
+import np, { NDArray } from '../../np/index.mjs';
+import { pyFloat, arrayRepr } from '../../np/format.mjs';
+
+const { isInteger } = Number;
+const clock = typeof performance === 'object' && performance && typeof performance.now === 'function' ? performance.now.bind(performance) : Date.now;
+const f64 = new Float64Array(1), u8 = new Uint8Array(f64.buffer);
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The float64's 8 bytes as hex, little-endian (what Python's struct '<d' reads). */
+export function hexOf(v) {
+  f64[0] = v;
+  let s = '';
+  for (let i = 0; i < 8; i++) s += HEX[u8[i]];
+  return s;
+}
+/** Hex of many float64 (bool and int64 data as their float64 values). */
+function hexOfData(data) {
+  const parts = new Array(data.length);
+  for (let k = 0; k < data.length; k++) parts[k] = hexOf(data[k]);
+  return parts.join('');
+}
+function dataOfHex(hex, n) {
+  if (typeof hex !== 'string' || hex.length !== 16 * n) throw new TypeError('internal: bad data length');
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    for (let i = 0; i < 8; i++) u8[i] = parseInt(hex.substr(16 * k + 2 * i, 2), 16);
+    out[k] = f64[0];
+  }
+  return out;
+}
+
+const scalarText = (v, dtype) => (dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`);
+const RANK = { bool: 0, int64: 1, float64: 2 };
+const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
+const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
+
+export function createBridge() {
+  const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
+  let next = 1, lastError = ['RuntimeError', ''];
+  let fresh = []; // handles made during the current request
+  let emitted = [], answer = null, functions = '', args = [], argAt = 0, kept = new Set();
+
+  const put = (arr, view = null) => {
+    const h = next++;
+    table.set(h, view ? { arr, root: view.root, at: view.at } : { arr });
+    fresh.push(h);
+    return h;
+  };
+  const entry = (h) => {
+    const e = typeof h === 'number' ? table.get(h) : undefined;
+    if (!e) throw Object.assign(new Error('this array was released: keep arrays you need between calls in global variables, lists or dicts'), { name: 'RuntimeError' });
+    return e;
+  };
+  /** The array of a handle, a view refreshed from its root first. */
+  const arr = (h) => {
+    const e = entry(h);
+    if (e.at) { const d = e.arr.data, r = e.root.data, at = e.at; for (let i = 0; i < at.length; i++) d[i] = r[at[i]]; }
+    if (!(e.arr instanceof NDArray)) throw new TypeError('internal: not an array handle');
+    return e.arr;
+  };
+  /** After a write into handle h's array: a view passes it on to its root. */
+  const written = (h) => {
+    const e = entry(h);
+    if (e.at) { const d = e.arr.data, r = e.root.data, at = e.at; for (let i = 0; i < at.length; i++) r[at[i]] = d[i]; }
+  };
+  const operand = (tag, v) => {
+    switch (tag) {
+      case 'a': return arr(v);
+      case 'f': return np.array(v, 'float64');
+      case 'i': return np.array(v, 'int64');
+      case 'b': return np.array(Boolean(v), 'bool');
+      default: throw new TypeError(`internal: operand tag ${tag}`);
+    }
+  };
+  /** A result: an array handle, or a scalar's text for a 0-d result where NumPy gives a scalar. */
+  const out = (r, dtype, scalarize = true) => {
+    if (r instanceof NDArray) return scalarize && r.ndim === 0 ? scalarText(r.data[0], r.dtype) : put(r);
+    if (typeof r === 'number' || typeof r === 'boolean') return scalarText(+r, dtype);
+    throw new TypeError('internal: unexpected result');
+  };
+  /**
+   * A view of handle h: `op(a)` applied to h's array, and again to its element positions, which
+   * gives where in the root each result element sits.
+   */
+  const view = (h, op) => {
+    const e = entry(h), a = arr(h), r = op(a);
+    if (!(r instanceof NDArray)) return out(r, a.dtype);
+    if (!e.at && r.data.buffer === a.data.buffer && r.data.byteOffset === 0 && r.size === a.size) return put(r); // shares the data already
+    const pos = op(new NDArray(e.at ? e.at : Float64Array.from({ length: a.size }, (_, i) => i), a.shape, 'float64'));
+    return put(r, { root: e.at ? e.root : a, at: Float64Array.from(pos.data) });
+  };
+  const shapeArgs = (nd, rest) => rest.slice(0, nd);
+  const axesOrNull = (n, rest) => (n < 0 ? null : rest.slice(0, n));
+  const dtypeArg = (d) => (d === '' || d === null ? undefined : d);
+
+  // Index items, as Python's numpy.py sends them: 'i' n | 's' start stop step (null for None) | 'e' |
+  // 'n' (None) | 'a' handle | 'b' bool. → [items, rest]
+  const indexItems = (args) => {
+    const items = [];
+    let k = 0;
+    const count = args[k++];
+    for (let j = 0; j < count; j++) {
+      const tag = args[k++];
+      if (tag === 'i') items.push(args[k++]);
+      else if (tag === 's') { items.push(new np.Slice(args[k], args[k + 1], args[k + 2])); k += 3; }
+      else if (tag === 'e') items.push(np.Ellipsis);
+      else if (tag === 'n') items.push(null);
+      else if (tag === 'a') items.push(arr(args[k++]));
+      else if (tag === 'b') items.push(Boolean(args[k++]));
+      else throw new TypeError(`internal: index tag ${tag}`);
+    }
+    return [items, args.slice(k)];
+  };
+  const basic = (items) => items.every((x) => x === null || x === np.Ellipsis || x instanceof np.Slice || typeof x === 'number');
+
+  const OPS = {
+    error: () => lastError.join('\u0000'),
+    // ---- making arrays
+    fromhex: (dtype, nd, ...rest) => {
+      const shape = shapeArgs(nd, rest), n = shape.reduce((p, d) => p * d, 1);
+      const data = dataOfHex(rest[nd], n);
+      return put(new NDArray(dtype === 'bool' ? Uint8Array.from(data, (v) => (v !== 0 ? 1 : 0)) : dtype === 'int64' ? data.map(Math.trunc) : data, shape, dtype));
+    },
+    filled: (kind, dtype, tag, value, nd, ...rest) => {
+      const shape = shapeArgs(nd, rest), dt = dtypeArg(dtype);
+      if (kind === 'full') {
+        const v = operand(tag, value);
+        return put(np.full(shape, v.dtype === 'bool' ? Boolean(v.data[0]) : v.data[0], { dtype: dt ?? v.dtype }));
+      }
+      return put(np[kind](shape, { dtype: dt }));
+    },
+    like: (kind, h, dtype, tag, value) => {
+      const a = arr(h), dt = dtypeArg(dtype) ?? a.dtype;
+      const v = kind === 'full' ? operand(tag, value).data[0] : kind === 'ones' ? 1 : 0;
+      return put(np.full(a.shape, dt === 'bool' ? Boolean(v) : +v, { dtype: dt }));
+    },
+    eye: (N, M, k, dtype) => put(np.eye(N, M < 0 ? null : M, k, { dtype: dtypeArg(dtype) })),
+    arange: (start, stop, step, dtype) => put(np.arange(start, stop, step, dtype)),
+    linspace: (start, stop, num, endpoint, dtype) => put(np.linspace(start, stop, { num, endpoint, dtype: dtypeArg(dtype) })),
+    tri: (name, h, k) => put(np[name](arr(h), { k })),
+    copy: (h) => put(arr(h).copy()),
+    astype: (h, dtype) => put(arr(h).astype(dtype)),
+    // ---- element-wise
+    un: (name, tag, v) => out(np[name](operand(tag, v))),
+    bin: (name, ta, va, tb, vb) => out(np[name](operand(ta, va), operand(tb, vb))),
+    // In place (a += b): the result must be castable to a's dtype as NumPy's 'same_kind' allows.
+    iop: (name, h, tb, vb) => {
+      const a = arr(h), r = np[name](a, operand(tb, vb));
+      const rt = r instanceof NDArray ? r.dtype : a.dtype;
+      if (RANK[rt] > RANK[a.dtype]) throw Object.assign(new TypeError(`Cannot cast ufunc '${name}' output from dtype('${rt}') to dtype('${a.dtype}') with casting rule 'same_kind'`), { name: 'UFuncTypeError' });
+      np.setitem(a, np.Ellipsis, r);
+      written(h);
+      return h;
+    },
+    where: (tc, vc, ta, va, tb, vb) => out(np.where(operand(tc, vc), operand(ta, va), operand(tb, vb)), null, false),
+    clip: (h, tl, vl, th, vh) => {
+      let r = arr(h);
+      if (tl !== 'none') r = np.maximum(r, operand(tl, vl));
+      if (th !== 'none') r = np.minimum(r, operand(th, vh));
+      return out(r);
+    },
+    round: (tag, v, decimals) => out(np.round(operand(tag, v), decimals)),
+    isclose: (ta, va, tb, vb, rtol, atol, equalNan) => out(np.isclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan })),
+    allclose: (ta, va, tb, vb, rtol, atol, equalNan) => np.allclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan }),
+    array_equal: (ta, va, tb, vb) => np.array_equal(operand(ta, va), operand(tb, vb)),
+    matmul: (ta, va, tb, vb) => {
+      const a = operand(ta, va), b = operand(tb, vb);
+      return out(np.matmul(a, b), promote(a.dtype, b.dtype));
+    },
+    dot: (ta, va, tb, vb) => {
+      const a = operand(ta, va), b = operand(tb, vb);
+      return out(np.dot(a, b), promote(a.dtype, b.dtype));
+    },
+    // ---- reductions: computed with keepdims, the kept axes dropped here, so the dtype is the engine's
+    reduce: (name, h, keepdims, ddof, n, ...rest) => {
+      const a = arr(h), axes = axesOrNull(n, rest);
+      const opts = name === 'var' || name === 'std' ? { axis: axes, keepdims: true, ddof } : { axis: axes, keepdims: true };
+      const r = np[name](a, opts);
+      if (keepdims) return put(r);
+      const drop = axes === null ? a.shape.map((_, i) => i) : axes.map((x) => (x < 0 ? x + a.ndim : x));
+      return out(r.reshape(a.shape.filter((_, i) => !drop.includes(i))));
+    },
+    arg: (name, h, axis, keepdims) => {
+      const a = arr(h), r = np[name](a, { axis: axis === null ? null : axis, keepdims });
+      return out(r, 'int64');
+    },
+    nonzero: (h) => np.nonzero(arr(h)).map((x) => put(x)).join(','),
+    // ---- shapes (views where NumPy has them)
+    reshape: (h, nd, ...rest) => view(h, (a) => a.reshape(shapeArgs(nd, rest))),
+    ravel: (h) => view(h, (a) => a.reshape(-1)),
+    flatten: (h) => put(arr(h).copy().reshape(-1)),
+    transpose: (h, n, ...rest) => view(h, (a) => np.transpose(a, axesOrNull(n, rest) ?? undefined)),
+    swapaxes: (h, i, j) => view(h, (a) => np.swapaxes(a, i, j)),
+    expand_dims: (h, axis) => view(h, (a) => np.expand_dims(a, axis)),
+    squeeze: (h, n, ...rest) => view(h, (a) => np.squeeze(a, { axis: axesOrNull(n, rest) })),
+    concatenate: (axis, n, ...hs) => put(np.concatenate(hs.slice(0, n).map(arr), { axis })),
+    stack: (axis, n, ...hs) => put(np.stack(hs.slice(0, n).map(arr), { axis })),
+    // ---- indexing
+    getitem: (h, ...args) => {
+      const [items] = indexItems(args);
+      const a = arr(h);
+      if (!basic(items)) return out(np.getitem(a, ...items), a.dtype, false);
+      const r = np.getitem(a, ...items);
+      return r instanceof NDArray ? view(h, (x) => np.getitem(x, ...items)) : scalarText(+r, a.dtype);
+    },
+    setitem: (h, tv, vv, ...args) => {
+      const [items] = indexItems(args);
+      np.setitem(arr(h), ...items, operand(tv, vv));
+      written(h);
+      return h;
+    },
+    // ---- reading
+    meta: (h) => { const a = arr(h); return `${a.dtype};${a.shape.join(',')}`; },
+    hex: (h) => hexOfData(arr(h).data),
+    str: (h) => arr(h).toString(),
+    repr: (h) => { const a = arr(h); return arrayRepr(a.data, a.shape, a.dtype); },
+    pyfloat: (v) => pyFloat(v),
+    now: (wall) => hexOf(wall ? Date.now() : clock()),
+    // ---- random: a Generator is a handle too
+    rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
+    draw: (g, method, a, b, nd, ...rest) => {
+      const gen = entry(g).gen;
+      if (!gen || !DRAWS.includes(method)) throw new TypeError('internal: not a Generator handle or method');
+      const size = nd < 0 ? undefined : shapeArgs(nd, rest);
+      const r = method === 'standard_normal' || method === 'random' ? gen[method](size) : gen[method](a, b, size);
+      return r instanceof NDArray ? put(r) : scalarText(r, method === 'integers' ? 'int64' : 'float64');
+    },
+    // ---- answers of the runtime to the guest (./runtime.py): a returned value as tokens, resolved
+    // to arrays at once (before release() can free their handles); a load's or call's outcome.
+    emit: (...tokens) => { for (const t of tokens) emitted.push(t); return emitted.length; },
+    emit_array: (h) => { emitted.push('a', arr(h)); return emitted.length; },
+    answer: (...fields) => { answer = fields; return 1; },
+    functions: (csv) => { functions = csv; return 1; },
+    // The arguments of a call, one token at a time (guest.mjs wrote them with setArguments).
+    next_arg: () => { if (argAt >= args.length) throw new TypeError('internal: no more arguments'); return args[argAt++]; },
+    // ---- lifetime: keep(...handles) the runtime still reaches, then release(all)
+    keep: (...hs) => { for (const h of hs) kept.add(h); return kept.size; },
+    release: (all) => {
+      if (!all) for (const h of fresh) if (!kept.has(h)) table.delete(h);
+      fresh = [];
+      kept = new Set();
+      return table.size;
+    },
+  };
+
+  /** The one function Python sees. Never throws; null means "ask op 'error'". */
+  const bridge = (op, ...args) => {
+    try {
+      const f = Object.hasOwn(OPS, op) ? OPS[op] : null;
+      if (!f) throw new TypeError(`internal: no bridge op ${String(op)}`);
+      const r = f(...args);
+      return r === undefined || r === null ? 0 : r;
+    } catch (e) {
+      let name = 'RuntimeError', message = 'the array engine failed';
+      try {
+        name = e instanceof RangeError ? 'MemoryError' : typeof e?.name === 'string' && /^\w+Error$/.test(e.name) ? e.name : 'RuntimeError';
+        message = typeof e?.message === 'string' ? e.message : String(e);
+      } catch { /* keep the defaults */ }
+      lastError = [name, message];
+      return null;
+    }
+  };
+  Object.setPrototypeOf(bridge, null);
+  Object.freeze(bridge);
+
+  /** For the guest: handles of test inputs and the arrays of returned handles. */
+  return {
+    bridge,
+    put: (a) => put(a),
+    array: (h) => { const e = table.get(h); return e && e.arr ? arr(h) : null; },
+    startRequest: () => { fresh = []; emitted = []; answer = null; functions = ''; args = []; argAt = 0; kept = new Set(); },
+    /** The `count` arguments of the next call, as tokens the runtime reads with op 'next_arg'. */
+    setArguments: (count, tokens) => { args = [count, ...tokens]; argAt = 0; },
+    /** What the runtime said about this request: { answer: [fields] | null, functions, tokens }. */
+    takeAnswer: () => { const r = { answer, functions, tokens: emitted }; emitted = []; answer = null; functions = ''; return r; },
+    get size() { return table.size; },
+  };
+}
+

@@ -1,0 +1,59 @@
+// The Python track (grader/tracks/README.md): submissions are Python modules that `import numpy as
+// np`, run by MicroPython's WebAssembly port inside the sandbox realm (./guest.mjs), with a numpy
+// module (./numpy.py) over the same np engine as the JavaScript track (grader/np). Syntax errors come
+// from the guest's compiler at load (with their line); the trusted side reads only the structure
+// (./source.mjs).
+import { prepareSource } from './source.mjs';
+
+export default Object.freeze({
+  name: 'python',
+  label: 'Python',
+  short: 'Python', // where space is short (the Scale panel's legend)
+  extensions: ['.py'],
+  files: { starter: 'starter.py', solution: 'solution.py', submission: 'submission.py' },
+  prepareSource,
+  // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
+  // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
+  guest: { entry: 'guest-entry.mjs', wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' } },
+  // The realm compiles WebAssembly and evaluates no strings; a request that V8 interrupted may have
+  // stopped inside the interpreter, so that realm is not used again (the host starts a new one).
+  realm: { strings: false, wasm: true, reusable: false },
+  // Messages: a pack's `key.py` is used before `key` on this track (Python spellings).
+  variant: 'py',
+  // As for JavaScript (grader/tracks/js/index.mjs): a warm-up program, and the Scale panel's probe
+  // (`time.perf_counter` is the runtime's clock; the probe is appended after the student's module).
+  warmUp: `import numpy as np
+a = np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+m = np.tril(np.ones((3, 3), dtype=bool))
+s = np.where(m, a @ a.swapaxes(-1, -2) / np.sqrt(2), -np.inf)
+e = np.exp(s - s.max(axis=-1, keepdims=True))
+print(np.round(e / e.sum(axis=-1, keepdims=True), 3), m, a.T.tolist(), a[1:, ::-1], repr(a))
+del a, m, s, e
+`,
+  scaleProbe: (fn, name) => `
+
+def ${name}(Q, K, V, min_ms):
+    import numpy
+    import time
+    T = Q.shape[0]
+    mask = numpy.tril(numpy.ones((T, T), dtype=bool))
+
+    def once():
+        r = ${fn}(Q, K, V, mask)
+        return isinstance(r, (tuple, list)) and len(r) == 2
+    t0 = time.perf_counter()
+    if not once():
+        return None
+    first = (time.perf_counter() - t0) * 1000
+    if first >= min_ms:
+        return [first, 1]
+    n = min(1000, int(min_ms / max(first, 0.05)) + 1)
+    best = float('inf')
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            once()
+        best = min(best, (time.perf_counter() - t0) * 1000 / n)
+    return [best, 3 * n]
+`,
+});

@@ -1,0 +1,154 @@
+// The track contract (grader/tracks/README.md) and the Python track's own pieces: the table, the CLI's
+// choice of track, the Python source preparation (declarations copy, names, members), message
+// variants, packs with and without a track's files, and the Python guest's answers in the Node host
+// (None → not implemented, tuples and lists, errors with the student's line, handles released between
+// calls, arrays kept in globals, names outside numpy's scope).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
+import { prepareSource } from '../../grader/tracks/python/source.mjs';
+import { sayOn } from '../../grader/core/grade.mjs';
+import { packProblems } from '../../grader/core/pack.mjs';
+import { readPack } from '../../grader/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+
+const CLI = new URL('../../grader/cli.mjs', import.meta.url).pathname;
+const EX = new URL('../../exercises/sdpa/', import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), 'attnlab-tracks-'));
+const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const nd = (shape, data, dtype = 'float64') => ({ $nd: { dtype, shape, data } });
+
+test('the table: two tracks, each with the fields the rooms read', () => {
+  assert.deepEqual(TRACK_NAMES, ['js', 'python']);
+  for (const t of Object.values(TRACKS)) {
+    for (const k of ['name', 'label', 'short', 'extensions', 'files', 'prepareSource', 'guest', 'realm', 'variant', 'warmUp', 'scaleProbe']) assert.ok(k in t, `${t.name}.${k}`);
+    assert.ok(Object.isFrozen(t));
+  }
+  assert.equal(trackOfFile('a/b/solution.PY'), TRACKS.python);
+  assert.equal(trackOfFile('x.js'), TRACKS.js);
+  assert.equal(trackOfFile('x.txt'), null);
+  assert.equal(trackNamed('python'), TRACKS.python);
+  assert.equal(trackNamed('__proto__'), null);
+  assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, reusable: false });
+  assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, reusable: true });
+});
+
+test('CLI: solution.py 7/7 (exit 0), starter.py 0/7 "not implemented" (exit 1)', () => {
+  const ok = cli('grade', join(EX, 'solution.py'), '--format', 'json', '--lang', 'en');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout).tests.map((t) => t.status), Array(7).fill('pass'));
+  const st = cli('grade', join(EX, 'starter.py'), '--format', 'json', '--lang', 'en');
+  assert.equal(st.status, 1);
+  for (const t of JSON.parse(st.stdout).tests) assert.match(t.message, /not implemented/);
+});
+
+test('CLI: --track overrides the extension; a bad --track is a usage error (exit 2)', () => {
+  const py = file('lesson.txt', `import numpy as np\n\ndef causal_mask(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n`);
+  const r = cli('grade', py, '--track', 'python', '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(JSON.parse(r.stdout).tests[0].status, 'pass');
+  const js = cli('grade', py, '--track', 'js', '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
+  assert.equal(JSON.parse(js.stdout).status, 'error', 'Python read as JavaScript is a syntax error');
+  const bad = cli('grade', py, '--track', 'ruby');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--track must be js or python/);
+});
+
+test('CLI: a Python syntax error lists every test as an error with the line (exit 1)', () => {
+  const r = cli('grade', file('bad.py', 'import numpy as np\n\ndef softmax(x):\n    return (x\n\nprint(1)\n'), '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
+  assert.equal(r.status, 1);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.status, 'error');
+  assert.match(doc.message, /^Syntax error at line \d+, column \d+: /);
+  assert.ok(doc.tests.every((t) => t.status === 'error'));
+});
+
+test('Python prepareSource: the declarations copy keeps definitions, imports and simple assignments, in place', () => {
+  const src = [
+    'import numpy as np', 'from math import sqrt', 'EPS = 1e-9; print(EPS)', 'print(1); NEG = -np.inf',
+    '@staticmethod', 'def f(x):', '    """K.T in a docstring"""', '    return x.T  # x.S in a comment', '',
+    'class A:', '    n = 1', 'W = np.ones(3)', 'g = lambda x: np.exp(x)', 'a, b = 1, (2, 3)', 'obj.attr = 1',
+    'if __name__ == "__main__":', '    f(W)', 's = """multi', 'line"""', 'x: int = 5', 'for i in range(2):', '    pass', '',
+  ].join('\n');
+  const p = prepareSource(src);
+  assert.ok(p.ok);
+  assert.equal(p.source, src);
+  const kept = p.declarations.split('\n');
+  assert.equal(kept.length, src.split('\n').length, 'lines keep their numbers');
+  assert.deepEqual(kept.map((l) => l.trimEnd()), [
+    'import numpy as np', 'from math import sqrt', 'EPS = 1e-9', 'NEG = -np.inf',
+    '@staticmethod', 'def f(x):', '    """K.T in a docstring"""', '    return x.T  # x.S in a comment', '',
+    'class A:', '    n = 1', '', 'g = lambda x: np.exp(x)', 'a, b = 1, (2, 3)', '',
+    '', '', 's = """multi', 'line"""', 'x: int = 5', '', '', '',
+  ]);
+  assert.ok(p.names.includes('f') && p.names.includes('A') && p.names.includes('W'));
+  assert.ok(p.members.has('T') && p.members.has('inf') && p.members.has('exp'));
+  assert.ok(!p.members.has('S'), 'a comment is not code');
+});
+
+test('messages: a track\'s spelling (key.py) first on that track, the base key elsewhere', () => {
+  const pack = { en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' }, ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' } };
+  assert.equal(sayOn(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
+  assert.equal(sayOn(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
+  assert.equal(sayOn(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
+  assert.match(sayOn(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
+  assert.match(sayOn(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
+});
+
+test('packs: a track is offered with its starter and solution; half a pair, or a variant without its base, is a problem', async () => {
+  const pack = await readPack('sdpa');
+  assert.deepEqual(pack.tracks, ['js', 'python']);
+  assert.deepEqual(packProblems(pack), []);
+  const jsOnly = { ...pack, files: { js: pack.files.js, python: { starter: null, solution: null } } };
+  assert.deepEqual(packProblems(jsOnly), [], 'a pack without Python files is fine');
+  const half = { ...pack, files: { ...pack.files, python: { starter: 'x', solution: null } } };
+  assert.match(packProblems(half).join('\n'), /solution\.py is missing or empty \(the Python track needs a starter and a solution\)/);
+  const none = { ...pack, files: { js: { starter: null, solution: null }, python: { starter: null, solution: null } } };
+  assert.match(packProblems(none).join('\n'), /at least one track/);
+  const orphan = { ...pack, messages: { en: { ...pack.messages.en, 'd.nope.py': 'x' }, ru: { ...pack.messages.ru, 'd.nope.py': 'x' } } };
+  assert.match(packProblems(orphan).join('\n'), /"d\.nope\.py" is a track's spelling of "d\.nope", which is missing/);
+});
+
+test('the Python guest in the Node host: None, tuples, lists, errors with lines, names outside numpy', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const src = [
+      'import numpy as np', 'KEPT = []', '',
+      'def none(x):', '    pass', '',
+      'def pair(x):', '    return x * 2, (x > 0).tolist()', '',
+      'def raises(x):', '    return x @ np.ones((7, 7))', '',
+      'def einsum(x):', '    return np.einsum("ij->ji", x)', '',
+      'def keep(x):', '    KEPT.append(x + 1)', '    return len(KEPT)', '',
+      'def kept():', '    return KEPT[0]', '',
+      'def big(x):', '    return np.ones((1024, 1024, 4)).sum()', '',
+    ].join('\n');
+    const load = await sb.load(src, { functions: ['none', 'pair', 'raises', 'einsum', 'keep', 'kept', 'big', 'absent'], timeoutMs: 5000 });
+    assert.deepEqual(load.functions.sort(), ['big', 'einsum', 'keep', 'kept', 'none', 'pair', 'raises']);
+    const x = nd([2, 2], [1, -2, 3, 4]);
+    assert.deepEqual((await sb.call('none', [x])).value, { $undef: true });
+    const p = await sb.call('pair', [x]);
+    assert.equal(p.value.length, 2);
+    assert.deepEqual(Array.from(p.value[0].$nd.data), [2, -4, 6, 8]);
+    assert.deepEqual(p.value[1], [[true, false], [true, true]]);
+    const e = await sb.call('raises', [x]);
+    assert.equal(e.kind, 'error');
+    assert.match(e.message, /^ValueError: matmul: /);
+    assert.equal(e.line, 11);
+    const u = await sb.call('einsum', [x]);
+    assert.match(u.message, /^AttributeError: numpy\.einsum is not available in this runtime; use np\.matmul/);
+    assert.equal((await sb.call('absent', [])).kind, 'missing');
+    for (let i = 1; i <= 3; i++) assert.equal((await sb.call('keep', [x])).value, i);
+    assert.deepEqual(Array.from((await sb.call('kept', [])).value.$nd.data), [2, -1, 4, 5], 'an array kept in a global outlives its call');
+    // 32 MiB per call, 40 calls: past the 512 MiB budget unless each call's arrays are released.
+    for (let i = 0; i < 40; i++) {
+      const r = await sb.call('big', [x], { timeoutMs: 5000 });
+      assert.ok(r.ok, `call ${i}: ${r.kind} ${r.message}`);
+      assert.equal(r.value, 1024 * 1024 * 4);
+    }
+  } finally { await sb.close(); }
+});

@@ -1,0 +1,113 @@
+// What every sandbox Web Worker shares, whatever its track: one realm per loaded submission; the page's
+// host (host.js) owns time limits and terminates the worker when a request overruns. A worker entry
+// (worker.js for JavaScript, worker-python.js for Python) calls startWorker(install) with its track's
+// guest; install({ config, hide }) → handle (or a promise of it), run once the page's first message
+// (the config: the memory mode, and for a track with WebAssembly its compiled module) has arrived.
+//
+// Each worker is served with its own Content-Security-Policy (web/csp.mjs: no network, no script URLs;
+// JavaScript: eval only, Python: WebAssembly only), and, in case a host serves it without one,
+// everything that reaches the network, schedules code for later or talks to other contexts is removed
+// from the whole prototype chain of the global before student code runs.
+import { LIMITS } from '../../../grader/sandbox/wire.mjs';
+
+const MEMORY_MB = LIMITS.memoryMb;
+
+// Captured before they are hidden: the channel to the page, and a way to wait for one task so that
+// the microtasks a call left behind run before its answer is sent (as Node's vm runs them inside the call).
+const post = self.postMessage.bind(self);
+const channel = new MessageChannel();
+const nextTask = () => new Promise((resolve) => { channel.port1.onmessage = resolve; channel.port2.postMessage(0); });
+
+// Memory: typed arrays live outside the JS heap, and a loop that keeps allocating can take gigabytes
+// before the time limit strikes. Every ArrayBuffer and typed array made through the realm's
+// constructors (np's and the student's) is counted while it is alive (until it is collected); past the
+// budget the host is told (it terminates this worker at once) and the request unwinds.
+// `memory: 'run'` counts over the worker's whole life, as the Node host counts a child's resident
+// memory; 'request' starts each request from zero (the Scale panel, which times growing sizes).
+let mode = 'run';
+let live = 0;
+let current = null; // id of the request being handled
+let warned = false;
+const collected = new FinalizationRegistry((bytes) => { live -= bytes; });
+const charge = (obj, bytes) => {
+  live += bytes;
+  collected.register(obj, bytes);
+  // Half the budget: tell the host, so that a request whose time runs out while it is still filling
+  // memory (slow on a loaded machine) is reported as the memory problem it is, as the Node host does.
+  if (!warned && live > (MEMORY_MB * 2 ** 20) / 2) { warned = true; post({ id: current, memoryHalf: true }); }
+  if (live > MEMORY_MB * 2 ** 20) {
+    post({ id: current, memory: true });
+    throw new RangeError(`memory limit of ${MEMORY_MB} MiB reached`);
+  }
+};
+
+// Counting constructors in place of the built-in ones: same prototype (instanceof, methods and
+// species work as before) and no path back to the uncounted originals (prototype.constructor and the
+// constructor's own prototype chain lead to the counting ones, or to the abstract %TypedArray%).
+const BaseArrayBuffer = self.ArrayBuffer;
+const counted = (Base, shouldCharge) => {
+  const C = { [Base.name]: function (...args) {
+    if (!new.target) throw new TypeError(`Constructor ${Base.name} requires 'new'`);
+    const obj = Reflect.construct(Base, args, new.target === C ? Base : new.target);
+    if (shouldCharge(args)) charge(obj, obj.byteLength);
+    return obj;
+  } }[Base.name];
+  Object.setPrototypeOf(C, Object.getPrototypeOf(Base));
+  C.prototype = Base.prototype;
+  for (const key of Reflect.ownKeys(Base)) if (!['prototype', 'length', 'name'].includes(key)) Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
+  Object.defineProperty(C, Symbol.species, { get() { return C; }, configurable: true });
+  Object.defineProperty(Base.prototype, 'constructor', { value: C, writable: true, configurable: true });
+  return C;
+};
+self.ArrayBuffer = counted(BaseArrayBuffer, () => true);
+for (const name of ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
+  'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array']) {
+  // A view over an existing buffer allocates nothing (the buffer was counted when it was made).
+  self[name] = counted(self[name], (args) => !(args[0] instanceof BaseArrayBuffer));
+}
+
+// The globals hidden from student code (after the guest has captured what it needs).
+const HIDE = [
+  // the channel and the event plumbing
+  'postMessage', 'onmessage', 'onmessageerror', 'onerror', 'addEventListener', 'removeEventListener', 'dispatchEvent', 'close',
+  // the network, and what fetches a URL
+  'importScripts', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource',
+  'Request', 'Response', 'Headers', 'caches', 'CacheStorage', 'Cache', 'fonts', 'FontFace', 'FontFaceSet',
+  'Worker', 'SharedWorker', 'createImageBitmap', 'OffscreenCanvas',
+  // storage and other contexts
+  'indexedDB', 'IDBFactory', 'BroadcastChannel', 'MessageChannel', 'MessagePort', 'navigator', 'WorkerNavigator',
+  'location', 'WorkerLocation', 'Notification', 'LockManager', 'StorageManager', 'FileReaderSync',
+  // code that would run after the request
+  'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask', 'requestAnimationFrame',
+  'cancelAnimationFrame', 'scheduler', 'structuredClone', 'reportError',
+  // the global scope's own interfaces
+  'DedicatedWorkerGlobalScope', 'WorkerGlobalScope', 'EventTarget', 'self',
+];
+
+/** Starts the worker with a track's guest: install({ config, hide }) → handle(requestJson) → responseJson. */
+export function startWorker(install) {
+  let handle = null;
+  const queue = []; // requests that arrived before the guest was up
+  const serve = async ({ id, request }) => {
+    current = id;
+    if (mode === 'request') live = 0;
+    warned = false;
+    const response = handle(request);
+    await nextTask();
+    post({ id, response });
+  };
+  self.onmessage = async (e) => {
+    if (e.data.config) {
+      mode = e.data.config.memory === 'request' ? 'request' : 'run';
+      if (handle) return;
+      try { handle = await install({ config: e.data.config, hide: HIDE }); } catch (err) {
+        return post({ failed: String(err && err.message) }); // the host reports a crash
+      }
+      post({ ready: true });
+      for (const m of queue.splice(0)) await serve(m);
+      return;
+    }
+    if (!handle) return void queue.push(e.data);
+    await serve(e.data);
+  };
+}
