@@ -52,8 +52,13 @@ function inputs(ctx, { B, T, d_model, n_heads, n_kv_heads }) {
 
 // ---- the student's results --------------------------------------------------------------------
 
-/** Stands for a cache returned as null (so that a step is always [out, k, v] of tensors). */
+/**
+ * Stand for a cache returned as null, and as undefined (so that a step is always [out, k, v] of
+ * tensors). Only NONE can match "the cache passed in is returned" (the first call is given null).
+ */
 const NONE = tensor(new Float64Array(0), [0]);
+const UNDEFINED = tensor(new Float64Array(0), [0, 0]);
+const missing = (t) => t === NONE || t === UNDEFINED;
 
 function kindOf(ctx, v) {
   if (v && v.$nd) return ctx.t('kind.array', { shape: fmtShape(v.$nd.shape) });
@@ -61,12 +66,16 @@ function kindOf(ctx, v) {
   return ctx.t('kind.value', { type: v === null ? 'null' : v && v.$other ? v.$other : typeof v });
 }
 
-/** The value attend_with_cache returned → [out, k, v] (k and v NONE for a null cache), or the test fails saying what came back. */
+/**
+ * The value attend_with_cache returned → [out, k, v] (k and v NONE or UNDEFINED for a cache returned
+ * as null or undefined), or the test fails saying what came back.
+ */
 function readStep(ctx, value, label) {
   if (!Array.isArray(value) || value.length !== 2) ctx.fail(ctx.t('result.pair', { kind: kindOf(ctx, value) }));
   const out = ctx.array(value[0], FN);
   const c = value[1];
-  if (c === null || (c && c.$undef)) return [out, NONE, NONE];
+  if (c === null) return [out, NONE, NONE];
+  if (c && c.$undef) return [out, UNDEFINED, UNDEFINED];
   if (!Array.isArray(c) || c.length !== 2) ctx.fail(ctx.t('result.cache', { label, kind: kindOf(ctx, c) }));
   return [out, ctx.array(c[0], FN), ctx.array(c[1], FN)];
 }
@@ -78,7 +87,7 @@ const flat = ([out, [k, v]]) => [out, k, v];
 function stepProblem(ctx, got, expected, label, shapesOnly = false) {
   const parts = [['out', 0], [ctx.t('cache.k'), 1], [ctx.t('cache.v'), 2]];
   for (const [name, i] of parts) {
-    if (i > 0 && got[i] === NONE) return ctx.t('result.cache_null', { label });
+    if (i > 0 && missing(got[i])) return ctx.t('result.cache_null', { label, value: got[i] === NONE ? 'null' : 'undefined' });
     if (shapesOnly && got[i].shape.join() === expected[i].shape.join()) continue;
     const problem = ctx.mismatch(got[i], expected[i], `${label}, ${name}`);
     if (problem) return problem;
@@ -142,7 +151,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     const expected = [rows(full[0], at, at + n), rows(full[1], 0, at + n), rows(full[2], 0, at + n)];
     const problem = stepProblem(ctx, step, expected, label, shapesOnly);
     if (problem) ctx.fail(problem, causeOf(ctx, got, chainMistakes(ctx, calls, W, n_heads, rope)));
-    cache = step[1] === NONE ? null : [step[1], step[2]];
+    cache = missing(step[1]) ? null : [step[1], step[2]];
     at += n;
   }
 }
