@@ -98,7 +98,7 @@ function stepProblem(ctx, got, expected, label, shapesOnly = false) {
 // ---- mistakes -----------------------------------------------------------------------------------
 
 /**
- * The candidates for the results of calls `calls` (each { x, cache, given }: its block, and the cache
+ * The candidates for the results of calls `calls` (each { x }: its block; calls[0].given: the cache
  * passed to the first call, or null): spec.json's mistakes, each the reference with those options over
  * every call in turn, its own returned cache handed to the next; and "the cache passed in is returned
  * unchanged" (the reference's out, with the cache it was given). Each yields the flat list of
@@ -146,7 +146,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     if (rope) args.push(listArg(rope));
     const label = name ?? ctx.t(n === 1 ? 'step.one' : 'step.many', { n: i + 1, from: at, to: at + n - 1 });
     const step = readStep(ctx, await ctx.call(FN, ...args), label);
-    calls.push({ x: block, given: i === 0 ? null : cache });
+    calls.push({ x: block, given: null });
     got.push(...step);
     const expected = [rows(full[0], at, at + n), rows(full[1], 0, at + n), rows(full[2], 0, at + n)];
     const problem = stepProblem(ctx, step, expected, label, shapesOnly);
