@@ -24,13 +24,6 @@ function rows(a, from, to) {
 
 const scalar = (x) => tensor(Float64Array.of(x), []);
 
-/**
- * A list argument ([k, v], [cos, sin]) for ctx.call: ctx.call converts tensors given as arguments,
- * not tensors inside a list, so each one is put in the sandbox's array form here (grader/core/tensor.mjs
- * `wire`, which the kit does not export).
- */
-const listArg = (pair) => (pair ? pair.map((t) => ({ $nd: { dtype: t.dtype ?? 'float64', shape: [...t.shape], data: Array.from(t.data) } })) : null);
-
 /** rope_cache(T, d_head)'s tables, as the rope exercise defines them: angle[t][i] = t · 10000^(−2i/d_head). An input, not an expected value. */
 function ropeTables(T, d) {
   const cos = new Float64Array(T * d / 2), sin = new Float64Array(T * d / 2);
@@ -142,8 +135,8 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     const block = rows(x, at, at + n);
     // Arguments as a caller writes them: the cache (null at first), then rope; left out where `omit`.
     const args = [block, ...W, n_heads];
-    if (!omit || rope || cache) args.push(cache ? listArg(cache) : null);
-    if (rope) args.push(listArg(rope));
+    if (!omit || rope || cache) args.push(cache ?? null);
+    if (rope) args.push(rope);
     const label = name ?? ctx.t(n === 1 ? 'step.one' : 'step.many', { n: i + 1, from: at, to: at + n - 1 });
     const step = readStep(ctx, await ctx.call(FN, ...args), label);
     calls.push({ x: block, given: null });
@@ -241,7 +234,7 @@ async function cachesRepeated(ctx, x, W, n_heads, given) {
   const n_rep = n_heads / given[0].shape[1];
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
-    const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, listArg(repeated)), '');
+    const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
     return explainWhy(probe, [{ key: 'd.cache_repeated', run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })) }], ctx.tol) !== null;
   } catch { return false; }
 }
@@ -255,7 +248,7 @@ export async function gqa_heads(ctx) {
     const label = ctx.t('gqa.call', { n_kv_heads, n_heads });
     let value;
     try {
-      value = await ctx.call(FN, x, ...W, n_heads, listArg(given));
+      value = await ctx.call(FN, x, ...W, n_heads, given);
     } catch (e) {
       if (e.raised && n_kv_heads < n_heads && await cachesRepeated(ctx, x, W, n_heads, given)) ctx.fail(e.message, ctx.t('d.cache_repeated'));
       throw e;

@@ -66,7 +66,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
-    id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: test.test_code,
+    id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: typeof test.test_code === 'string' ? test.test_code : test.test_code[track.name] ?? test.test_code.js,
   });
   const notRun = (message) => {
     report.status = 'error';
@@ -140,6 +140,9 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   return report;
 }
 
+/** A call's argument for the guest: tensors (also inside lists, such as a [k, v] cache) in the wire form. */
+const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a) ? a.map(toWire) : a);
+
 /** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
 export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });
 
@@ -167,7 +170,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       const left = deadlineAt - now();
       if (left <= 0) throw new DeadlineReached();
       const limit = Math.min(timeoutMs, left);
-      const res = await sandbox.call(fn, args.map((a) => (a && a.data ? wire(a) : a)), { timeoutMs: limit, deadlineMs: left });
+      const res = await sandbox.call(fn, args.map(toWire), { timeoutMs: limit, deadlineMs: left });
       if (res.output) ctx.output += res.output;
       if (!res.ok) {
         if (res.kind === 'timeout' && limit < timeoutMs) throw new DeadlineReached();

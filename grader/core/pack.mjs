@@ -30,7 +30,8 @@ const TEST = {
   id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },
   task_id: { required: true, check: (v) => (Number.isInteger(v) ? null : 'must be an integer') },
   name: { required: true, check: texts },
-  test_code: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a string') },
+  // What the test runs, for Exercism/Gradescope: one string, or one per track ({ "js": …, "python": … }, js required).
+  test_code: { required: true, check: (v) => (typeof v === 'string' || (isObj(v) && typeof v.js === 'string' && Object.entries(v).every(([k, c]) => Object.hasOwn(TRACKS, k) && typeof c === 'string')) ? null : `must be a string, or an object of strings per track (${Object.keys(TRACKS).join(', ')}; js required)`) },
   params: { check: (v) => (isObj(v) ? null : 'must be an object') },
   tolerance: { check: tolerance },
   mistakes: { check: (v) => (Array.isArray(v) && v.every((m) => isObj(m) && typeof m.key === 'string' && typeof m.function === 'string' && isObj(m.options) && Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k))) ? null : 'must be a list of { "key": message key, "function": reference function, "options": { … } }') },

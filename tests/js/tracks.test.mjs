@@ -6,14 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
-import { sayOn } from '../../grader/core/grade.mjs';
+import { grade, sayOn } from '../../grader/core/grade.mjs';
 import { packProblems } from '../../grader/core/pack.mjs';
-import { readPack } from '../../grader/node/exercise.mjs';
+import { loadExercise, readPack } from '../../grader/node/exercise.mjs';
+import { loadCore } from '../../wasm/index.mjs';
 import { NodeSandbox } from '../../grader/node/sandbox.mjs';
 
 const CLI = new URL('../../grader/cli.mjs', import.meta.url).pathname;
@@ -112,6 +113,25 @@ test('packs: a track is offered with its starter and solution; half a pair, or a
   assert.match(packProblems(none).join('\n'), /at least one track/);
   const orphan = { ...pack, messages: { en: { ...pack.messages.en, 'd.nope.py': 'x' }, ru: { ...pack.messages.ru, 'd.nope.py': 'x' } } };
   assert.match(packProblems(orphan).join('\n'), /"d\.nope\.py" is a track's spelling of "d\.nope", which is missing/);
+  const withTests = (code) => ({ ...pack, spec: { ...pack.spec, tests: pack.spec.tests.map((t, i) => (i ? t : { ...t, test_code: code })) } });
+  assert.deepEqual(packProblems(withTests({ js: 'f(x)', python: 'f(x)  # py' })), []);
+  for (const bad of [{ python: 'f(x)' }, { js: 'f(x)', ruby: 'f x' }, { js: 1 }, 7]) {
+    assert.match(packProblems(withTests(bad)).join('\n'), /test_code.*must be a string, or an object of strings per track \(js, python; js required\)/, JSON.stringify(bad));
+  }
+});
+
+test('a test_code per track: the report shows the one of the graded track', async () => {
+  const exercise = await loadExercise('sdpa'), core = await loadCore();
+  const code = exercise.spec.tests[0].test_code;
+  assert.equal(typeof code.python, 'string');
+  const starter = { js: readFileSync(join(EX, 'starter.js'), 'utf8'), python: readFileSync(join(EX, 'starter.py'), 'utf8') };
+  for (const track of [TRACKS.js, TRACKS.python]) {
+    const sandbox = await NodeSandbox.create({ track });
+    try {
+      const report = await grade({ exercise, source: starter[track.name], track, sandbox, core, lang: 'en' });
+      assert.equal(report.tests[0].test_code, code[track.name]);
+    } finally { await sandbox.close(); }
+  }
 });
 
 test('the Python guest in the Node host: None, tuples, lists, errors with lines, names outside numpy', async () => {
