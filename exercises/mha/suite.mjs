@@ -17,16 +17,32 @@ function mhaInputs(ctx, lead, T, d) {
 }
 
 /**
- * Calls the student's multi_head_attention. When it raises and the code reads `.T` (which reverses
- * every axis of a (…, H, T, d_head) array), the failure says so.
+ * A float where Python wants an integer (a shape, `range`, an index): on the Python track `d_model / n_heads`
+ * is 2.0, not 2, and reshape refuses it (JavaScript has one number type, so this never happens there).
  */
-async function callMha(ctx, args) {
+const FLOAT_AS_INT = /'float' object cannot be interpreted as an integer|can't convert float to int|indices must be integers.*\bfloat\b|slice indices must be integers/;
+
+/**
+ * Calls the student's `fn`; when it raises, the failure adds what the error says about the code:
+ * `missingArg` (a key) when Python refused the call for its number of arguments (a parameter without
+ * a default), a float where Python wants an integer (`/` made it), and with `dotT`, `.T` when the code
+ * reads it (it reverses every axis of a (…, H, T, d_head) array).
+ */
+async function callStudent(ctx, fn, args, { dotT = false, missingArg = null } = {}) {
   try {
-    return ctx.tuple(await ctx.call(MHA, ...args), MHA, PAIR);
+    return await ctx.call(fn, ...args);
   } catch (e) {
-    if (e.raised && ctx.members.has('T')) ctx.fail(e.message, ctx.t('d.dot_T'));
+    if (!e.raised) throw e;
+    if (missingArg && /positional argument/.test(e.raised)) ctx.fail(e.message, ctx.t(missingArg));
+    if (ctx.track === 'python' && FLOAT_AS_INT.test(e.raised)) ctx.fail(e.message, ctx.t('d.int_division'));
+    if (dotT && ctx.members.has('T')) ctx.fail(e.message, ctx.t('d.dot_T'));
     throw e;
   }
+}
+
+/** The student's multi_head_attention as an [out, weights] pair. */
+async function callMha(ctx, args, options = {}) {
+  return ctx.tuple(await callStudent(ctx, MHA, args, { dotT: true, ...options }), MHA, PAIR);
 }
 
 /** The candidates for an [out, weights] result: the declared mistakes, then the causal flag the other way. */
@@ -56,21 +72,21 @@ const mhaArgs = ({ X, Wq, Wk, Wv, Wo }, n_heads, causal) => [X, Wq, Wk, Wv, Wo, 
 export async function split_blocks(ctx) {
   for (const { shape, n_heads } of ctx.params.cases) {
     const x = normals(ctx, shape);
-    const got = ctx.array(await ctx.call('split_heads', x, n_heads), 'split_heads');
+    const got = ctx.array(await callStudent(ctx, 'split_heads', [x, n_heads]), 'split_heads');
     expect(ctx, got, ctx.ref.split_heads(x, n_heads), { what: `split_heads(x, ${n_heads}), x ${fmtShape(shape)}`, mistakes: ctx.mistakes('split_heads', [x, n_heads]) });
   }
 }
 
 export async function merge_inverse(ctx) {
   const x = normals(ctx, ctx.params.shape);
-  const got = ctx.array(await ctx.call('merge_heads', x), 'merge_heads');
+  const got = ctx.array(await callStudent(ctx, 'merge_heads', [x]), 'merge_heads');
   expect(ctx, got, ctx.ref.merge_heads(x), { what: `merge_heads(x), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('merge_heads', [x]) });
 
   // merge_heads undoes split_heads (the reference's): y comes back exactly.
   const { shape, n_heads } = ctx.params.round_trip;
   const y = normals(ctx, shape);
   const heads = T_(ctx.ref.split_heads(y, n_heads));
-  const back = ctx.array(await ctx.call('merge_heads', heads), 'merge_heads');
+  const back = ctx.array(await callStudent(ctx, 'merge_heads', [heads]), 'merge_heads');
   expect(ctx, back, y, { what: `merge_heads(split_heads(y, ${n_heads})), y ${fmtShape(shape)}`, mistakes: ctx.mistakes('merge_heads', [heads]) });
 }
 
@@ -88,9 +104,10 @@ export async function causal_heads(ctx) {
   const expected = ctx.ref[MHA](...args);
   expectPair(ctx, await callMha(ctx, args), expected, mhaMistakes(ctx, args));
 
-  // The same call without `causal`: the default is true.
+  // The same call without `causal`: the default is true. In Python a parameter without a default makes
+  // this call raise for its number of arguments (the first call, with causal, ran the same code).
   const plain = args.slice(0, 6);
-  const got = await callMha(ctx, plain);
+  const got = await callMha(ctx, plain, { missingArg: 'd.causal_no_default' });
   expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], { label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})` });
 }
 
@@ -122,6 +139,23 @@ function foreignError(message) {
   return !/d_model|n_heads/.test(message.slice(m[0].length));
 }
 
+// Python: `raise ValueError(...)` is how code says "bad input", so a ValueError (or an AssertionError,
+// RuntimeError, Exception, …) in the student's own words is theirs. numpy's errors name their function
+// first ("ValueError: reshape: …"); the interpreter's own are the types below, or a ValueError in its
+// own wording (an unpacking that does not fit, math.sqrt of a negative, max() of an empty list).
+const PY_INTERPRETER = /^(IndexError|KeyError|AttributeError|NameError|UnboundLocalError|ZeroDivisionError|OverflowError|RecursionError): /;
+const PY_VALUE_WORDING = /^ValueError: .*(values to unpack|math domain error|empty sequence|not in (list|sequence)|invalid syntax for)/;
+
+/** The same on the Python track: numpy's error or the interpreter's, not the student's own check. */
+function foreignErrorPython(message) {
+  const m = /^(\w+): (?:([a-z_][a-z0-9_.]*): )?/.exec(message);
+  if (!m) return false;
+  const sizes = /d_model|n_heads/.test(message.slice(m[1].length));
+  if (m[2]) return !FUNCTIONS.includes(m[2]) && !sizes; // "ValueError: reshape: …"
+  if (PY_INTERPRETER.test(message) || PY_VALUE_WORDING.test(message)) return true;
+  return m[1] === 'TypeError' && !sizes; // a TypeError of their own names what it checks
+}
+
 /** The call must throw an error of the student's own: d_model is not a multiple of n_heads. */
 async function expectOwnError(ctx, fn, args, call) {
   const { d_model, n_heads } = ctx.params;
@@ -130,7 +164,7 @@ async function expectOwnError(ctx, fn, args, call) {
     value = await ctx.call(fn, ...args);
   } catch (e) {
     if (!e.raised) throw e; // not implemented, too slow, …: reported as usual
-    if (foreignError(e.raised)) ctx.fail(ctx.t('indivisible.foreign', { call, d_model, n_heads, message: e.raised }), ctx.t('d.no_check'));
+    if ((ctx.track === 'python' ? foreignErrorPython : foreignError)(e.raised)) ctx.fail(ctx.t('indivisible.foreign', { call, d_model, n_heads, message: e.raised }), ctx.t('d.no_check'));
     return;
   }
   let what;
