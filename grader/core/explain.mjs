@@ -48,3 +48,13 @@ export function explainError({ message, line, column }, source, track = 'js') {
   }
   return null;
 }
+
+/**
+ * A syntax error the track's compiler reports in its own words, explained where a NumPy user would
+ * not expect it: MicroPython refuses `*x` inside a tuple or list display.
+ * @returns {string | null} a message key
+ */
+export function explainSyntax({ message }, track) {
+  if (track === 'python' && /\*x must be assignment target/.test(String(message))) return 'syntax.star_display';
+  return null;
+}

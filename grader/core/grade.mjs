@@ -8,7 +8,7 @@ import { toTensor, wire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
-import { explainError } from './explain.mjs';
+import { explainError, explainSyntax } from './explain.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
@@ -79,7 +79,8 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   // when it loads the source (Python); either way every test is listed as not run.
   const syntaxError = (error) => {
     const where = { ...error, column: error.column ?? 1 };
-    report.message = t('syntax', where);
+    const why = explainSyntax(error, track.name);
+    report.message = why ? [t('syntax', where), t(why)].map(sentence).join(' ') : t('syntax', where);
     report.error = where;
     return notRun(t('not_run.syntax', where));
   };

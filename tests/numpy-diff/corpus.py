@@ -359,6 +359,15 @@ def matmul_broadcast_batch():
 
 
 @case
+def outer_products():
+    t = np.arange(4)
+    freqs = 1.0 / 10000 ** (np.arange(0, 6, 2) / 6)
+    print(np.outer(t, freqs))
+    print(np.outer(np.array([[1, 2], [3, 4]]), np.array([True, False])))
+    print(np.outer([1.5, -2], 3).shape)
+
+
+@case
 def matmul_vectors():
     v = np.array([1.0, 2.0, 3.0])
     m = np.arange(6).reshape(3, 2)

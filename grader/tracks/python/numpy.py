@@ -798,6 +798,10 @@ def _build(B, struct):
     def ravel(a):
         return asarr(a, 'ravel').ravel()
 
+    def outer(a, b):
+        # NumPy flattens both: out[i, j] = a.flat[i] * b.flat[j] (the lesson's angle table, positions × frequencies).
+        return asarr(a, 'outer').ravel()[:, None] * asarr(b, 'outer').ravel()[None, :]
+
     def concatenate(arrays, axis=0, out=None):
         unsupported('concatenate', out=out)
         hs = [asarr(a, 'concatenate')._h for a in arrays]
@@ -911,7 +915,7 @@ def _build(B, struct):
         'eye': eye, 'identity': identity, 'arange': arange, 'linspace': linspace, 'tril': tril, 'triu': triu, 'copy': copy,
         'where': where, 'nonzero': nonzero, 'matmul': matmul, 'dot': dot, 'round': around, 'around': around, 'clip': clip,
         'reshape': reshape, 'transpose': transpose, 'swapaxes': swapaxes, 'expand_dims': expand_dims, 'squeeze': squeeze,
-        'ravel': ravel, 'concatenate': concatenate, 'stack': stack, 'isclose': isclose, 'allclose': allclose,
+        'ravel': ravel, 'outer': outer, 'concatenate': concatenate, 'stack': stack, 'isclose': isclose, 'allclose': allclose,
         'array_equal': array_equal, 'shape': shape, 'ndim': ndim, 'size': size, 'random': RandomModule(),
     }
     for n in ('exp', 'log', 'sqrt', 'tanh', 'sin', 'cos', 'log1p', 'expm1', 'absolute', 'negative', 'square', 'sign',
@@ -938,7 +942,7 @@ _INSTEAD = {
     'linalg': 'norms: np.sqrt(np.sum(x ** 2, axis=-1)); products: np.matmul',
     'float32': 'use np.float64', 'float16': 'use np.float64', 'int32': 'use np.int64', 'int8': 'use np.int64',
     'int16': 'use np.int64', 'uint8': 'use np.int64 or bool', 'complex128': 'this runtime has float64, int64 and bool',
-    'tensordot': 'use np.matmul', 'outer': 'use a[:, None] * b[None, :]', 'inner': 'use np.sum(a * b, axis=-1)',
+    'tensordot': 'use np.matmul', 'inner': 'use np.sum(a * b, axis=-1)',
     'cumsum': 'use a loop or np.tril(np.ones((n, n))) @ x', 'sort': 'not needed for these exercises', 'argsort': 'not needed for these exercises',
     'exp2': 'use np.power(2.0, x)', 'log2': 'use np.log(x) / np.log(2.0)', 'log10': 'use np.log(x) / np.log(10.0)',
     'mean_': 'use np.mean', 'vstack': 'use np.concatenate(arrays, axis=0) or np.stack', 'hstack': 'use np.concatenate(arrays, axis=-1)',
