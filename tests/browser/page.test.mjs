@@ -82,6 +82,14 @@ test('Run prints like NumPy; an error shows its line and clicking it moves the c
   // Check says the same, with the line as a button too.
   await check(page);
   assert.equal(await page.getAttribute('#results li[data-test=load] button[data-line]', 'data-line'), '2');
+  // After Check the output panel shows what the checked code printed, not an earlier Run's.
+  await setCode(page, 'print("from Run");\n');
+  assert.match(await run(page), /from Run/);
+  await setCode(page, `${starter}\nprint("from Check");\n`);
+  await check(page);
+  const shown = await page.textContent('#output');
+  assert.match(shown, /from Check/);
+  assert.doesNotMatch(shown, /from Run/);
 });
 
 test('a correct solution, finished by typing on the keyboard, passes 7/7 and fills the student heatmap', async () => {

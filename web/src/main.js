@@ -342,6 +342,7 @@ const check = () => busy(async () => {
   }
   state.report = report;
   renderReport(report);
+  showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
   // Results are on screen now (tools/measure-page times click → this event).
   dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total } }));
   await updateStudentHeatmap(report.status !== 'error');
