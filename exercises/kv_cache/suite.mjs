@@ -69,18 +69,24 @@ function kindOf(ctx, v) {
   return ctx.t('kind.value', { type: v === null ? 'null' : v && v.$other ? v.$other : typeof v });
 }
 
+/** ctx.array for one part of attend_with_cache's result; a None there (on Python it crosses as { $undef }) is named None. */
+function arrayOf(ctx, v) {
+  if (py(ctx) && v && v.$undef) ctx.fail(ctx.t('not_array', { fn: FN, kind: 'None' }));
+  return ctx.array(v, FN);
+}
+
 /**
  * The value attend_with_cache returned → [out, k, v] (k and v NONE or UNDEFINED for a cache returned
  * as null or undefined; None on Python is NONE), or the test fails saying what came back.
  */
 function readStep(ctx, value, label) {
   if (!Array.isArray(value) || value.length !== 2) ctx.fail(ctx.t('result.pair', { kind: kindOf(ctx, value) }));
-  const out = ctx.array(value[0], FN);
+  const out = arrayOf(ctx, value[0]);
   const c = value[1];
   if (c === null || (py(ctx) && c && c.$undef)) return [out, NONE, NONE];
   if (c && c.$undef) return [out, UNDEFINED, UNDEFINED];
   if (!Array.isArray(c) || c.length !== 2) ctx.fail(ctx.t('result.cache', { label, kind: kindOf(ctx, c) }));
-  return [out, ctx.array(c[0], FN), ctx.array(c[1], FN)];
+  return [out, arrayOf(ctx, c[0]), arrayOf(ctx, c[1])];
 }
 
 /**
