@@ -48,29 +48,63 @@ function inputs(ctx, { B, T, d_model, n_heads, n_kv_heads }) {
 /**
  * Stand for a cache returned as null, and as undefined (so that a step is always [out, k, v] of
  * tensors). Only NONE can match "the cache passed in is returned" (the first call is given null).
+ * On the Python track None is the only such value (it crosses as undefined, { $undef }): it is NONE,
+ * since the first call is given None.
  */
 const NONE = tensor(new Float64Array(0), [0]);
 const UNDEFINED = tensor(new Float64Array(0), [0, 0]);
 const missing = (t) => t === NONE || t === UNDEFINED;
+const py = (ctx) => ctx.track === 'python';
 
+/** What came back instead of an array or a list, named in the submission's language. */
 function kindOf(ctx, v) {
   if (v && v.$nd) return ctx.t('kind.array', { shape: fmtShape(v.$nd.shape) });
   if (Array.isArray(v)) return ctx.t('kind.list', { n: v.length });
+  if (py(ctx)) {
+    // Python's names: None, bool, str; a number may have been an int or a float.
+    if (typeof v === 'number') return ctx.t('kind.number');
+    const type = v === null || v === undefined || (v && v.$undef) ? 'NoneType' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'str' : v && v.$other ? v.$other : typeof v;
+    return ctx.t('kind.value', { type });
+  }
   return ctx.t('kind.value', { type: v === null ? 'null' : v && v.$other ? v.$other : typeof v });
+}
+
+/** ctx.array for one part of attend_with_cache's result; a None there (on Python it crosses as { $undef }) is named None. */
+function arrayOf(ctx, v) {
+  if (py(ctx) && v && v.$undef) ctx.fail(ctx.t('not_array', { fn: FN, kind: 'None' }));
+  return ctx.array(v, FN);
 }
 
 /**
  * The value attend_with_cache returned → [out, k, v] (k and v NONE or UNDEFINED for a cache returned
- * as null or undefined), or the test fails saying what came back.
+ * as null or undefined; None on Python is NONE), or the test fails saying what came back.
  */
 function readStep(ctx, value, label) {
   if (!Array.isArray(value) || value.length !== 2) ctx.fail(ctx.t('result.pair', { kind: kindOf(ctx, value) }));
-  const out = ctx.array(value[0], FN);
+  const out = arrayOf(ctx, value[0]);
   const c = value[1];
-  if (c === null) return [out, NONE, NONE];
+  if (c === null || (py(ctx) && c && c.$undef)) return [out, NONE, NONE];
   if (c && c.$undef) return [out, UNDEFINED, UNDEFINED];
   if (!Array.isArray(c) || c.length !== 2) ctx.fail(ctx.t('result.cache', { label, kind: kindOf(ctx, c) }));
-  return [out, ctx.array(c[0], FN), ctx.array(c[1], FN)];
+  return [out, arrayOf(ctx, c[0]), arrayOf(ctx, c[1])];
+}
+
+/**
+ * ctx.call; when the student's code raised because np has no repeat or tile (NumPy's own spelling of
+ * repeat_kv is np.repeat(x, n_rep, axis=1); numpy.py's refusal suggests np.concatenate, which would
+ * give the tiled order), the failure also says how to repeat the heads here.
+ */
+const NO_REPEAT = /numpy\.(repeat|tile) is not available|np\.(repeat|tile) is not a function/;
+async function callStudent(ctx, fn, ...args) {
+  try {
+    return await ctx.call(fn, ...args);
+  } catch (e) {
+    if (e.raised && !e.cause && NO_REPEAT.test(e.raised)) {
+      e.cause = ctx.t('d.np_repeat');
+      e.message = `${e.message} ${e.cause}`;
+    }
+    throw e;
+  }
 }
 
 /** The reference's [out, [k, v]] → [out, k, v]. */
@@ -80,7 +114,7 @@ const flat = ([out, [k, v]]) => [out, k, v];
 function stepProblem(ctx, got, expected, label, shapesOnly = false) {
   const parts = [['out', 0], [ctx.t('cache.k'), 1], [ctx.t('cache.v'), 2]];
   for (const [name, i] of parts) {
-    if (i > 0 && missing(got[i])) return ctx.t('result.cache_null', { label, value: got[i] === NONE ? 'null' : 'undefined' });
+    if (i > 0 && missing(got[i])) return ctx.t('result.cache_null', { label, value: got[i] === UNDEFINED ? 'undefined' : py(ctx) ? 'None' : 'null' });
     if (shapesOnly && got[i].shape.join() === expected[i].shape.join()) continue;
     const problem = ctx.mismatch(got[i], expected[i], `${label}, ${name}`);
     if (problem) return problem;
@@ -138,7 +172,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     if (!omit || rope || cache) args.push(cache ?? null);
     if (rope) args.push(rope);
     const label = name ?? ctx.t(n === 1 ? 'step.one' : 'step.many', { n: i + 1, from: at, to: at + n - 1 });
-    const step = readStep(ctx, await ctx.call(FN, ...args), label);
+    const step = readStep(ctx, await callStudent(ctx, FN, ...args), label);
     calls.push({ x: block, given: null });
     got.push(...step);
     const expected = [rows(full[0], at, at + n), rows(full[1], 0, at + n), rows(full[2], 0, at + n)];
@@ -155,7 +189,7 @@ const showBytes = (x) => (Number.isInteger(x) ? String(x) : String(+x.toPrecisio
 
 async function checkBytes(ctx, args, expected, note = null) {
   const call = `kv_cache_bytes(${args.join(', ')})`;
-  const got = ctx.array(await ctx.call('kv_cache_bytes', ...args), 'kv_cache_bytes');
+  const got = ctx.array(await callStudent(ctx, 'kv_cache_bytes', ...args), 'kv_cache_bytes');
   const want = scalar(expected);
   if (got.shape.length !== 0) ctx.fail(ctx.mismatch(got, want, call));
   if (close(got, want, ctx.tol)) return;
@@ -187,7 +221,7 @@ export async function bytes_factors(ctx) {
 // ---- repeat_kv ----------------------------------------------------------------------------------
 
 async function checkRepeat(ctx, x, n_rep) {
-  const got = ctx.array(await ctx.call('repeat_kv', x, n_rep), 'repeat_kv');
+  const got = ctx.array(await callStudent(ctx, 'repeat_kv', x, n_rep), 'repeat_kv');
   expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), { what: `repeat_kv(x, ${n_rep}), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('repeat_kv', [x, n_rep]) });
 }
 
@@ -234,7 +268,7 @@ async function cachesRepeated(ctx, x, W, n_heads, given) {
   const n_rep = n_heads / given[0].shape[1];
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
-    const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
+    const probe = readStep(ctx, await callStudent(ctx, FN, x, ...W, n_heads, repeated), '');
     return explainWhy(probe, [{ key: 'd.cache_repeated', run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })) }], ctx.tol) !== null;
   } catch { return false; }
 }
@@ -248,7 +282,7 @@ export async function gqa_heads(ctx) {
     const label = ctx.t('gqa.call', { n_kv_heads, n_heads });
     let value;
     try {
-      value = await ctx.call(FN, x, ...W, n_heads, given);
+      value = await callStudent(ctx, FN, x, ...W, n_heads, given);
     } catch (e) {
       if (e.raised && n_kv_heads < n_heads && await cachesRepeated(ctx, x, W, n_heads, given)) ctx.fail(e.message, ctx.t('d.cache_repeated'));
       throw e;
