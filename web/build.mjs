@@ -42,37 +42,46 @@ const rawPlugin = {
 };
 
 // `import { packs } from 'attnlab:packs'` → every exercise pack (exercises/<slug>/, found by listing the
-// folder and checked by packProblems: a broken pack fails the build with its problems), bundled in,
-// so the page needs no fetch to start and works offline.
+// folder and checked by packProblems: a broken pack fails the build with its problems): its spec (the
+// picker needs titles and order) and `load()`, which imports `attnlab:pack/<slug>`: the rest of that
+// pack (suite, messages, hints, texts, starters) as its own chunk, so that the page fetches only the
+// exercise it opens, and the first visit does not grow with the course (the service worker precaches
+// every chunk, so each exercise works offline after one visit).
 const packsPlugin = {
   name: 'packs',
   setup(b) {
-    b.onResolve({ filter: /^attnlab:packs$/ }, () => ({ path: 'packs', namespace: 'attnlab' }));
-    b.onLoad({ filter: /.*/, namespace: 'attnlab' }, async () => {
+    b.onResolve({ filter: /^attnlab:packs?(\/[\w-]+)?$/ }, (a) => ({ path: a.path.slice('attnlab:'.length), namespace: 'attnlab' }));
+    b.onLoad({ filter: /^packs$/, namespace: 'attnlab' }, async () => {
       const lines = [], names = [], watch = [];
       for (const [i, slug] of listExercises().entries()) {
         const pack = await readPack(slug);
         const problems = packProblems(pack);
         if (problems.length) throw new Error(`exercise pack error:\n${problems.join('\n')}`);
-        const f = (file) => JSON.stringify(join(pack.dir, file));
-        const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
-        lines.push(`import spec${i} from ${f('spec.json')};`, `import * as suite${i} from ${f('suite.mjs')};`,
-          `import hints${i} from ${f('hints.json')};`,
-          `import ru${i} from ${raw('texts/task.ru.md')};`, `import en${i} from ${raw('texts/task.en.md')};`);
-        lines.push(pack.messages ? `import messages${i} from ${f('messages.json')};` : `const messages${i} = null;`);
-        // Per track it offers: its starter (solutions stay out of the page); a track's own texts.
-        const starters = pack.tracks.map((t) => {
-          lines.push(`import starter${i}_${t} from ${raw(TRACKS[t].files.starter)};`);
-          return `${t}: starter${i}_${t}`;
-        });
-        const trackTexts = Object.keys(pack.trackTexts).map((v) => {
-          lines.push(`import ru${i}_${v} from ${raw(`texts/task.ru.${v}.md`)};`, `import en${i}_${v} from ${raw(`texts/task.en.${v}.md`)};`);
-          return `${v}: { ru: ru${i}_${v}, en: en${i}_${v} }`;
-        });
-        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, suite: suite${i}, messages: messages${i}, hints: hints${i}, tracks: ${JSON.stringify(pack.tracks)}, starters: { ${starters.join(', ')} }, texts: { ru: ru${i}, en: en${i} }, trackTexts: { ${trackTexts.join(', ')} } }`);
+        lines.push(`import spec${i} from ${JSON.stringify(join(pack.dir, 'spec.json'))};`);
+        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, load: () => import(${JSON.stringify(`attnlab:pack/${slug}`)}) }`);
         watch.push(join(pack.dir, 'spec.json'));
       }
       return { contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`, loader: 'js', resolveDir: root, watchFiles: watch, watchDirs: [join(root, 'exercises')] };
+    });
+    b.onLoad({ filter: /^pack\//, namespace: 'attnlab' }, async (a) => {
+      const slug = a.path.slice('pack/'.length);
+      const pack = await readPack(slug);
+      const f = (file) => JSON.stringify(join(pack.dir, file));
+      const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
+      const lines = [`import * as suite from ${f('suite.mjs')};`, `import hints from ${f('hints.json')};`,
+        `import ru from ${raw('texts/task.ru.md')};`, `import en from ${raw('texts/task.en.md')};`,
+        pack.messages ? `import messages from ${f('messages.json')};` : 'const messages = null;'];
+      // Per track it offers: its starter (solutions stay out of the page); a track's own texts.
+      const starters = pack.tracks.map((t) => {
+        lines.push(`import starter_${t} from ${raw(TRACKS[t].files.starter)};`);
+        return `${t}: starter_${t}`;
+      });
+      const trackTexts = Object.keys(pack.trackTexts).map((v) => {
+        lines.push(`import ru_${v} from ${raw(`texts/task.ru.${v}.md`)};`, `import en_${v} from ${raw(`texts/task.en.${v}.md`)};`);
+        return `${v}: { ru: ru_${v}, en: en_${v} }`;
+      });
+      lines.push(`export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, starters: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`);
+      return { contents: lines.join('\n') + '\n', loader: 'js', resolveDir: root, watchFiles: [join(pack.dir, 'spec.json')] };
     });
   },
 };

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { say } from '../../grader/core/messages.mjs';
+import { listExercises } from '../../grader/node/exercise.mjs';
 import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -46,6 +47,10 @@ test('a fresh page shows the starter, the task, the backend and the reference he
   // The lesson's weights, row 2: softmax(0, 1.41) = (0.196, 0.804); the three cells above the diagonal are masked.
   assert.equal(await ref.locator('g.cell[data-i="1"][data-j="1"] text').textContent(), '0.804');
   assert.equal(await ref.locator('g.masked').count(), 3);
+  // Of the packs, the page fetched only the one it opened (each is its own chunk, chunks/<slug>-<hash>.js).
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+  const packChunks = fetched.map((p) => p.match(/\/chunks\/([\w-]+)-[A-Z0-9]+\.js$/)?.[1]).filter((s) => listExercises().includes(s));
+  assert.deepEqual(packChunks, ['sdpa']);
 });
 
 test('Check on the starter: 0/7, every test says "not implemented"', async () => {
@@ -223,6 +228,12 @@ test('with the network cut, a reload still loads the page and grades', async () 
     // this test; the page and the grading must come from the cache.
     assert.deepEqual(b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
     await shot('check-offline');
+    // Another exercise, never opened on this profile, opens offline too: the service worker precached its chunk.
+    await open(page, `${b.url}?exercise=kv_cache`);
+    assert.equal(await getCode(page), await read('exercises/kv_cache/starter.js'));
+    assert.match(await page.textContent('h1'), /KV/);
+    assert.deepEqual(b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
+    await open(page, `${b.url}?exercise=sdpa`); // back to the first exercise (the page remembers the last one opened)
   } finally {
     await b.context.setOffline(false);
   }

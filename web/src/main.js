@@ -32,7 +32,7 @@ const store = {
 };
 
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
-const { exercise, unknown: unknownExercise } = chooseExercise(params.get('exercise'), store.get('attnlab:exercise'));
+const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get('attnlab:exercise'));
 store.set('attnlab:exercise', exercise.slug);
 // Each (exercise, track) keeps its own code (JavaScript's key is the one it always had). `running`: set
 // while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
