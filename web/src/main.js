@@ -501,13 +501,14 @@ state.backendReady = state.coreReady.then(async (core) => core && (await core.th
   },
 })));
 
-// The offline cache is filled once the page works, so it never competes with the first load.
-if ('serviceWorker' in navigator && !params.has('nosw')) {
-  state.coreReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
-}
-
 // For the browser tests and the console: the editor and the live state.
 window.attnlab = { editor, state, exercise, run, check, measure, switchTrack, get track() { return track.name; } };
-trackReady();
+const firstReady = Promise.allSettled([state.coreReady, trackReady()]);
+
+// The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
+// warm), so that it never competes with the first load.
+if ('serviceWorker' in navigator && !params.has('nosw')) {
+  firstReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
+}
 document.documentElement.dataset.ready = 'editor';
 performance.mark('attnlab:editor');
