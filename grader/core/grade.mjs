@@ -180,9 +180,12 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
         if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
         if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
         if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load')].filter(Boolean).map(sentence).join(' '));
-        const problem = t('error', { fn, message: res.message, where: res.line ? t('error.where', { line: res.line }) : '' });
+        const where = res.line ? t('error.where', { line: res.line }) : '';
         const why = explainError(res, source, ctx.track);
         const cause = why && t(why.key, why.params);
+        // Explained: the error's type and where, then the explanation (in the student's language).
+        const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];
+        const problem = cause && type ? t('error.explained', { fn, message: res.message, type, where }) : t('error', { fn, message: res.message, where });
         const err = new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause, error: { fn, message: res.message, line: res.line } });
         err.raised = res.message;
         throw err;

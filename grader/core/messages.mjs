@@ -35,6 +35,8 @@ const en = {
   'missing': '`{fn}` is not defined in your code.',
   'error': '`{fn}` raised an error{where}: {message}',
   'error.same': '`{fn}` raised the same error{where} as in the test “{test}”.',
+  // An error the grader explains (the sentence after it): English keeps NumPy's own words.
+  'error.explained': '`{fn}` raised an error{where}: {message}',
   'cause.same': 'The same cause as in the test “{test}”.',
   'explain.operator': 'JavaScript’s `{op}` does not work on arrays: use `{fix}`.',
   'explain.math': '`Math.{name}` works on single numbers only: for an array use `np.{np}(…)`.',
@@ -93,6 +95,8 @@ const ru = {
   'missing': 'В коде нет функции `{fn}`.',
   'error': 'В `{fn}` возникла ошибка{where}: {message}',
   'error.same': 'В `{fn}` та же ошибка{where}, что и в тесте «{test}».',
+  // Russian gives the error's type only: the explanation that follows says the rest in Russian.
+  'error.explained': 'В `{fn}` возникла ошибка {type}{where}',
   'cause.same': 'Причина та же, что и в тесте «{test}».',
   'explain.operator': 'Оператор JavaScript `{op}` не работает с массивами: используйте `{fix}`.',
   'explain.math': '`Math.{name}` работает только с отдельными числами: для массива используйте `np.{np}(…)`.',

@@ -1,6 +1,7 @@
 // Exercise packs as a course author meets them (exercises/README.md):
 // - every pack loads and passes packProblems(); the CLI lists them all;
-// - each pack's solution passes every test and its starter fails every test with "not implemented";
+// - each pack's solution passes every test and its starter fails every test with "not implemented", on
+//   each track it offers, with valid Exercism (v3) and Gradescope reports;
 // - a broken pack is an author error: exit 2 with a sentence naming the file and the key (a misspelled
 //   test id, a message key missing in one language, an unknown field, JSON that does not parse);
 // - no file of the grader, the page, the tools or the core names a pack (`git grep`);
@@ -8,6 +9,7 @@
 //   touching nothing outside exercises/demo/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { TRACKS } from '../../grader/tracks/index.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,16 +30,49 @@ test('every pack loads without problems, and the CLI lists them in course order'
   assert.deepEqual(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), slugs);
 });
 
-for (const slug of slugs) {
-  test(`${slug}: the solution passes every test, the starter fails every test as not implemented`, async () => {
-    const { spec } = await loadExercise(slug);
-    const ok = cli(['grade', join(ROOT, 'exercises', slug, 'solution.js'), '--format', 'json', '--lang', 'en']);
-    assert.equal(ok.status, 0, ok.stdout);
-    assert.equal(JSON.parse(ok.stdout).tests.length, spec.tests.length);
-    const starter = cli(['grade', join(ROOT, 'exercises', slug, 'starter.js'), '--format', 'json', '--lang', 'en']);
-    assert.equal(starter.status, 1);
-    for (const t of JSON.parse(starter.stdout).tests) assert.match(t.message, /not implemented/, `${slug}: ${t.name}`);
+// The report formats' contracts, as Exercism's (results.json v3) and Gradescope's (results.json) runners read them.
+function exercismProblems(doc, ids, names) {
+  const p = [];
+  if (doc.version !== 3) p.push(`version ${doc.version}`);
+  if (!['pass', 'fail', 'error'].includes(doc.status)) p.push(`status ${doc.status}`);
+  if (!Array.isArray(doc.tests) || doc.tests.length !== ids.length) return [...p, `tests ${doc.tests?.length}`];
+  doc.tests.forEach((t, i) => {
+    if (t.name !== names[i]) p.push(`test ${i} name ${t.name}`);
+    if (!['pass', 'fail', 'error'].includes(t.status)) p.push(`test ${i} status ${t.status}`);
+    if (t.status !== 'pass' && typeof t.message !== 'string') p.push(`test ${i} has no message`);
+    if (typeof t.test_code !== 'string' || !t.test_code) p.push(`test ${i} has no test_code`);
   });
+  return p;
+}
+function gradescopeProblems(doc, n, passed) {
+  const p = [];
+  if (!Array.isArray(doc.tests) || doc.tests.length !== n) return [`tests ${doc.tests?.length}`];
+  for (const t of doc.tests) if (typeof t.name !== 'string' || t.max_score !== 1 || ![0, 1].includes(t.score) || !['passed', 'failed'].includes(t.status)) p.push(JSON.stringify(t).slice(0, 120));
+  if (doc.score !== passed || doc.tests.reduce((a, t) => a + t.score, 0) !== passed) p.push(`score ${doc.score}, expected ${passed}`);
+  return p;
+}
+
+const offered = Object.fromEntries(await Promise.all(slugs.map(async (s) => [s, (await readPack(s)).tracks])));
+for (const slug of slugs) {
+  for (const track of offered[slug].map((n) => TRACKS[n])) {
+    test(`${slug} (${track.name}): the solution passes every test, the starter fails every test as not implemented; Exercism and Gradescope reports valid`, async () => {
+      const { spec } = await loadExercise(slug);
+      const ids = spec.tests.map((t) => t.id), names = spec.tests.map((t) => t.name.en);
+      const grade = (file, format) => cli(['grade', join(ROOT, 'exercises', slug, file), '--format', format, '--lang', 'en']);
+      const ok = grade(track.files.solution, 'json');
+      assert.equal(ok.status, 0, ok.stdout);
+      const okDoc = JSON.parse(ok.stdout);
+      assert.deepEqual(exercismProblems(okDoc, ids, names), []);
+      assert.equal(okDoc.status, 'pass');
+      assert.deepEqual(gradescopeProblems(JSON.parse(grade(track.files.solution, 'gradescope').stdout), ids.length, ids.length), []);
+      const starter = grade(track.files.starter, 'json');
+      assert.equal(starter.status, 1);
+      const stDoc = JSON.parse(starter.stdout);
+      assert.deepEqual(exercismProblems(stDoc, ids, names), []);
+      for (const t of stDoc.tests) assert.match(t.message, /not implemented/, `${slug}: ${t.name}`);
+      assert.deepEqual(gradescopeProblems(JSON.parse(grade(track.files.starter, 'gradescope').stdout), ids.length, 0), []);
+    });
+  }
 }
 
 test('a broken pack is an author error: exit 2 with the file and the key', () => {
