@@ -156,3 +156,13 @@ test('axis moves: .T reverses every axis, swapLast2 only the last two', () => {
   assert.deepEqual(s.shape, [2, 4, 3]);
   assert.equal(s.data[1 * 12 + 3 * 3 + 2], t.data[1 * 12 + 2 * 4 + 3]); // s[1,3,2] = t[1,2,3]
 });
+
+test('an explained np error: English keeps NumPy\'s words, Russian gives the type and line and explains in Russian', () => {
+  const sub = new URL('../../exercises/sdpa/fixtures/softmax-no-keepdims/submission.js', import.meta.url).pathname;
+  const msg = (lang) => JSON.parse(cli('grade', sub, '--format', 'json', '--lang', lang).stdout).tests.find((t) => t.name.startsWith('Softmax')).message;
+  const en = msg('en'), ru = msg('ru');
+  assert.match(en, /ValueError: subtract: operands could not be broadcast together with shapes \(4,5\) \(4,\)\. A max or sum lost its axis/);
+  assert.match(ru, /^В `softmax` возникла ошибка ValueError \(строка \d+\)\. У максимума или суммы пропала ось/);
+  // No English word left: only code spans, shapes, the error's type and NumPy's names.
+  assert.doesNotMatch(ru.replace(/`[^`]*`/g, '').replace(/ValueError/g, ''), /[A-Za-z]{3,}/);
+});
