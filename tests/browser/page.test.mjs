@@ -144,6 +144,20 @@ test('a classic mistake (no 1/√d_k) gets the targeted message', async () => {
   await shot('check-no-scaling');
 });
 
+test('a line of the code in a message is a button that moves the cursor; a row of the weights ("Строка 1 весов") is not', async () => {
+  await setCode(page, await read('exercises/sdpa/fixtures/softmax-no-keepdims/submission.js'));
+  await check(page);
+  const li = (id) => page.locator(`#results li[data-test=${id}]`);
+  assert.match(await li('causality').textContent(), /Строка \d+ весов/);
+  assert.equal(await li('causality').locator('button[data-line]').count(), 0, 'a row of the weights is not a line of the code');
+  const error = li('softmax').locator('button[data-line]');
+  assert.equal(await error.count(), 1);
+  assert.match(await error.textContent(), /^строка \d+$/);
+  await error.click();
+  const line = Number(await error.getAttribute('data-line'));
+  assert.equal(await page.evaluate(() => { const v = window.attnlab.editor.view; return v.state.doc.lineAt(v.state.selection.main.head).number; }), line);
+});
+
 test('an endless loop is stopped at the limit with a message naming it; then Run works again', async () => {
   await setCode(page, 'let i = 0;\nwhile (true) { i++; }\n');
   let out = await run(page);

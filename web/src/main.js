@@ -100,18 +100,24 @@ function lineButton(line, column, text) {
   return b;
 }
 
+// The grader's ways of naming a line of the student's code (grader/core/messages.mjs: "at line N",
+// "line N, column M"; "в строке N, столбец M", "в строке N:", "(строка N)"). In Russian "строка" is
+// also a row of a matrix ("Строка 1 весов…", "в строке 0 должно быть…"): those stay text.
+const SOURCE_LINE = /\b[Ll]ine\s+(\d+)(?:,\s*column\s+(\d+))?|строке\s+(\d+)(?:,\s*столбец\s+(\d+))?(?=[,:.)]|$)|(?<=\()строка\s+(\d+)(?=\))/g;
+
 /**
- * A grader message as DOM: `code` spans become <code>, and every "line N" / "строке N" a button
- * that moves the cursor there.
+ * A grader message as DOM: `code` spans become <code>, and every reference to a line of the student's
+ * code (SOURCE_LINE) a button that moves the cursor there.
  */
 function messageDom(text) {
   const frag = document.createDocumentFragment();
   text.split(/(`[^`]+`)/).forEach((part, i) => {
     if (i % 2) return frag.append(Object.assign(document.createElement('code'), { textContent: part.slice(1, -1) }));
-    const re = /(?:line|строк[аеи])\s+(\d+)(?:,\s*(?:column|столбец)\s+(\d+))?/gi;
+    const re = new RegExp(SOURCE_LINE);
     let last = 0, m;
     while ((m = re.exec(part))) {
-      frag.append(part.slice(last, m.index), lineButton(+m[1], m[2] ? +m[2] : 1, m[0]));
+      const line = m[1] ?? m[3] ?? m[5], column = m[2] ?? m[4];
+      frag.append(part.slice(last, m.index), lineButton(+line, column ? +column : 1, m[0]));
       last = re.lastIndex;
     }
     frag.append(part.slice(last));
