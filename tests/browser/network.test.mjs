@@ -111,3 +111,16 @@ test('a V8 fatal error in the worker: reported like Node, or the reopened tab ke
     await b.close();
   }
 });
+
+test('the exercise\'s chunk does not arrive (the network drops on a first visit): the page says so, in the page\'s language', async () => {
+  const b = await launch();
+  try {
+    await b.page.route(/\/chunks\/sdpa-[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await b.page.goto(`${b.url}?exercise=sdpa&lang=en&nosw`);
+    await b.page.waitForSelector('#notice:not([hidden])');
+    assert.match(await b.page.textContent('#notice'), /^Could not load the exercise: a file did not arrive .*Your code is kept; reload the page\.$/);
+    assert.notEqual(await b.page.evaluate(() => document.documentElement.dataset.ready ?? ''), 'core', 'the page did not pretend to be ready');
+  } finally {
+    await b.close().catch(() => {});
+  }
+});

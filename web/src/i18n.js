@@ -51,6 +51,7 @@ export const STRINGS = {
     heatShape: (want, got) => `Веса должны иметь форму ${want}, получено ${got}.`,
     masked: 'закрыто маской', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Не удалось загрузить вычислительное ядро: ${m}`,
+    packFailed: 'Не удалось загрузить упражнение: файл не пришёл (сеть прервалась?). Код сохранён; обновите страницу.',
     crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
   },
   en: {
@@ -104,6 +105,7 @@ export const STRINGS = {
     heatShape: (want, got) => `The weights must have shape ${want}, got ${got}.`,
     masked: 'masked', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Could not load the compute core: ${m}`,
+    packFailed: 'Could not load the exercise: a file did not arrive (did the network drop?). Your code is kept; reload the page.',
     crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
   },
 };

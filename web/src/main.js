@@ -32,7 +32,13 @@ const store = {
 };
 
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
-const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get('attnlab:exercise'));
+// Its chunk can fail to arrive (the network dropped on a first visit): the page says so, not a blank page.
+const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get('attnlab:exercise')).catch((e) => {
+  const n = $('notice');
+  n.textContent = STRINGS[params.get('lang') ?? store.get('attnlab:lang')]?.packFailed ?? STRINGS.ru.packFailed;
+  n.hidden = false;
+  throw e;
+});
 store.set('attnlab:exercise', exercise.slug);
 // Each (exercise, track) keeps its own code (JavaScript's key is the one it always had). `running`: set
 // while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
