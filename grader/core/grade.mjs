@@ -45,6 +45,8 @@ export function capOutput(text, lang) {
 
 const now = () => performance.now();
 const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
+/** The parts that are not empty, each ended as a sentence, joined with spaces. */
+const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 
 /**
  * Grade one submission. Returns the report:
@@ -80,7 +82,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   const syntaxError = (error) => {
     const where = { ...error, column: error.column ?? 1 };
     const why = explainSyntax(error, track.name);
-    report.message = why ? [t('syntax', where), t(why)].map(sentence).join(' ') : t('syntax', where);
+    report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
     report.error = where;
     return notRun(t('not_run.syntax', where));
   };
@@ -114,7 +116,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
     if (!firstSaid.has(key)) { firstSaid.set(key, testName(test)); return f.message; }
     const first = firstSaid.get(key);
     return f.error ? t('error.same', { fn: f.error.fn, where: f.error.line ? t('error.where', { line: f.error.line }) : '', test: first })
-      : [f.problem, t('cause.same', { test: first })].map(sentence).join(' ');
+      : sentences(f.problem, t('cause.same', { test: first }));
   };
 
   for (const test of spec.tests) {
@@ -151,7 +153,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
   const spec = exercise.spec;
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
-  const fail = (problem, cause = null) => { throw new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause }); };
+  const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
   const ctx = {
     spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
@@ -179,14 +181,14 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
         if (res.kind === 'memory') fail(t('memory', { fn, mb: memoryMb }));
         if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
         if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
-        if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load')].filter(Boolean).map(sentence).join(' '));
+        if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
         const where = res.line ? t('error.where', { line: res.line }) : '';
         const why = explainError(res, source, ctx.track);
         const cause = why && t(why.key, why.params);
         // Explained: the error's type and where, then the explanation (in the student's language).
         const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];
         const problem = cause && type ? t('error.explained', { fn, message: res.message, type, where }) : t('error', { fn, message: res.message, where });
-        const err = new Failure([problem, cause].filter(Boolean).map(sentence).join(' '), { problem, cause, error: { fn, message: res.message, line: res.line } });
+        const err = new Failure(sentences(problem, cause), { problem, cause, error: { fn, message: res.message, line: res.line } });
         err.raised = res.message;
         throw err;
       }

@@ -2,7 +2,7 @@
 // exercises/README.md for the contract and a worked example). Everything else a test needs arrives
 // in its `ctx` (grader/core/grade.mjs):
 //   ctx.params, ctx.rng (seeded per test id), ctx.tol, ctx.lang, ctx.t(key, params) (the pack's
-//   messages.json first, then the core's), ctx.fail(...sentences), ctx.call(fn, ...args) (the
+//   messages.json first, then the core's), ctx.fail(problem, cause), ctx.call(fn, ...args) (the
 //   student's function, in the sandbox), ctx.array(value, fn), ctx.tuple(value, fn, names),
 //   ctx.mismatch(actual, expected, what), ctx.ref.<name>(...) (the pack's reference functions,
 //   reference/bind.cpp), ctx.engine (the shared C++ engine: causalMask, softmax, matmul, attention,
