@@ -4,7 +4,7 @@
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
 import { say, kindName, LANGS } from './messages.mjs';
-import { toTensor, wire, fmtShape } from './tensor.mjs';
+import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
@@ -143,8 +143,6 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   return report;
 }
 
-/** A call's argument for the guest: tensors (also inside lists, such as a [k, v] cache) in the wire form. */
-const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a) ? a.map(toWire) : a);
 
 /** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
 export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });

@@ -10,6 +10,8 @@ export function tensor(data, shape, dtype = data instanceof Uint8Array ? 'bool' 
 
 /** Host tensor → the wire form the guest decodes into an np array. */
 export const wire = (t) => ({ $nd: { dtype: t.dtype, shape: t.shape, data: Array.from(t.data) } });
+/** A call's argument for the guest: tensors (also inside lists, such as a [k, v] cache) in the wire form, the rest as it is. */
+export const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a) ? a.map(toWire) : a);
 
 /**
  * Decoded student value (grader/sandbox/wire.mjs decodeResponse) → tensor, or { error } saying why it

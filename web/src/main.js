@@ -12,7 +12,7 @@ import { TRACKS } from '../../grader/tracks/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { visible } from '../../grader/core/text.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
-import { toTensor, wire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
+import { toTensor, toWire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
@@ -31,21 +31,27 @@ const store = {
   remove: (k) => { try { localStorage.removeItem(k); } catch { /* as above */ } },
 };
 
+// The page's language: ?lang=, else the one chosen last, else Russian.
+const LANG_KEY = 'attnlab:lang', EXERCISE_KEY = 'attnlab:exercise';
+let lang = params.get('lang') ?? store.get(LANG_KEY) ?? 'ru';
+if (!STRINGS[lang]) lang = 'ru';
+const t = () => STRINGS[lang];
+
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
 // Its chunk can fail to arrive (the network dropped on a first visit): the page says so, not a blank page.
-const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get('attnlab:exercise')).catch((e) => {
+const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get(EXERCISE_KEY)).catch((e) => {
   const n = $('notice');
-  n.textContent = STRINGS[params.get('lang') ?? store.get('attnlab:lang')]?.packFailed ?? STRINGS.ru.packFailed;
+  n.textContent = t().packFailed;
   n.hidden = false;
   throw e;
 });
-store.set('attnlab:exercise', exercise.slug);
+store.set(EXERCISE_KEY, exercise.slug);
 // Each (exercise, track) keeps its own code (JavaScript's key is the one it always had). `running`: set
 // while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
 // the worker ends the whole renderer) says so when it is opened again.
 const KEY = {
   code: (tr) => (tr.name === 'js' ? `attnlab:${exercise.slug}:code` : `attnlab:${exercise.slug}:${tr.name}:code`),
-  track: `attnlab:${exercise.slug}:track`, lang: 'attnlab:lang', running: `attnlab:${exercise.slug}:running`,
+  track: `attnlab:${exercise.slug}:track`, lang: LANG_KEY, running: `attnlab:${exercise.slug}:running`,
 };
 const PANELS = exercise.spec.panels ?? {};
 
@@ -60,9 +66,6 @@ const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.
 const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
 const starter = () => exercise.starters[track.name];
 
-let lang = params.get('lang') ?? store.get(KEY.lang) ?? 'ru';
-if (!STRINGS[lang]) lang = 'ru';
-const t = () => STRINGS[lang];
 
 
 const state = {
@@ -364,7 +367,7 @@ const check = () => busy(async () => {
 async function updateStudentHeatmap(loaded) {
   if (!state.heat) return;
   state.student = loaded ? studentWeights(await state.sandbox.call(PANELS.heatmap.function,
-    state.heat.args.map((a) => (a && a.data ? wire(a) : a)), { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
+    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
   renderHeatmaps();
   dispatchEvent(new Event('attnlab:heatmap'));
 }
