@@ -2,7 +2,7 @@
 // the comparison rules, and the conversion of student values into arrays.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { cli } from './cli.mjs';
 import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +10,10 @@ import { prepareSource } from '../../grader/tracks/js/source.mjs';
 import { compare } from '../../grader/core/compare.mjs';
 import { toTensor, reverseAxes, swapLast2, tensor } from '../../grader/core/tensor.mjs';
 
-const CLI = new URL('../../grader/cli.mjs', import.meta.url).pathname;
 const SOLUTION = new URL('../../exercises/sdpa/solution.js', import.meta.url).pathname;
 const STARTER = new URL('../../exercises/sdpa/starter.js', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-'));
 // SwiftShader (from Debian's chromium) is the GPU of these machines unless the caller chose another.
-const VK = { VK_ICD_FILENAMES: process.env.VK_ICD_FILENAMES || '/usr/lib/chromium/vk_swiftshader_icd.json' };
-const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...VK, NO_COLOR: '1' } });
 const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
 
 test('solution: 7/7, exit 0, a valid Exercism v3 document with status pass', () => {

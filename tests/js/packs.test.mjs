@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TRACKS } from '../../grader/tracks/index.mjs';
+import { cli, cliIn } from './cli.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +20,11 @@ import { listExercises, loadExercise, readPack } from '../../grader/node/exercis
 import { packProblems } from '../../grader/core/pack.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'grader', 'cli.mjs');
-const cli = (args, cwd = ROOT) => spawnSync(process.execPath, [join(cwd, 'grader', 'cli.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 const slugs = listExercises();
 
 test('every pack loads without problems, and the CLI lists them in course order', async () => {
   for (const slug of slugs) assert.deepEqual(packProblems(await readPack(slug)), [], slug);
-  const r = cli(['list']);
+  const r = cli('list');
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), slugs);
 });
@@ -58,7 +57,7 @@ for (const slug of slugs) {
     test(`${slug} (${track.name}): the solution passes every test, the starter fails every test as not implemented; Exercism and Gradescope reports valid`, async () => {
       const { spec } = await loadExercise(slug);
       const ids = spec.tests.map((t) => t.id), names = spec.tests.map((t) => t.name.en);
-      const grade = (file, format) => cli(['grade', join(ROOT, 'exercises', slug, file), '--format', format, '--lang', 'en']);
+      const grade = (file, format) => cli('grade', join(ROOT, 'exercises', slug, file), '--format', format, '--lang', 'en');
       const ok = grade(track.files.solution, 'json');
       assert.equal(ok.status, 0, ok.stdout);
       const okDoc = JSON.parse(ok.stdout);
@@ -87,7 +86,7 @@ test('a broken pack is an author error: exit 2 with the file and the key', () =>
     const solution = join(pack, 'solution.js');
     const broken = (what, file, text, expect) => {
       writeFileSync(join(pack, file), text);
-      const r = cli(['grade', solution], copy);
+      const r = cliIn(copy, 'grade', solution);
       writeFileSync(join(pack, 'spec.json'), spec);
       writeFileSync(join(pack, 'messages.json'), messages);
       assert.equal(r.status, 2, `${what}: exit ${r.status}\n${r.stdout}${r.stderr}`);
@@ -100,7 +99,7 @@ test('a broken pack is an author error: exit 2 with the file and the key', () =>
     delete m.ru['d.no_scaling'];
     broken('a message key missing in ru', 'messages.json', JSON.stringify(m), /exercises\/sdpa\/messages\.json: key "d\.no_scaling" is in "en" but missing in "ru"/);
     broken('JSON that does not parse', 'spec.json', spec.slice(0, -5), /exercises\/sdpa\/spec\.json is not valid JSON/);
-    const unknown = cli(['grade', solution, '--exercise', 'nope'], copy);
+    const unknown = cliIn(copy, 'grade', solution, '--exercise', 'nope');
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /unknown exercise "nope" \(exercises: /);
   } finally { rmSync(copy, { recursive: true, force: true }); }
@@ -124,7 +123,7 @@ test('tools/new-exercise demo, in a copy of the tree, builds a pack that grades 
     assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
     const changed = git('status', '--porcelain', '--untracked-files=all').stdout.trim().split('\n').map((l) => l.slice(3));
     assert.deepEqual(changed.filter((f) => !f.startsWith('exercises/demo/')), [], 'files outside the new pack');
-    const r = cli(['grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json'], copy);
+    const r = cliIn(copy, 'grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json');
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(JSON.parse(r.stdout).status, 'pass');
   } finally { rmSync(copy, { recursive: true, force: true }); }

@@ -5,7 +5,7 @@
 // calls, arrays kept in globals, names outside numpy's scope).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { cli } from './cli.mjs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,8 @@ import { loadExercise, readPack } from '../../grader/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { NodeSandbox } from '../../grader/node/sandbox.mjs';
 
-const CLI = new URL('../../grader/cli.mjs', import.meta.url).pathname;
 const EX = new URL('../../exercises/sdpa/', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-tracks-'));
-const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
 const nd = (shape, data, dtype = 'float64') => ({ $nd: { dtype, shape, data } });
 

@@ -1,0 +1,17 @@
+// The grader's CLI as the tests run it: a child `node grader/cli.mjs …` of this tree (cli) or of a copy
+// of it (cliIn), in that tree's root, its output as text without colours; --backend webgpu finds
+// SwiftShader's Vulkan driver (VK_ICD_FILENAMES, as tools/test sets it).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const VK_ICD_FILENAMES = process.env.VK_ICD_FILENAMES || '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+/** `node grader/cli.mjs ...args` in the tree at `root` → spawnSync's { status, stdout, stderr }. */
+export function cliIn(root, ...args) {
+  return spawnSync(process.execPath, [join(root, 'grader', 'cli.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, VK_ICD_FILENAMES, NO_COLOR: '1' } });
+}
+
+/** `node grader/cli.mjs ...args` in this tree. */
+export const cli = (...args) => cliIn(ROOT, ...args);
