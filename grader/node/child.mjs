@@ -8,11 +8,13 @@
 //
 // Frames both ways: [u32 little-endian byte length][UTF-8 JSON].
 //   in (stdin):  { guest, wasm (base64 or null), realm: { strings, wasm } } once,
-//                then { request, timeoutMs } per request (request: JSON text)
-//   out (fd 3):  { ready: true } (or { ready: false, error }) once, then { response } per request (response: JSON text)
-// One request at a time. A request that runs past timeoutMs is interrupted by V8 (vm's `timeout`);
-// whatever V8 cannot interrupt (a long native loop, a fatal error) is the parent's to end by killing
-// this process.
+//                then { request, wallMs } per request (request: JSON text)
+//   out (fd 3):  { ready: true } (or { ready: false, error }) once, then { response, cpuMs } per request (response: JSON text)
+// One request at a time. Its limit is CPU time, which the parent watches (/proc/<pid>/stat): past it
+// the parent sends SIGINT and V8 interrupts the script (`breakOnSigint`); `wallMs` (vm's `timeout`)
+// is only a backstop against a stalled process. Whatever V8 cannot interrupt (a long native loop, a
+// fatal error) is the parent's to end by killing this process. Each response says the CPU time the
+// request took here (`cpuMs`, process.cpuUsage() around the script: what the student is billed).
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import { Socket } from 'node:net';
@@ -20,6 +22,9 @@ import { Socket } from 'node:net';
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
 // realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.
 process.on('uncaughtException', () => process.exit(70));
+// SIGINT is the parent's "CPU time is up": during a script V8 turns it into an interruption
+// (breakOnSigint disables this handler meanwhile); one that arrives just after the script ended is ignored.
+process.on('SIGINT', () => {});
 // A promise the student left rejected (Promise.reject(), import('fs')) must not end the process.
 process.on('unhandledRejection', () => {});
 
@@ -32,13 +37,14 @@ const send = (msg) => {
 };
 
 let context = null;
-const handle = (request, timeoutMs) => {
+const INTERRUPTED = new Set(['ERR_SCRIPT_EXECUTION_TIMEOUT', 'ERR_SCRIPT_EXECUTION_INTERRUPTED']);
+const handle = (request, wallMs) => {
   try {
-    const response = vm.runInContext(`__attnlab_handle(${JSON.stringify(request)})`, context, { timeout: timeoutMs });
+    const response = vm.runInContext(`__attnlab_handle(${JSON.stringify(request)})`, context, { timeout: wallMs, breakOnSigint: true });
     if (typeof response === 'string') return response;
     return JSON.stringify({ ok: false, kind: 'error', message: 'the sandbox returned a non-string', output: '' });
   } catch (e) {
-    const timedOut = e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    const timedOut = Boolean(e && INTERRUPTED.has(e.code));
     return JSON.stringify({ ok: false, kind: timedOut ? 'timeout' : 'error', message: timedOut ? 'timeout' : 'the sandbox failed', output: '' });
   }
 };
@@ -65,7 +71,10 @@ const onFrame = (msg) => {
     if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true });
     return send({ ready: false, error: String(vm.runInContext("typeof __attnlab_failed === 'string' ? __attnlab_failed : 'the guest did not start'", context)) });
   }
-  send({ response: handle(msg.request, msg.timeoutMs) });
+  const before = process.cpuUsage();
+  const response = handle(msg.request, msg.wallMs);
+  const { user, system } = process.cpuUsage(before);
+  send({ response, cpuMs: (user + system) / 1000 });
 };
 
 let buffered = Buffer.alloc(0);

@@ -4,18 +4,28 @@
 //   processes, no workers), a V8 heap cap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
 //   child that loads the submission again with the same budget as the first load.
-// - time: V8 interrupts a request after `timeoutMs` inside the child; what it cannot interrupt (a
-//   long native loop) ends when the watchdog here kills the child `GRACE_MS` later, or `deadlineMs`
-//   from now (the grader's overall deadline) if that comes first.
+// - time: a request's `timeoutMs` is CPU time of the child (/proc/<pid>/stat, utime + stime), so a
+//   busy machine, where the child waits for a core, changes no verdict. Past it the child gets SIGINT
+//   and V8 interrupts the script; what V8 cannot interrupt (a long native loop) ends when the child
+//   is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
+//   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
+//   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
+//   `cpuMs`: the CPU time the request took (the child's own count around the script when it
+//   answered; /proc's when it was killed).
 // - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
-//   reusable after an interrupted request (Python) gets a new child after a timeout.
+//   reusable after an interrupted request (Python) gets a new child after a timeout. `call(…, { fresh:
+//   true })` runs the call in a new child (the submission loaded again first): the grader's retry of
+//   a timeout.
+// - the runtime's own work: after each load and call the guest is asked to `release` what the
+//   request left (the Python track's handles), as a request of its own, so it is never billed to
+//   the student.
 // - memory: the child's resident memory is polled from /proc, counted from the moment its realm was
 //   ready (so memory kept across calls counts); past `memoryMb` the child is killed.
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
 //   decodeResponse() validates every field. The child is watched at all times, not only during a
 //   request: an exit between requests is noticed and the next request gets a new child.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { guestBundle } from './guest-bundle.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
@@ -24,6 +34,10 @@ import { LIMITS, decodeResponse, encodeRequest } from '../sandbox/wire.mjs';
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 const GRACE_MS = 250;
 const POLL_MS = 10;
+const WALL_FACTOR = LIMITS.wallFactor; // the wall-clock backstop of a request, as a multiple of its CPU limit
+const RELEASE_MS = 5000; // CPU for the runtime's own clean-up after a request (not the student's)
+const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s (USER_HZ)
+const PROC = existsSync('/proc/self/stat');
 const STDERR_CAP = 8192;
 // V8's stack for the child, in KiB: about what a Chromium Web Worker gets (measured: 6,352 frames of
 // a one-line recursion there, 6,3xx here with 455, 13,663 with Node's default), so that recursion or a
@@ -76,6 +90,16 @@ class Child {
   /** Resident bytes of the child now (0 where /proc is not available). */
   rss() {
     try { return Number(readFileSync(`/proc/${this.pid}/statm`, 'utf8').split(' ')[1]) * PAGE; } catch { return 0; }
+  }
+
+  /** CPU time of the child so far, in ms (/proc/<pid>/stat utime + stime); the wall clock without /proc; null once it is gone. */
+  cpu() {
+    if (!PROC) return performance.now();
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is f[0]
+      return (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch { return null; }
   }
 
   #watchMemory() {
@@ -153,23 +177,37 @@ class Child {
   }
 
   /**
-   * One request → its checked response (never throws). The watchdog kills the child
-   * timeoutMs + GRACE_MS from now, or deadlineMs from now if that is sooner.
+   * One request → its checked response with `cpuMs` (never throws). timeoutMs: the CPU time it may
+   * use (SIGINT past it, SIGKILL GRACE_MS later); deadlineMs: wall ms from now after which the child
+   * is killed whatever it did (at most WALL_FACTOR × timeoutMs).
    */
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
-    const killAfterMs = Math.min(timeoutMs + GRACE_MS, deadlineMs);
     if (!(await this.ready)) return this.#verdict();
     if (this.dead) return this.#verdict();
+    const wallMs = Math.max(1, Math.min(timeoutMs * WALL_FACTOR, deadlineMs));
     const start = this.rss();
+    const cpu0 = this.cpu() ?? 0;
+    const wall0 = performance.now();
+    let used = 0; // CPU ms of this request, as last read
     // A request that was still filling memory when its time ran out is the memory problem it is.
     const grewFast = () => this.rss() - start > this.memoryBytes / 2;
+    const overrun = () => this.kill(grewFast() ? { kind: 'memory', message: 'memory limit' } : { kind: 'timeout', message: 'timeout' });
+    let interrupted = false;
+    const watch = setInterval(() => {
+      const now = this.cpu();
+      if (now === null) return;
+      used = now - cpu0;
+      if (!interrupted && used >= timeoutMs) { interrupted = true; try { this.proc.kill('SIGINT'); } catch { /* gone */ } }
+      if (used >= timeoutMs + GRACE_MS || performance.now() - wall0 >= wallMs + GRACE_MS) overrun();
+    }, POLL_MS);
     const answer = this.#next();
-    const watchdog = setTimeout(() => this.kill(grewFast() ? { kind: 'memory', message: 'memory limit' } : { kind: 'timeout', message: 'timeout' }), Math.max(0, killAfterMs));
-    this.#send({ request: encodeRequest(request), timeoutMs: Math.max(1, Math.min(timeoutMs, killAfterMs)) });
+    this.#send({ request: encodeRequest(request), wallMs });
     const msg = await answer;
-    clearTimeout(watchdog);
-    if (!msg || typeof msg.response !== 'string') return this.#verdict();
+    clearInterval(watch);
+    const cpuMs = msg && typeof msg.cpuMs === 'number' && msg.cpuMs >= 0 ? msg.cpuMs : used;
+    if (!msg || typeof msg.response !== 'string') return { ...this.#verdict(), cpuMs };
     const res = decodeResponse(msg.response, { functions });
+    res.cpuMs = cpuMs;
     // A realm interrupted inside an interpreter (the Python track) is not used again: the next
     // request gets a new child, which loads the submission again.
     if (!res.ok && res.kind === 'timeout' && !this.reusable) this.kill({ kind: 'timeout', message: 'timeout' });
@@ -214,6 +252,7 @@ export class NodeSandbox {
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a new child
     this.processes = 0; // children started (1 unless one was killed or died)
     this.peakRss = 0; // the largest resident memory a child reached (bytes, from /proc)
+    this.clock = PROC ? 'cpu' : 'wall'; // what `timeoutMs` and `cpuMs` count
   }
 
   #spawn() {
@@ -238,13 +277,25 @@ export class NodeSandbox {
     this.loaded = null;
     await this.#live();
     this.loaded = { source, functions, aliases, timeoutMs };
-    return this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
+    return this.#released(await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }));
   }
 
-  async call(name, args, { timeoutMs = 1000, deadlineMs } = {}) {
+  /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
+  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false } = {}) {
+    if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const failed = await this.#live(deadlineMs);
     if (failed) return failed;
-    return this.child.request({ op: 'call', name, args }, { timeoutMs, deadlineMs });
+    return this.#released(await this.child.request({ op: 'call', name, args }, { timeoutMs, deadlineMs }));
+  }
+
+  /** The runtime's clean-up after a request, as a request of its own: its time is not the student's. */
+  async #released(res) {
+    const child = this.child;
+    if (child && !child.dead && !child.verdict) {
+      const done = await child.request({ op: 'release' }, { timeoutMs: RELEASE_MS });
+      if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
+    }
+    return res;
   }
 
   async close() {

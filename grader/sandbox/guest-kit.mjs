@@ -32,8 +32,11 @@ export const capMessage = (message) => (message.length > LIMITS.message ? string
  * The request loop. ops: { load(req), call(req) } returning a response object; makeArray({ dtype,
  * shape, data }) builds an argument array; errorInfo(e) → { message, line, column } for an exception
  * that escaped an op; output: createOutput()'s buffer. `before()` and `after()` run around each op.
+ * `release()`: the runtime's clean-up after a load or call, which the host asks for as a request of
+ * its own ({ op: 'release' } → { ok: true, value: null }), so that its time is never the student's.
  */
-export function createHandle({ ops, makeArray, errorInfo, output, before = () => {}, after = () => {} }) {
+export function createHandle({ ops, makeArray, errorInfo, output, before = () => {}, after = () => {}, release = () => {} }) {
+  ops = { ...ops, release() { release(); return { ok: true, value: null }; } };
   return function handle(requestJson) {
     output.take();
     before();

@@ -23,6 +23,7 @@ export const LIMITS = Object.freeze({
   string: 200, // a returned string: only its start is ever shown
   message: 2000, // an error message
   output: 20000, // what one request printed
+  wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
 });
 
 export const KINDS = Object.freeze(['error', 'timeout', 'memory', 'crash', 'missing', 'invalid']);

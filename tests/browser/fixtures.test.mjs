@@ -61,13 +61,11 @@ for (const { set, cases, messages } of sets) {
       const b = await browser(own, set.exercise, track.name);
       try {
         await setCode(b.page, source());
-        const started = performance.now();
         await check(b.page);
-        const seconds = (performance.now() - started) / 1000;
         const report = await b.page.evaluate(() => window.attnlab.state.report);
         assert.equal(exercism(report) + '\n', expectedInPage(aim, readFileSync(expectedFile, 'utf8')));
         const pageAim = aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
-        assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, seconds, messages, track }), []);
+        assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, messages, track }), []);
         assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
       } finally {
         if (own) await b.close();

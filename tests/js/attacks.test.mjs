@@ -1,7 +1,7 @@
 // The sandbox's attack fixtures (tests/fixtures/sandbox/, graded against sdpa): each one graded by the CLI in a child
 // process, as a real submission is, while the resident memory of the whole process tree (the CLI and
 // every descendant) is sampled every 20 ms. Every attack must give:
-//   exit 0 or 1 within 30 s; an Exercism v3 report on stdout listing the seven tests by name; a peak
+//   exit 0 or 1 (a hang guard kills a run after 240 s: time is printed, not judged); an Exercism v3 report on stdout listing the seven tests by name; a peak
 //   tree RSS under 1.5 GB; stdout under 2 MB, valid UTF-8, every string well-formed UTF-16; no stack
 //   frame or host path in it; no process left behind; and the fixture's aims (aims.json, checked by
 //   aimProblems of tests/fixtures/cases.mjs, as both fixture suites do).
@@ -24,10 +24,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SET = fixtureSets().find((s) => s.name === 'sandbox');
 const FIXTURES = SET.dir;
 const exercise = await loadExercise(SET.exercise);
-const LIMIT = { seconds: 30, treeRssBytes: 1.5e9, stdoutBytes: 2e6 };
+const LIMIT = { treeRssBytes: 1.5e9, stdoutBytes: 2e6 };
 // The harness's own safety net (not a pass mark): a run past these is killed, with its whole tree, so
-// that an attack that still works cannot take the machine down.
-const KILL = { seconds: 35, treeRssBytes: 6e9 };
+// that an attack that still works cannot take the machine down. The time is a hang guard far above
+// anything a loaded machine needs (the grader bills CPU time; its wall backstop is 10× that): how long
+// a run took is printed in the table, never judged.
+const KILL = { seconds: 240, treeRssBytes: 6e9 };
 const SAMPLE_MS = 20;
 const KEEP_STDOUT = 16 * 2 ** 20; // bytes of stdout kept for parsing (the rest is only counted)
 
@@ -145,7 +147,6 @@ function problems(name, r, aim) {
   const p = [];
   if (r.killed) p.push(`killed by the harness: ${r.killed}`);
   else if (r.code !== 0 && r.code !== 1) p.push(`exit ${r.code ?? r.signal}, expected 0 or 1; stderr: ${clip(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
-  if (r.seconds > LIMIT.seconds) p.push(`took ${r.seconds.toFixed(1)} s, limit ${LIMIT.seconds} s`);
   if (r.peakBytes > LIMIT.treeRssBytes) p.push(`peak tree RSS ${mb(r.peakBytes)} MB, limit ${mb(LIMIT.treeRssBytes)} MB`);
   if (r.stdoutBytes > LIMIT.stdoutBytes) p.push(`stdout ${r.stdoutBytes} bytes, limit ${LIMIT.stdoutBytes}`);
   if (r.leftover) p.push('processes of the grader were still running after it exited');
@@ -165,7 +166,7 @@ function problems(name, r, aim) {
   if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
   // verdicts: the aim, checked by the fixture suites' one checker on the report read back with ids
   const asReport = { ...report, lang: 'en', tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })) };
-  p.push(...aimProblems(name, aim, asReport, { lang: 'en', seconds: r.seconds, messages: exercise.messages, track: caseOf(name).track }));
+  p.push(...aimProblems(name, aim, asReport, { lang: 'en', messages: exercise.messages, track: caseOf(name).track }));
   return p;
 }
 

@@ -15,8 +15,9 @@
 // is; it is refreshed from the root whenever it is read and written back when it is assigned to, so
 // `x[0][1] = 5`, `row = x[0]; row[:] = 0` and `K.T[0, 0] = 1` change x and K as in NumPy.
 //
-// Handles live until release(): the runtime (./runtime.py) frees at the end of each request the ones
-// made during it that the submission's globals no longer reach.
+// Handles live until release(): after a request the host asks the runtime (./runtime.py) to release,
+// and once the arrays made since the last release hold RELEASE_BYTES (or RELEASE_HANDLES handles), it
+// frees those the submission's globals no longer reach; below that nothing is walked.
 import np, { NDArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 
@@ -53,16 +54,21 @@ const RANK = { bool: 0, int64: 1, float64: 2 };
 const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
 
+const RELEASE_BYTES = 64 * 2 ** 20;
+const RELEASE_HANDLES = 20000;
+
 export function createBridge() {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
   let next = 1, lastError = ['RuntimeError', ''];
-  let fresh = []; // handles made during the current request
+  let fresh = []; // handles made since the last release
+  let freshBytes = 0;
   let emitted = [], answer = null, functions = '', args = [], argAt = 0, kept = new Set();
 
   const put = (arr, view = null) => {
     const h = next++;
     table.set(h, view ? { arr, root: view.root, at: view.at } : { arr });
     fresh.push(h);
+    freshBytes += arr?.data?.byteLength ?? 0;
     return h;
   };
   const entry = (h) => {
@@ -253,10 +259,12 @@ export function createBridge() {
     // The arguments of a call, one token at a time (guest.mjs wrote them with setArguments).
     next_arg: () => { if (argAt >= args.length) throw new TypeError('internal: no more arguments'); return args[argAt++]; },
     // ---- lifetime: keep(...handles) the runtime still reaches, then release(all)
+    needs_release: () => freshBytes >= RELEASE_BYTES || fresh.length >= RELEASE_HANDLES,
     keep: (...hs) => { for (const h of hs) kept.add(h); return kept.size; },
     release: (all) => {
       if (!all) for (const h of fresh) if (!kept.has(h)) table.delete(h);
       fresh = [];
+      freshBytes = 0;
       kept = new Set();
       return table.size;
     },
@@ -287,7 +295,7 @@ export function createBridge() {
     bridge,
     put: (a) => put(a),
     array: (h) => { const e = table.get(h); return e && e.arr ? arr(h) : null; },
-    startRequest: () => { fresh = []; emitted = []; answer = null; functions = ''; args = []; argAt = 0; kept = new Set(); },
+    startRequest: () => { emitted = []; answer = null; functions = ''; args = []; argAt = 0; },
     /** The `count` arguments of the next call, as tokens the runtime reads with op 'next_arg'. */
     setArguments: (count, tokens) => { args = [count, ...tokens]; argAt = 0; },
     /** What the runtime said about this request: { answer: [fields] | null, functions, tokens }. */

@@ -84,6 +84,7 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
   const serve = runtime.install(bridge.bridge, [LIMITS.depth, LIMITS.elements, LIMITS.string]);
   const load = (source, wanted) => serve('load', source, wanted);
   const call = (name) => serve('call', name, null);
+  const release = () => serve('release', null, null);
   mp.FS.unlink('/lib/numpy.py');
   mp.FS.unlink('/lib/_attnlab.py');
   for (const name of ['WebAssembly', ...hide]) removeEverywhere(global, name);
@@ -161,5 +162,6 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
     makeArray: ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape),
     before: () => { bridge.startRequest(); bytes = []; cut = false; },
     after: flushOutput,
+    release,
   });
 }

@@ -12,7 +12,12 @@
 // one spare worker is kept warm so that this costs no startup time. A request that overruns its time
 // limit (or the grader's overall deadline) gets the worker terminated; the next call loads the same
 // source into a new worker with the same budget as the first load, so the remaining tests still run.
-// A worker that dies on its own (an uncaught error of the engine) is reported as `crash`. Where the
+// A worker that dies on its own (an uncaught error of the engine) is reported as `crash`. A Web
+// Worker's time can only be measured by the wall clock, so here `timeoutMs` is wall time and each
+// answer's `cpuMs` is the wall time the request took; `call(…, { fresh: true })` runs in a new worker
+// (the source loaded again first), as the grader's retry of a timeout does. After each load and call
+// the guest is asked to `release` (the runtime's own clean-up) as a request of its own, whose time is
+// not the student's. Where the
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
 import { LIMITS, decodeResponse, encodeRequest } from '../../../grader/sandbox/wire.mjs';
@@ -86,6 +91,8 @@ class Realm {
   }
 }
 
+const RELEASE_MS = 5000; // the runtime's clean-up after a request (not the student's time)
+
 const DEAD = {
   timeout: () => ({ kind: 'timeout', message: 'timeout' }),
   memory: () => ({ kind: 'memory', message: 'memory limit' }),
@@ -107,6 +114,7 @@ export class BrowserSandbox {
     this.realm = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
     this.restarts = 0; // workers replaced after a timeout or crash (shown to tests via the page)
+    this.clock = 'wall'; // what `timeoutMs` and `cpuMs` count
   }
 
   #take() {
@@ -117,11 +125,18 @@ export class BrowserSandbox {
 
   async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     const realm = this.realm;
+    const t0 = performance.now();
     const r = await realm.request(request, Math.min(timeoutMs, deadlineMs));
-    if (!r.dead) return decodeResponse(r.response, { functions });
+    const cpuMs = performance.now() - t0;
+    if (!r.dead) {
+      const res = { ...decodeResponse(r.response, { functions }), cpuMs };
+      const done = await realm.request({ op: 'release' }, RELEASE_MS);
+      if (done.dead && this.realm === realm) this.realm = null;
+      return res;
+    }
     this.restarts++;
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
-    return { ok: false, output: '', line: null, column: null, ...DEAD[r.dead.kind](r.dead.detail) };
+    return { ok: false, output: '', line: null, column: null, cpuMs, ...DEAD[r.dead.kind](r.dead.detail) };
   }
 
   /**
@@ -136,8 +151,9 @@ export class BrowserSandbox {
     return this.#request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
-  async call(name, args, { timeoutMs = 1000, deadlineMs } = {}) {
+  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false } = {}) {
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
+    if (fresh && this.realm) { this.realm.kill(); this.realm = null; }
     if (!this.realm) {
       this.realm = this.#take();
       const { timeoutMs: loadMs, ...load } = this.loaded;
