@@ -75,14 +75,21 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
  * stack (the report carries only its message).
  */
-export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs = DEFAULT_DEADLINE_MS, onGraderError }) {
+/** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
+export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
+
+export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
+  // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). Limits given
+  // explicitly (--timeout-ms, --deadline-ms) are used as they are.
+  const scale = track.timeScale ?? 1;
+  deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS * scale;
   const clock = new Clock(deadlineMs);
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
   fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
-  timeoutMs = timeoutMs ?? spec.timeout_ms;
+  timeoutMs = timeoutMs ?? callLimitMs(spec, track);
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
@@ -212,7 +219,12 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       }
       if (res.output) ctx.output += res.output; // a retried call's output is the retry's
       if (!res.ok) {
-        if (res.kind === 'memory') fail(t('memory', { fn, mb: memoryMb }));
+        if (res.kind === 'memory') {
+          // np refused one array larger than the whole budget, when it was asked for: its shape and line.
+          const shape = /^MemoryError: an array of shape (\([\d, ]*\))/.exec(String(res.message))?.[1];
+          if (shape) fail(t('memory.array', { fn, shape, mb: memoryMb, where: res.line ? t('error.where', { line: res.line }) : '' }));
+          fail(t('memory', { fn, mb: memoryMb }));
+        }
         if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
         if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
         if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));

@@ -3,6 +3,7 @@
 // deviations from NumPy: README.md beside this file.
 import { Rng } from '../core/prng.mjs';
 import { arrayToString, formatShape } from './format.mjs';
+import { LIMITS } from '../sandbox/wire.mjs';
 
 // Captured once: the sandbox freezes the realm later, but np must not depend on what students do.
 const { exp, log, sqrt, abs, tanh, sin, cos, floor, ceil, sign, trunc, round: mround, pow, max: mmax, min: mmin, log1p, expm1 } = Math;
@@ -35,9 +36,23 @@ function dtypeOf(dt, where) {
 }
 
 const sizeOf = (shape) => { let n = 1; for (const d of shape) n *= d; return n; };
-const MAX_SIZE = 2 ** 27; // 1 GiB of float64: a larger array here is a bug (a shape mixed up), not data
-function alloc(dtype, n) {
-  if (n > MAX_SIZE) throw new RangeError(`np: an array of ${n} elements is too big (the limit is ${MAX_SIZE}); check the shapes`);
+// One array larger than the whole memory budget of a run can never fit: it is refused when it is asked
+// for, whatever the machine's speed (not found later by a watchdog racing the clock), and the sandbox
+// reports it as `memory` with the shape and the student's line.
+const MAX_BYTES = LIMITS.memoryMb * 2 ** 20;
+const MAX_SIZE = MAX_BYTES / 8; // elements of float64 (index tables are checked against this too)
+/** The error of an array too large for the memory budget: a RangeError whose name is MemoryError. */
+export class ArrayTooLarge extends RangeError {
+  constructor(n, bytes, shape) {
+    const what = shape ? `an array of shape ${formatShape(shape)}` : `an array of ${n} elements`;
+    super(`${what} needs ${mround(bytes / 2 ** 20)} MiB, more than the ${LIMITS.memoryMb} MiB memory limit of the whole run`);
+    this.name = 'MemoryError';
+    this.shape = shape ? shape.slice() : null;
+  }
+}
+function alloc(dtype, n, shape = null) {
+  const bytes = n * (dtype === 'bool' ? 1 : 8);
+  if (bytes > MAX_BYTES) throw new ArrayTooLarge(n, bytes, shape);
   return dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
 }
 const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
@@ -107,7 +122,9 @@ function parseArgs(where, args, names, defaults = {}) {
 
 // Offsets into a source with `strides` for every position of `shape`, in row-major order.
 function gatherIndex(shape, strides, base = 0) {
-  const n = sizeOf(shape), nd = shape.length, idx = new Int32Array(n), counter = new Array(nd).fill(0);
+  const n = sizeOf(shape), nd = shape.length;
+  if (n > MAX_SIZE) throw new ArrayTooLarge(n, n * 8, shape);
+  const idx = new Int32Array(n), counter = new Array(nd).fill(0);
   let off = base;
   for (let i = 0; i < n; i++) {
     idx[i] = off;
@@ -164,7 +181,7 @@ function stridedRows(outShape, st, row) {
 }
 
 function take(a, idx, shape) {
-  const out = alloc(a.dtype, idx.length), d = a.data;
+  const out = alloc(a.dtype, idx.length, shape), d = a.data;
   for (let i = 0; i < idx.length; i++) out[i] = d[idx[i]];
   return new NDArray(out, shape, a.dtype);
 }
@@ -238,32 +255,54 @@ function operand(x, where) {
 
 // ---------------------------------------------------------------- NDArray
 
-// Every NDArray is handed out behind this Proxy, so that students can index it the way JS arrays are
-// indexed: `a[i]` is `a.get(i)` (a number for 1-D, a copy of the row otherwise), `a.length` is
-// `a.shape[0]`, `for (const row of a)` iterates the first axis. Writing `a[i] = v` is refused with a
-// sentence naming `a.set(i, v)`: an index write on a copy would silently change nothing.
-const INDEX = /^(?:0|[1-9]\d*)$/;
-const INDEXED = {
+// Students index arrays the way JS arrays are indexed: `a[i]` is element i of a 1-D array, and row i
+// of a larger one as a view (it shares the data, as NumPy's `a[i]` does: made once per row and kept,
+// so `Q[i][c]` in an inner loop costs an element read, not a copy of the row), `a.length` is
+// `a.shape[0]`, `for (const row of a)` iterates the same rows. Writing `a[i] = v` is refused with a
+// sentence naming `a.set(i, v)`. This is a Proxy *behind* NDArray.prototype: fields and methods are
+// found before it (`Q.get(i, j)` costs a plain method call), and only a name no array has (an index,
+// `length`) reaches its traps, with the array as the receiver (`i in a` has none, so it is false).
+/** The array index a property key spells ('0', '17'; not '01', '1e3'), or -1. */
+function indexOf(key) {
+  if (typeof key !== 'string') return -1;
+  const n = key.length;
+  if (n === 0 || n > 9 || (n > 1 && key.charCodeAt(0) === 48)) return -1;
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    const c = key.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return -1;
+    i = i * 10 + c;
+  }
+  return i;
+}
+const ROWS = new WeakMap(); // NDArray → its row views, made on first use
+function rowOf(a, i) {
+  const { shape, data, dtype } = a;
+  if (shape.length === 1) return scalarOut(data[i], dtype);
+  let rows = ROWS.get(a);
+  if (!rows) ROWS.set(a, (rows = new Array(shape[0])));
+  if (rows[i] === undefined) {
+    const n = data.length / shape[0];
+    rows[i] = new NDArray(data.subarray(i * n, (i + 1) * n), shape.slice(1), dtype);
+  }
+  return rows[i];
+}
+const REAL = new WeakSet(); // the arrays np made: a brand no other object can carry
+const INDEXED = new Proxy(Object.create(Object.prototype), {
   get(target, key, receiver) {
-    if (typeof key === 'string') {
-      if (INDEX.test(key)) {
-        if (target.shape.length === 0) throw new IndexError('too many indices for array: array is 0-dimensional, but 1 were indexed');
-        return +key < target.shape[0] ? target.get(+key) : undefined;
-      }
-      if (key === 'length') return target.shape.length ? target.shape[0] : undefined;
+    const i = indexOf(key);
+    if (i >= 0 && REAL.has(receiver)) {
+      if (receiver.shape.length === 0) throw new IndexError('too many indices for array: array is 0-dimensional, but 1 were indexed');
+      return i < receiver.shape[0] ? rowOf(receiver, i) : undefined;
     }
+    if (key === 'length' && REAL.has(receiver)) return receiver.shape.length ? receiver.shape[0] : undefined;
     return Reflect.get(target, key, receiver);
   },
-  set(target, key, value) {
-    if (typeof key === 'string' && INDEX.test(key)) throw new TypeError(`a[${key}] = … does not write into an np array: use a.set(${key}, value) (or a.set(i, j, value) for one element)`);
-    return Reflect.set(target, key, value);
+  set(target, key, value, receiver) {
+    if (indexOf(key) >= 0 && REAL.has(receiver)) throw new TypeError(`a[${key}] = … does not write into an np array: use a.set(${key}, value) (or a.set(i, j, value) for one element)`);
+    return Reflect.set(target, key, value, receiver);
   },
-  has(target, key) {
-    if (typeof key === 'string' && INDEX.test(key)) return target.shape.length > 0 && +key < target.shape[0];
-    return Reflect.has(target, key);
-  },
-};
-const REAL = new WeakSet(); // the Proxies np made: a brand no other object can carry
+});
 
 export class NDArray {
   /** { dtype, shape, data } of a real NDArray (its fields as they are now), null for anything else. */
@@ -277,9 +316,7 @@ export class NDArray {
     this.data = data;
     this.shape = Object.freeze(shape.slice());
     this.dtype = dtype;
-    const indexed = new Proxy(this, INDEXED);
-    REAL.add(indexed);
-    return indexed;
+    REAL.add(this);
   }
   get ndim() { return this.shape.length; }
   get size() { return this.data.length; }
@@ -322,7 +359,7 @@ export class NDArray {
   valueOf() { return this[Symbol.toPrimitive]('number'); }
   *[Symbol.iterator]() {
     if (this.ndim === 0) throw new TypeError('iteration over a 0-d array');
-    for (let i = 0; i < this.shape[0]; i++) yield this.get(i);
+    for (let i = 0; i < this.shape[0]; i++) yield this[i];
   }
 
   // Integer indices (negative count from the end) or null for a whole axis; missing trailing indices
@@ -341,7 +378,23 @@ export class NDArray {
     }
     return { base, outShape, outStrides };
   }
+  /** The offset of one element given by an integer per axis (negative from the end), or -1 to take the general path. */
+  _offset(idx) {
+    const { shape } = this;
+    if (idx.length !== shape.length) return -1;
+    let off = 0;
+    for (let ax = 0; ax < shape.length; ax++) {
+      let i = idx[ax];
+      const n = shape[ax];
+      if (typeof i !== 'number' || !isInteger(i) || i < -n || i >= n) return -1; // _select says what is wrong
+      if (i < 0) i += n;
+      off = off * n + i;
+    }
+    return off;
+  }
   get(...idx) {
+    const off = this._offset(idx);
+    if (off >= 0) return scalarOut(this.data[off], this.dtype);
     const { base, outShape, outStrides } = this._select(idx, 'get');
     if (outShape.length === 0) return scalarOut(this.data[base], this.dtype);
     return take(this, gatherIndex(outShape, outStrides, base), outShape);
@@ -352,6 +405,10 @@ export class NDArray {
     if (args.length === 0) throw new TypeError('set: expected indices and a value');
     const value = args.pop();
     const cast = (v) => castValue(v, this.dtype, 'set');
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      const off = this._offset(args);
+      if (off >= 0) { this.data[off] = cast(+value); return this; }
+    }
     if (args.length === 1 && (args[0] instanceof NDArray || isArray(args[0]))) {
       const mask = asarray(args[0], null, 'set');
       if (mask.dtype !== 'bool') throw new IndexError(`set: an array index must be a boolean mask (got dtype ${mask.dtype}); use integer indices for single elements`);
@@ -384,6 +441,7 @@ export class NDArray {
   swapaxes(a1, a2) { return swapaxes(this, a1, a2); }
   squeeze(...args) { return squeeze(this, ...args); }
 }
+Object.setPrototypeOf(NDArray.prototype, INDEXED);
 
 // ---------------------------------------------------------------- element-wise
 
@@ -398,7 +456,7 @@ function binary(name, x, y, f, kind, fInt = null) {
   if (fInt && outType === 'int64') f = fInt;
   if (name === 'power' && outType === 'int64' && b.data.some((v) => v < 0))
     throw new ValueError('power: Integers to negative integer powers are not allowed (make the base a float, e.g. np.power(a.astype("float64"), b))');
-  const n = sizeOf(shape), out = alloc(outType, n), ad = a.data, bd = b.data;
+  const n = sizeOf(shape), out = alloc(outType, n, shape), ad = a.data, bd = b.data;
   if (sameShape(a.shape, shape) && sameShape(b.shape, shape)) for (let i = 0; i < n; i++) out[i] = f(ad[i], bd[i]);
   else if (bd.length === 1 && sameShape(a.shape, shape)) { const v = bd[0]; for (let i = 0; i < n; i++) out[i] = f(ad[i], v); }
   else if (ad.length === 1 && sameShape(b.shape, shape)) { const v = ad[0]; for (let i = 0; i < n; i++) out[i] = f(v, bd[i]); }
@@ -478,7 +536,7 @@ function where(cond, ...xy) {
   const c = operand(cond, 'where'), a = operand(xy[0], 'where'), b = operand(xy[1], 'where');
   const shape = broadcastShapes('where', [c.shape, a.shape, b.shape]);
   const outType = BY_RANK[mmax(RANK[a.dtype], RANK[b.dtype])];
-  const n = sizeOf(shape), out = alloc(outType, n);
+  const n = sizeOf(shape), out = alloc(outType, n, shape);
   const cd = c.data, ad = a.data, bd = b.data;
   broadcastRows(shape, [c.shape, a.shape, b.shape], (o, offs, inner, len) => {
     const [sc, sa, sb] = inner;
@@ -633,7 +691,7 @@ function concatenate(arrays, ...args) {
   const dtype = BY_RANK[mmax(...list.map((a) => RANK[a.dtype]))];
   const shape = list[0].shape.slice();
   shape[ax] = list.reduce((s, a) => s + a.shape[ax], 0);
-  const out = alloc(dtype, sizeOf(shape)), outer = sizeOf(shape.slice(0, ax)), inner = sizeOf(shape.slice(ax + 1));
+  const out = alloc(dtype, sizeOf(shape), shape), outer = sizeOf(shape.slice(0, ax)), inner = sizeOf(shape.slice(ax + 1));
   let k = 0;
   for (let o = 0; o < outer; o++) {
     for (const a of list) {
@@ -722,7 +780,7 @@ const multiply = (x, y) => binary('multiply', x, y, ...BINARY.multiply);
 function filled(where, shape, value, args, defaultDtype) {
   const { dtype } = parseArgs(where, args, ['dtype']);
   const dt = dtypeOf(dtype, where) || defaultDtype;
-  const out = alloc(dt, sizeOf(normShape(shape, where)));
+  const out = alloc(dt, sizeOf(normShape(shape, where)), normShape(shape, where));
   const v = castValue(+value, dt, where);
   if (v !== 0) out.fill(v);
   return new NDArray(out, normShape(shape, where), dt);
@@ -934,7 +992,7 @@ function indexPlan(a, items, where) {
     shape.push(...restShape);
   }
   const total = sizeOf(virt.map((v) => v.len));
-  if (total > MAX_SIZE) alloc('bool', total); // the size error
+  if (total > MAX_SIZE) throw new ArrayTooLarge(total, total * 8, virt.map((v) => v.len)); // its index table alone
   const offsets = new Int32Array(total), counter = new Array(virt.length).fill(0);
   let off = base + virt.reduce((s, v) => s + (v.len ? v.off[0] : 0), 0);
   for (let i = 0; i < total; i++) {

@@ -7,7 +7,7 @@ import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
 import { BrowserSandbox } from './sandbox/host.js';
 import { exercises, chooseExercise } from './exercise.js';
-import { grade, referenceOf } from '../../grader/core/grade.mjs';
+import { grade, referenceOf, callLimitMs } from '../../grader/core/grade.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { visible } from '../../grader/core/text.mjs';
@@ -335,7 +335,7 @@ const run = () => busy(async () => {
     await updateStudentHeatmap(false);
     return dispatchEvent(new Event('attnlab:ran'));
   }
-  const limit = 2 * (timeoutMs ?? exercise.spec.timeout_ms); // the grader's limit for a top level
+  const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
   const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
   showOutput(res.ok === false ? { ...res, ms: limit } : res);
   await updateStudentHeatmap(res.ok);
@@ -367,7 +367,7 @@ const check = () => busy(async () => {
 async function updateStudentHeatmap(loaded) {
   if (!state.heat) return;
   state.student = loaded ? studentWeights(await state.sandbox.call(PANELS.heatmap.function,
-    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? exercise.spec.timeout_ms })) : null;
+    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? callLimitMs(exercise.spec, track) })) : null;
   renderHeatmaps();
   dispatchEvent(new Event('attnlab:heatmap'));
 }

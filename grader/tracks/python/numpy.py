@@ -504,12 +504,24 @@ def _build(B, struct):
             return wrap(call('copy', self._h))
 
         # ---- indexing
+        # Integer keys (`Q[i]`, `M[i, j]`: a student's inner loop) skip the general index encoding.
         def __getitem__(self, key):
+            t = type(key)
+            if t is int:
+                return result(call('getitem', self._h, 1, 'i', key))
+            if t is tuple and _len(key) == 2 and type(key[0]) is int and type(key[1]) is int:
+                return result(call('getitem', self._h, 2, 'i', key[0], 'i', key[1]))
             return result(call('getitem', self._h, *index_args(key, 'getitem')))
 
         def __setitem__(self, key, value):
             t, v = operand(value, 'setitem')
-            call('setitem', self._h, t, v, *index_args(key, 'setitem'))
+            k = type(key)
+            if k is int:
+                call('setitem', self._h, t, v, 1, 'i', key)
+            elif k is tuple and _len(key) == 2 and type(key[0]) is int and type(key[1]) is int:
+                call('setitem', self._h, t, v, 2, 'i', key[0], 'i', key[1])
+            else:
+                call('setitem', self._h, t, v, *index_args(key, 'setitem'))
 
         # ---- shapes
         def reshape(self, *shape, order='C'):
