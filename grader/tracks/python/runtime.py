@@ -24,6 +24,11 @@ def install(B, limits):
     wrap, ndarray, Generator = internals
     max_depth, max_elements, max_string = limits
 
+    # This module's namespace is reachable from student code (`__import__.__globals__`, the globals
+    # of any function defined here), and the functions here look builtins up in it first. It is empty
+    # once install() returns, and emptied again whenever student code has run, before this module
+    # looks anything up: what a submission writes there is gone before it could matter.
+    forget = globals().clear
     compile_source = builtins.compile
     run = builtins.exec
     print_exception = sys.print_exception
@@ -257,7 +262,9 @@ def install(B, limits):
         try:
             run(code, g)
         except BaseException as e:
+            forget()
             report(e, 'memory')
+        forget()
         found = []
         for n in wanted.split(','):
             if n and callable(g.get(n)):
@@ -274,8 +281,10 @@ def install(B, limits):
             args = [next_arg() for _ in range(B('next_arg'))]
             value = fn(*args)
         except BaseException as e:
+            forget()
             report(e, 'memory')
             return
+        forget()
         try:
             emit(value)
             B('answer', 'ok')
@@ -288,6 +297,7 @@ def install(B, limits):
         if k in modules_:
             del modules_[k]
     def serve(op, a, b):
+        forget()
         if op == 'release':
             return release()
         return load(a, b) if op == 'load' else call(a)
