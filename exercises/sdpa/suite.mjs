@@ -179,7 +179,7 @@ function sourceCause(ctx, fn, [, weights], why) {
 async function ownMaskCause(ctx, got, inp) {
   const T = inp.X.shape.at(-2);
   let theirs;
-  try { theirs = ctx.array(await ctx.call('causal_mask', T), 'causal_mask'); } catch { return null; }
+  try { theirs = ctx.array(await ctx.probe('causal_mask', T), 'causal_mask'); } catch { return null; }
   const right = tril(T);
   if (theirs.shape.join() !== right.shape.join() || close(mapData(theirs, (x) => (x ? 1 : 0), 'bool'), right, {})) return null;
   const asBool = mapData(theirs, (x) => (x ? 1 : 0), 'bool');
@@ -227,7 +227,7 @@ function confirmWith(ctx, fn, makeInputs) {
   return async (key) => {
     const { args, inp, expected } = makeInputs();
     let got;
-    try { got = ctx.tuple(await ctx.call(fn, ...args), fn, PAIR); } catch { return false; } // (a raise there is no confirmation)
+    try { got = ctx.tuple(await ctx.probe(fn, ...args), fn, PAIR); } catch { return false; } // (a raise there is no confirmation)
     // The same mistake must give what the student gave there too; where it makes no difference at
     // those sizes (it is not among the candidates), the student must simply be right.
     const same = mistakes(ctx, inp).filter((m) => m.key === key);
@@ -388,7 +388,7 @@ function batchCause(ctx, fn) {
 async function samplesRight(ctx, fn, args, expected, B) {
   for (let b = 0; b < B; b++) {
     let r;
-    try { r = ctx.tuple(await ctx.call(fn, ...args.map((a) => (a && a.shape && a.shape.length === 3 ? take0(a, b) : a))), fn, PAIR); } catch { return false; }
+    try { r = ctx.tuple(await ctx.probe(fn, ...args.map((a) => (a && a.shape && a.shape.length === 3 ? take0(a, b) : a))), fn, PAIR); } catch { return false; }
     if (!matches(r, expected.map((e) => take0(e, b)), ctx.tol)) return false;
   }
   return true;

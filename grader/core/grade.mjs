@@ -198,7 +198,15 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
      * overruns its limit is run once more, alone in a fresh sandbox with twice the limit, and only a
      * second overrun is a `timeout` (a busy machine or a slow first start is never called a loop).
      */
-    async call(fn, ...args) {
+    call(fn, ...args) { return ctx.callWith({ retry: true }, fn, ...args); },
+
+    /**
+     * A diagnosis' call: like call(), but an overrun is not run again (the probe's answer only
+     * sharpens a message, so it costs at most one limit; the suite treats any failure as "no").
+     */
+    probe(fn, ...args) { return ctx.callWith({ retry: false }, fn, ...args); },
+
+    async callWith({ retry }, fn, ...args) {
       const wire = args.map(toWire);
       const attempt = async (ms, fresh) => {
         if (clock.over) throw new DeadlineReached();
@@ -210,6 +218,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
         return res;
       };
       let res = await attempt(timeoutMs, false);
+      if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
       if (!res.ok && res.kind === 'timeout') {
         res = await attempt(timeoutMs * 2, true);
         if (!res.ok && res.kind === 'timeout') {

@@ -1,0 +1,54 @@
+// Verdicts that do not depend on the machine's load: every fixture of every set (each pack's fixtures on
+// both tracks, and the sandbox's attacks) graded in Node, STRESS_JOBS (default 6) at a time, while
+// `tools/test --stress` keeps two CPU hogs running beside it. Each case's Exercism results.json must
+// equal its committed expected_results.json, the snapshot tests/js/fixtures.test.mjs checks one at a
+// time on a quiet machine: the same statuses and the same messages, however busy the machine is.
+// Run: tools/test --stress (the hogs included), or node --test tests/stress/ alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { grade } from '../../grader/core/grade.mjs';
+import { exercism } from '../../grader/reporters/index.mjs';
+import { loadExercise } from '../../grader/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { loadCore } from '../../wasm/index.mjs';
+import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
+
+const JOBS = Number(process.env.STRESS_JOBS) || 6;
+const core = await loadCore();
+
+const cases = [];
+for (const set of fixtureSets()) {
+  const exercise = await loadExercise(set.exercise);
+  for (const c of fixtureCases(set).cases) cases.push({ ...c, id: `${set.name}/${c.name}`, exercise });
+}
+
+/** Grades one case → its Exercism results text. */
+async function results({ exercise, track, source }) {
+  const sandbox = await NodeSandbox.create({ track });
+  try { return exercism(await grade({ exercise, source: source(), track, sandbox, core, lang: 'en' })) + '\n'; }
+  finally { await sandbox.close(); }
+}
+
+/** Every case graded, JOBS at a time → Map id → results text (or the grader's own error). */
+async function gradeAll() {
+  const out = new Map();
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const c = cases[next++];
+      try { out.set(c.id, await results(c)); } catch (e) { out.set(c.id, `grader error: ${e.stack}`); }
+    }
+  };
+  await Promise.all(Array.from({ length: JOBS }, worker));
+  return out;
+}
+
+const graded = gradeAll();
+
+for (const c of cases) {
+  test(`${c.id}: the same report graded ${JOBS} at a time on a busy machine`, async () => {
+    const got = (await graded).get(c.id);
+    assert.equal(got, readFileSync(c.expectedFile, 'utf8'), `${c.id}: results differ from expected_results.json under load`);
+  });
+}
