@@ -221,6 +221,8 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
       if (!res.ok && res.kind === 'timeout') {
         res = await attempt(timeoutMs * 2, true);
+        // Confirmed, while it kept taking memory: the memory problem it is.
+        if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
         if (!res.ok && res.kind === 'timeout') {
           if (res.output) ctx.output += res.output;
           fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));

@@ -9,12 +9,11 @@
 // Frames both ways: [u32 little-endian byte length][UTF-8 JSON].
 //   in (stdin):  { guest, wasm (base64 or null), realm: { strings, wasm } } once,
 //                then { request, wallMs } per request (request: JSON text)
-//   out (fd 3):  { ready: true } (or { ready: false, error }) once, then { response, cpuMs } per request (response: JSON text)
-// One request at a time. Its limit is CPU time, which the parent watches (/proc/<pid>/stat): past it
-// the parent sends SIGINT and V8 interrupts the script (`breakOnSigint`); `wallMs` (vm's `timeout`)
-// is only a backstop against a stalled process. Whatever V8 cannot interrupt (a long native loop, a
-// fatal error) is the parent's to end by killing this process. Each response says the CPU time the
-// request took here (`cpuMs`, process.cpuUsage() around the script: what the student is billed).
+//   out (fd 3):  { ready: true } (or { ready: false, error }) once, then { response } per request (response: JSON text)
+// One request at a time. Its limit is CPU time of this process's main thread, which the parent
+// watches (/proc/<pid>/task/<pid>/stat): past it the parent sends SIGINT and V8 interrupts the script
+// (`breakOnSigint`); `wallMs` (vm's `timeout`) is only a backstop against a stalled process. Whatever
+// V8 cannot interrupt (a long native loop, a fatal error) is the parent's to end by killing this process.
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import { Socket } from 'node:net';
@@ -71,10 +70,7 @@ const onFrame = (msg) => {
     if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true });
     return send({ ready: false, error: String(vm.runInContext("typeof __attnlab_failed === 'string' ? __attnlab_failed : 'the guest did not start'", context)) });
   }
-  const before = process.cpuUsage();
-  const response = handle(msg.request, msg.wallMs);
-  const { user, system } = process.cpuUsage(before);
-  send({ response, cpuMs: (user + system) / 1000 });
+  send({ response: handle(msg.request, msg.wallMs) });
 };
 
 let buffered = Buffer.alloc(0);

@@ -4,14 +4,15 @@
 //   processes, no workers), a V8 heap cap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
 //   child that loads the submission again with the same budget as the first load.
-// - time: a request's `timeoutMs` is CPU time of the child (/proc/<pid>/stat, utime + stime), so a
-//   busy machine, where the child waits for a core, changes no verdict. Past it the child gets SIGINT
+// - time: a request's `timeoutMs` is CPU time of the child's main thread, where the student's code
+//   runs (/proc/<pid>/task/<pid>/stat, utime + stime; V8's helper threads, parallel GC and background
+//   compiles, are the runtime's), so a busy machine, where the child waits for a core, changes no
+//   verdict. Past it the child gets SIGINT
 //   and V8 interrupts the script; what V8 cannot interrupt (a long native loop) ends when the child
 //   is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
 //   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
 //   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
-//   `cpuMs`: the CPU time the request took (the child's own count around the script when it
-//   answered; /proc's when it was killed).
+//   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was killed).
 // - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
 //   reusable after an interrupted request (Python) gets a new child after a timeout. `call(…, { fresh:
 //   true })` runs the call in a new child (the submission loaded again first): the grader's retry of
@@ -92,11 +93,11 @@ class Child {
     try { return Number(readFileSync(`/proc/${this.pid}/statm`, 'utf8').split(' ')[1]) * PAGE; } catch { return 0; }
   }
 
-  /** CPU time of the child so far, in ms (/proc/<pid>/stat utime + stime); the wall clock without /proc; null once it is gone. */
+  /** CPU time of the child's main thread so far, in ms (utime + stime); the wall clock without /proc; null once it is gone. */
   cpu() {
     if (!PROC) return performance.now();
     try {
-      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${this.pid}/task/${this.pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is f[0]
       return (Number(f[11]) + Number(f[12])) * TICK_MS;
     } catch { return null; }
@@ -189,9 +190,13 @@ class Child {
     const cpu0 = this.cpu() ?? 0;
     const wall0 = performance.now();
     let used = 0; // CPU ms of this request, as last read
-    // A request that was still filling memory when its time ran out is the memory problem it is.
-    const grewFast = () => this.rss() - start > this.memoryBytes / 2;
-    const overrun = () => this.kill(grewFast() ? { kind: 'memory', message: 'memory limit' } : { kind: 'timeout', message: 'timeout' });
+    // A request that was still filling memory when its time ran out says so (`grew`: by an eighth of
+    // the budget, 64 MiB, or more), and the grader calls a confirmed overrun that grew a memory
+    // problem. Counted against CPU time, that is the same amount of work on any machine (a
+    // dictionary-mode `new Array(1e8).fill(0)` grows ~100 MiB per CPU second here; an endless loop
+    // that allocates nothing grows by nothing).
+    const grewFast = () => this.rss() - start > this.memoryBytes / 8;
+    const overrun = () => this.kill({ kind: 'timeout', message: 'timeout', grew: grewFast() });
     let interrupted = false;
     const watch = setInterval(() => {
       const now = this.cpu();
@@ -204,20 +209,21 @@ class Child {
     this.#send({ request: encodeRequest(request), wallMs });
     const msg = await answer;
     clearInterval(watch);
-    const cpuMs = msg && typeof msg.cpuMs === 'number' && msg.cpuMs >= 0 ? msg.cpuMs : used;
+    const end = this.cpu();
+    const cpuMs = end === null ? used : end - cpu0;
     if (!msg || typeof msg.response !== 'string') return { ...this.#verdict(), cpuMs };
     const res = decodeResponse(msg.response, { functions });
     res.cpuMs = cpuMs;
     // A realm interrupted inside an interpreter (the Python track) is not used again: the next
     // request gets a new child, which loads the submission again.
+    if (!res.ok && res.kind === 'timeout') res.grew = grewFast();
     if (!res.ok && res.kind === 'timeout' && !this.reusable) this.kill({ kind: 'timeout', message: 'timeout' });
-    if (!res.ok && res.kind === 'timeout' && grewFast()) return { ...res, kind: 'memory', message: 'memory limit' };
     return res;
   }
 
   #verdict() {
     const v = this.died ?? this.verdict ?? { kind: 'crash', message: 'the sandbox process stopped' };
-    return { ok: false, kind: v.kind, message: v.message, reason: v.reason, detail: v.detail, output: '', line: null, column: null };
+    return { ok: false, kind: v.kind, message: v.message, reason: v.reason, detail: v.detail, grew: v.grew, output: '', line: null, column: null };
   }
 }
 

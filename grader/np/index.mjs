@@ -41,6 +41,7 @@ const sizeOf = (shape) => { let n = 1; for (const d of shape) n *= d; return n; 
 // reports it as `memory` with the shape and the student's line.
 const MAX_BYTES = LIMITS.memoryMb * 2 ** 20;
 const MAX_SIZE = MAX_BYTES / 8; // elements of float64 (index tables are checked against this too)
+const TOO_LARGE = new WeakSet(); // the ArrayTooLarge errors np threw: a brand read without running any code of the value
 /** The error of an array too large for the memory budget: a RangeError whose name is MemoryError. */
 export class ArrayTooLarge extends RangeError {
   constructor(n, bytes, shape) {
@@ -48,8 +49,11 @@ export class ArrayTooLarge extends RangeError {
     super(`${what} needs ${mround(bytes / 2 ** 20)} MiB, more than the ${LIMITS.memoryMb} MiB memory limit of the whole run`);
     this.name = 'MemoryError';
     this.shape = shape ? shape.slice() : null;
+    TOO_LARGE.add(this);
   }
 }
+/** Whether `e` is an ArrayTooLarge np threw (never a trap or getter of `e`: student code may throw anything). */
+export const isArrayTooLarge = (e) => TOO_LARGE.has(e);
 function alloc(dtype, n, shape = null) {
   const bytes = n * (dtype === 'bool' ? 1 : 8);
   if (bytes > MAX_BYTES) throw new ArrayTooLarge(n, bytes, shape);
@@ -457,7 +461,9 @@ function binary(name, x, y, f, kind, fInt = null) {
   if (name === 'power' && outType === 'int64' && b.data.some((v) => v < 0))
     throw new ValueError('power: Integers to negative integer powers are not allowed (make the base a float, e.g. np.power(a.astype("float64"), b))');
   const n = sizeOf(shape), out = alloc(outType, n, shape), ad = a.data, bd = b.data;
-  if (sameShape(a.shape, shape) && sameShape(b.shape, shape)) for (let i = 0; i < n; i++) out[i] = f(ad[i], bd[i]);
+  if (outType === 'float64' && ARITH[name] && (bd.length === 1 || ad.length === 1 || (sameShape(a.shape, shape) && sameShape(b.shape, shape)))) {
+    ARITH[name](out, ad, bd, n); // the four operators, inlined (a call per element costs most of the time)
+  } else if (sameShape(a.shape, shape) && sameShape(b.shape, shape)) for (let i = 0; i < n; i++) out[i] = f(ad[i], bd[i]);
   else if (bd.length === 1 && sameShape(a.shape, shape)) { const v = bd[0]; for (let i = 0; i < n; i++) out[i] = f(ad[i], v); }
   else if (ad.length === 1 && sameShape(b.shape, shape)) { const v = ad[0]; for (let i = 0; i < n; i++) out[i] = f(v, bd[i]); }
   else {
@@ -469,7 +475,32 @@ function binary(name, x, y, f, kind, fInt = null) {
   return a.scalar && b.scalar ? scalarOut(out[0], outType) : new NDArray(out, shape, outType);
 }
 
-// C's pow, not JS's: 1 ** NaN and (-1) ** Infinity are 1 in NumPy.
+// + - * / on float64 results where both operands have the result's size or one is a single value:
+// out[i] = a[i or 0] op b[i or 0], one loop each, no call per element.
+// (Written out: the realms evaluate no strings.)
+const ARITH = {
+  add(out, a, b, n) {
+    if (a.length === n && b.length === n) for (let i = 0; i < n; i++) out[i] = a[i] + b[i];
+    else if (b.length === 1) { const v = b[0]; for (let i = 0; i < n; i++) out[i] = a[i] + v; }
+    else { const v = a[0]; for (let i = 0; i < n; i++) out[i] = v + b[i]; }
+  },
+  subtract(out, a, b, n) {
+    if (a.length === n && b.length === n) for (let i = 0; i < n; i++) out[i] = a[i] - b[i];
+    else if (b.length === 1) { const v = b[0]; for (let i = 0; i < n; i++) out[i] = a[i] - v; }
+    else { const v = a[0]; for (let i = 0; i < n; i++) out[i] = v - b[i]; }
+  },
+  multiply(out, a, b, n) {
+    if (a.length === n && b.length === n) for (let i = 0; i < n; i++) out[i] = a[i] * b[i];
+    else if (b.length === 1) { const v = b[0]; for (let i = 0; i < n; i++) out[i] = a[i] * v; }
+    else { const v = a[0]; for (let i = 0; i < n; i++) out[i] = v * b[i]; }
+  },
+  divide(out, a, b, n) {
+    if (a.length === n && b.length === n) for (let i = 0; i < n; i++) out[i] = a[i] / b[i];
+    else if (b.length === 1) { const v = b[0]; for (let i = 0; i < n; i++) out[i] = a[i] / v; }
+    else { const v = a[0]; for (let i = 0; i < n; i++) out[i] = v / b[i]; }
+  },
+};
+
 const cpow = (x, y) => (x === 1 || (x === -1 && (y === Infinity || y === -Infinity)) ? 1 : pow(x, y));
 const truthy = (v) => v !== 0; // NaN is true, as in NumPy
 
@@ -818,7 +849,9 @@ function arange(...args) {
   const n = mmax(0, ceil((stop - start) / step));
   const dt = dtypeOf(dtype, 'arange') || (args.every(isInteger) ? 'int64' : 'float64');
   const out = alloc(dt, n);
-  for (let i = 0; i < n; i++) out[i] = castValue(start + i * step, dt, 'arange');
+  // Integer start and step give integers (below 2**53 here): no cast needed for either dtype.
+  if (dt === 'float64' || (dt === 'int64' && isInteger(start) && isInteger(step))) for (let i = 0; i < n; i++) out[i] = start + i * step;
+  else for (let i = 0; i < n; i++) out[i] = castValue(start + i * step, dt, 'arange');
   return new NDArray(out, [n], dt);
 }
 

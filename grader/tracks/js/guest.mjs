@@ -12,7 +12,7 @@
 //            { op: 'call', name, args }                 → { ok: true, value, output }
 //                                                        | { ok: false, kind, message, line, column, output }
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
-import np, { NDArray, ArrayTooLarge } from '../../np/index.mjs';
+import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
 import { InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
 
@@ -137,7 +137,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       const fn = lookup(name);
       if (!fn) return { ok: false, kind: 'missing', message: `${name} is not defined` };
       let value;
-      try { value = fn(...args); } catch (e) { return { ok: false, kind: e instanceof ArrayTooLarge ? 'memory' : 'error', ...errorInfo(e) }; }
+      try { value = fn(...args); } catch (e) { return { ok: false, kind: isArrayTooLarge(e) ? 'memory' : 'error', ...errorInfo(e) }; }
       try {
         return { ok: true, value: encodeValue(value, isReal) };
       } catch (e) {
