@@ -47,7 +47,7 @@ function expectedInPage(aim, text) {
   if (aim.page !== 'timeout') return text;
   const [before, after] = say(LANG, 'memory', { fn: '\u0000', mb: LIMITS.memoryMb }).split('\u0000');
   const esc = (s) => JSON.stringify(s).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) => JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS })).slice(1, -1));
+  return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) => JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS, ms2: 2 * TIMEOUT_MS })).slice(1, -1));
 }
 
 // Everything is read before any test is registered: a top-level await between registrations would let

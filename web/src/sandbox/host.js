@@ -54,7 +54,7 @@ class Realm {
         if (e.data.ready) return resolve();
         if (e.data.failed) return this.kill('crash', e.data.failed);
         if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
-        if (e.data.memoryHalf) { this.filling = e.data.id; return; } // over half of it: see request()
+        if (e.data.grew) { this.grew = e.data.id; return; } // it took an eighth of the budget: see request()
         const p = this.pending.get(e.data.id);
         if (!p) return;
         this.pending.delete(e.data.id);
@@ -75,15 +75,15 @@ class Realm {
     if (this.dead) return { dead: this.dead };
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.kill(this.filling === id ? 'memory' : 'timeout'); }, Math.max(0, timeoutMs));
+      const timer = setTimeout(() => { this.kill('timeout', '', this.grew === id); }, Math.max(0, timeoutMs));
       this.pending.set(id, { resolve: (r) => { clearTimeout(timer); resolve(r); } });
       this.worker.postMessage({ id, request: encodeRequest(req) });
     });
   }
 
-  kill(kind = 'closed', detail = '') {
+  kill(kind = 'closed', detail = '', grew = false) {
     if (this.dead) return;
-    this.dead = { kind, detail };
+    this.dead = { kind, detail, grew };
     this.worker.terminate();
     this.readyNow();
     for (const p of this.pending.values()) p.resolve({ dead: this.dead });
@@ -94,7 +94,7 @@ class Realm {
 const RELEASE_MS = 5000; // the runtime's clean-up after a request (not the student's time)
 
 const DEAD = {
-  timeout: () => ({ kind: 'timeout', message: 'timeout' }),
+  timeout: (detail, grew) => ({ kind: 'timeout', message: 'timeout', grew }),
   memory: () => ({ kind: 'memory', message: 'memory limit' }),
   invalid: () => ({ kind: 'invalid', reason: 'too_big', detail: null, message: 'reply too large' }),
   crash: (detail) => ({ kind: 'crash', message: `the sandbox worker stopped${detail ? `: ${detail}` : ''}` }),
@@ -136,7 +136,7 @@ export class BrowserSandbox {
     }
     this.restarts++;
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
-    return { ok: false, output: '', line: null, column: null, cpuMs, ...DEAD[r.dead.kind](r.dead.detail) };
+    return { ok: false, output: '', line: null, column: null, cpuMs, ...DEAD[r.dead.kind](r.dead.detail, r.dead.grew) };
   }
 
   /**
