@@ -51,7 +51,7 @@ export async function open(page, url) {
 
 /** Clicks Check and resolves with { passed, total } once the results are on screen. */
 export async function check(page) {
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail), { once: true })));
+  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', ({ detail: d }) => r({ passed: d.passed, total: d.total }), { once: true })));
   await page.click('#check');
   return done;
 }
