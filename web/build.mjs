@@ -125,7 +125,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   await writeFile(join(out, 'index.html'), html);
   // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.
   const trackWasm = Object.values(TRACKS).filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);
-  const copied = [['web/src/icon.svg', 'icon.svg'],
+  const copied = [['web/src/icon.svg', 'icon.svg'], ['web/embed.js', 'embed.js'],
     ...wasmFiles.filter((x) => x.endsWith('.wasm') || threaded(x)).map((f) => [`wasm/dist/${f}`, `wasm/${f}`]), ...trackWasm];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
 

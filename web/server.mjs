@@ -65,6 +65,8 @@ export function startServer({ port = 0, dir = distDir, onResponse = null, isolat
       const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
       const frameAncestors = embed ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors) : undefined;
       const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path, { frameAncestors }), ...(isolated && ISOLATION_HEADERS) };
+      // <attnlab-exercise> (web/embed.js) is a module script loaded by pages of other origins.
+      if (path === '/embed.js') headers['access-control-allow-origin'] = '*';
       if (req.headers['if-none-match'] === etag) {
         onResponse?.({ path, status: 304, bytes: 0 });
         res.writeHead(304, headers);

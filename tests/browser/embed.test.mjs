@@ -6,11 +6,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { launch } from './launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
 const root = new URL('../../', import.meta.url);
+const artifacts = new URL('tests/artifacts/', root);
 const read = (p) => readFile(new URL(p, root), 'utf8');
 // The first lesson's seven tests, in order (DESIGN.md).
 const SDPA_TESTS = ['causal_mask', 'softmax', 'lesson_example', 'scaling', 'causality', 'loop_reference', 'batching'];
@@ -55,6 +56,20 @@ const thirdPage = `<!doctype html><meta charset="utf-8"><script>
   };
 </script>`;
 
+// A static lesson page with the web component: two lines of HTML; it records the component's events.
+const lessonPage = (a) => `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Lesson 1</title>
+<style>body { font: 16px/1.5 Georgia, serif; margin: 0 auto; max-width: 60rem; padding: 0 .5rem; }</style>
+<h1>Lesson 1: attention</h1>
+<p>Now write it yourself. Press Check when you are done.</p>
+<script type="module" src="${a}/embed.js"></script>
+<attnlab-exercise exercise="sdpa" track="js" lang="en"></attnlab-exercise>
+<p>The lesson goes on below the exercise.</p>
+<script>
+  window.events = [];
+  for (const t of ['attnlab-ready', 'attnlab-checked']) document.addEventListener(t, (e) => events.push({ type: e.type, target: e.target.localName, detail: e.detail }));
+</script></html>`;
+
 const received = () => page.evaluate(() => window.received);
 const fromExercise = async (type) => (await received()).filter((m) => m.fromExercise && m.data?.type === type);
 const waitFor = (type, n = 1) => page.waitForFunction(([t, k]) => window.received.filter((m) => m.data?.type === t).length >= k, [type, n]);
@@ -88,7 +103,9 @@ before(async () => {
     // The normal page, and embed mode naming another parent: both must stay unframed.
     '/normal.html': `<!doctype html><iframe name="n" src="${A}/?lang=en"></iframe>`,
     '/other.html': `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`,
+    '/lesson.html': lessonPage(A),
   });
+  await mkdir(artifacts, { recursive: true });
   await page.goto(`${B.origin}/course.html`);
   await waitFor('attnlab:ready');
 });
@@ -200,6 +217,43 @@ test('in the browser: the normal page, and embed mode naming another parent, are
       const frame = p.frame({ name: 'n' });
       const loaded = await frame.evaluate(() => Boolean(document.getElementById('editor'))).catch(() => false);
       assert.equal(loaded, false, `${path}: the frame shows the exercise (${frame.url()})`);
+    } finally {
+      await p.close();
+    }
+  }
+});
+
+test('<attnlab-exercise> on a static page of another origin: ready, a solution set and checked → score 1; screenshots at 800 and 390 px', async () => {
+  for (const width of [800, 390]) {
+    const p = await b.context.newPage();
+    try {
+      await p.setViewportSize({ width, height: 900 });
+      await p.goto(`${B.origin}/lesson.html`);
+      await p.waitForFunction(() => window.events.some((e) => e.type === 'attnlab-ready'));
+      const [ready] = await p.evaluate(() => window.events);
+      assert.deepEqual(ready, { type: 'attnlab-ready', target: 'attnlab-exercise', detail: { type: 'attnlab:ready', exercise: 'sdpa', track: 'js' } });
+      const src = await p.evaluate(() => document.querySelector('attnlab-exercise iframe').src);
+      assert.equal(src, `${A}/?embed=1&exercise=sdpa&track=js&lang=en&parent-origin=${encodeURIComponent(B.origin)}`);
+
+      const code = await p.evaluate(async (c) => {
+        const el = document.querySelector('attnlab-exercise');
+        el.setCode(c);
+        el.check();
+        return el.getCode();
+      }, solution);
+      assert.equal(code, solution);
+      await p.waitForFunction(() => window.events.some((e) => e.type === 'attnlab-checked'));
+      const checked = (await p.evaluate(() => window.events)).find((e) => e.type === 'attnlab-checked');
+      assert.deepEqual([checked.target, checked.detail.exercise, checked.detail.passed, checked.detail.total, checked.detail.score], ['attnlab-exercise', 'sdpa', 7, 7, 1]);
+      // The frame is as tall as the exercise inside it (the results included), and no wider than the page.
+      const frame = p.frame({ url: (u) => u.searchParams.get('embed') === '1' });
+      await frame.waitForFunction(() => document.querySelectorAll('#results li.pass').length === 7);
+      const content = () => frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+      await p.waitForFunction((h) => document.querySelector('attnlab-exercise iframe').getBoundingClientRect().height === h, await content());
+      const sizes = await frame.evaluate(() => ({ view: innerHeight, content: Math.ceil(document.documentElement.getBoundingClientRect().height), wide: document.documentElement.scrollWidth, width: innerWidth }));
+      assert.equal(sizes.view, sizes.content, 'frame height = content height');
+      assert.ok(sizes.wide <= sizes.width, `the exercise is wider than its frame: ${sizes.wide} > ${sizes.width}`);
+      await p.screenshot({ path: new URL(`embed-${width}.png`, artifacts).pathname, fullPage: true });
     } finally {
       await p.close();
     }
