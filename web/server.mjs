@@ -28,12 +28,17 @@ const MIME = {
  */
 export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
-/** Builds what is missing: the WASM core (tools/build-wasm) if wasm/dist lacks it, then the page. */
-export async function ensureBuilt({ quiet = false } = {}) {
+/** Builds the WASM core (tools/build-wasm) if wasm/dist lacks any of its files. */
+export async function ensureWasm({ quiet = false } = {}) {
   if (wasmFiles.some((f) => !existsSync(join(root, 'wasm', 'dist', f)))) {
     const r = spawnSync(join(root, 'tools', 'build-wasm'), { stdio: quiet ? 'pipe' : 'inherit' });
     if (r.status !== 0) throw new Error(`tools/build-wasm failed (exit ${r.status})${quiet ? `:\n${r.stderr}` : ''}`);
   }
+}
+
+/** Builds what is missing: the WASM core if wasm/dist lacks it, then the page. */
+export async function ensureBuilt({ quiet = false } = {}) {
+  await ensureWasm({ quiet });
   return build({ quiet });
 }
 

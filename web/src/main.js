@@ -28,7 +28,8 @@ if (mode.embed) document.documentElement.dataset.embed = '';
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
 // ?scaleMax=N caps T in the Scale panel (tests keep SwiftShader quick with it).
-const backendChoice = backendParam(location.search);
+// A SCORM package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
+const backendChoice = backendParam(mode.pkg ? '?threads=1' : location.search);
 const scaleMax = Number(params.get('scaleMax')) || Infinity;
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
@@ -463,7 +464,7 @@ const editor = createEditor({
   doc: store.get(KEY.code(track)) ?? starter(),
   label: t().editorLabel(track.label),
   onRun: () => { run(); },
-  onChange: (text) => store.set(KEY.code(track), text),
+  onChange: (text) => { store.set(KEY.code(track), text); dispatchEvent(new Event('attnlab:edited')); },
 });
 const languageReady = editor.setLanguage(track.name);
 if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
@@ -530,6 +531,7 @@ const host = {
   getCode: () => editor.value, setCode: (code) => { editor.value = code; }, check,
 };
 connectEmbed(host, mode.parentOrigin);
+if (mode.pkg) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
 
 // The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
 // warm), so that it never competes with the first load.
