@@ -94,8 +94,15 @@ export async function connectScorm(host, version, strings, win = window) {
   note.className = 'notice';
   note.setAttribute('role', 'status');
   note.hidden = true;
-  document.getElementById('notice').after(note);
-  const say = (text) => { note.textContent = text; note.hidden = !text; };
+  // Under the buttons, where the student looks after Check (or under the title if the page has no toolbar).
+  (document.getElementById('check')?.closest('[role=toolbar]') ?? document.getElementById('notice')).after(note);
+  // The note: what happened last with the LMS (restored, sent, refused), and whether the code fits.
+  let last = '', tooLong = null;
+  const say = (text = last) => {
+    last = text;
+    note.textContent = [text, tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' ');
+    note.hidden = !note.textContent;
+  };
 
   // Every call is guarded: an LMS's API may throw, or answer "false" with an error code.
   const call = (fn, ...args) => { try { return String(api[fn](...args)); } catch (e) { return `error:${e?.message ?? e}`; } };
@@ -124,16 +131,17 @@ export async function connectScorm(host, version, strings, win = window) {
 
   // The code in suspend_data: at each Check, and a moment after the student stops typing (so that
   // leaving the page, which cannot wait for compression, finds it already set).
-  let tooLong = null;
   async function storeCode() {
     const data = await encodeCode(host.getCode());
     tooLong = data.length > v.suspendMax ? data.length : null;
-    return set([['cmi.suspend_data', tooLong ? '' : data]]);
+    const r = set([['cmi.suspend_data', tooLong ? '' : data]]);
+    root.dataset.lmsStored = String(Number(root.dataset.lmsStored ?? 0) + 1); // for tests: how many times
+    return r;
   }
   let timer = null;
   addEventListener('attnlab:edited', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { storeCode().then(() => tooLong && say(strings().tooLong(tooLong, v.suspendMax))); }, 1500);
+    timer = setTimeout(() => { storeCode().then(() => say()); }, 1500);
   });
 
   addEventListener('attnlab:checked', async ({ detail: { passed, total } }) => {
@@ -141,8 +149,7 @@ export async function connectScorm(host, version, strings, win = window) {
     const sent = set(v.result(passed, total));
     const committed = commit();
     const failure = [stored, sent, committed].find((r) => r !== true);
-    root.dataset.lmsCommits = String(Number(root.dataset.lmsCommits ?? 0) + 1);
-    say([failure ? strings().notSent(failure) : strings().sent(passed, total), tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' '));
+    say(failure ? strings().notSent(failure) : strings().sent(passed, total));
     dispatchEvent(new CustomEvent('attnlab:lms', { detail: { passed, total, ok: !failure } }));
   });
 
