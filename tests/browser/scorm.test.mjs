@@ -3,7 +3,8 @@
 // under it as an LMS would. Per version: launch, Check the starter, a known-partial fixture and the
 // solution, reading the LMS's values back after each (score, status, suspend_data decoded here with
 // zlib); relaunch with the data kept and find the code restored; nothing requested outside the
-// package. SCORM 1.2: a solution too long for suspend_data is said so; no LMS: the page works as usual.
+// package (the 1.2 one served with .wasm as application/octet-stream, as an LMS that does not know it).
+// SCORM 1.2: a solution too long for suspend_data is said so; no LMS: the page works as usual.
 // Run: node --test tests/browser/scorm.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +45,9 @@ async function lmsServer() {
       if (files[path]) return res.writeHead(200, { 'content-type': MIME['.html'] }).end(files[path]);
       if (!file || !file.startsWith(tmp + sep) && !file.startsWith(root)) throw new Error('outside');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' }).end(body);
+      // An LMS that does not know .wasm (the 1.2 package's): the page must not need application/wasm.
+      const type = extname(file) === '.wasm' && path.includes('-1.2/') ? 'application/octet-stream' : MIME[extname(file)];
+      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }
