@@ -55,6 +55,7 @@ class AttnlabExercise extends HTMLElement {
     const frame = document.createElement('iframe');
     frame.src = url.href;
     frame.title = `attnlab: ${this.getAttribute('exercise') ?? ''}`.trim();
+    frame.allow = 'cross-origin-isolated'; // in an isolated page the exercise may run its threaded build
     frame.loading = 'lazy'; // a lesson with many exercises loads each as the reader comes near it
     Object.assign(frame.style, { display: 'block', width: '100%', height: '40rem', border: '0' });
     this.#frame?.remove();

@@ -70,6 +70,9 @@ export function startServer({ port = 0, dir = distDir, onResponse = null, isolat
       const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
       const frameAncestors = embed ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors) : undefined;
       const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path, { frameAncestors }), ...(isolated && ISOLATION_HEADERS) };
+      // Embed mode's page may be framed by a cross-origin isolated course page (COEP require-corp), which
+      // accepts a frame of another origin only with this header.
+      if (embed) headers['cross-origin-resource-policy'] = 'cross-origin';
       // <attnlab-exercise> (web/embed.js) is a module script loaded by pages of other origins.
       if (path === '/embed.js') headers['access-control-allow-origin'] = '*';
       if (req.headers['if-none-match'] === etag) {

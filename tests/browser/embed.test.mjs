@@ -16,11 +16,16 @@ const read = (p) => readFile(new URL(p, root), 'utf8');
 // The first lesson's seven tests, in order (DESIGN.md).
 const SDPA_TESTS = ['causal_mask', 'softmax', 'lesson_example', 'scaling', 'causality', 'loop_reference', 'batching'];
 
-/** Serves HTML pages ({ path: html }, looked up at each request) on a free 127.0.0.1 port: { origin, close() }. */
+/**
+ * Serves HTML pages ({ path: html }, looked up at each request) on a free 127.0.0.1 port: { origin, close() }.
+ * Paths starting /isolated are sent cross-origin isolated (COOP same-origin, COEP require-corp).
+ */
 export async function htmlServer(pages) {
   const server = createServer((req, res) => {
-    const html = pages[new URL(req.url, 'http://x').pathname];
-    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    const path = new URL(req.url, 'http://x').pathname;
+    const html = pages[path];
+    const isolation = path.startsWith('/isolated') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', ...isolation });
     res.end(html ?? 'not found');
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -104,6 +109,7 @@ before(async () => {
     '/normal.html': `<!doctype html><iframe name="n" src="${A}/?lang=en"></iframe>`,
     '/other.html': `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`,
     '/lesson.html': lessonPage(A),
+    '/isolated-lesson.html': lessonPage(A),
   });
   await mkdir(artifacts, { recursive: true });
   await page.goto(`${B.origin}/course.html`);
@@ -257,5 +263,20 @@ test('<attnlab-exercise> on a static page of another origin: ready, a solution s
     } finally {
       await p.close();
     }
+  }
+});
+
+test('<attnlab-exercise> in a cross-origin isolated lesson page (COEP require-corp) still loads, answers and grades', async () => {
+  const p = await b.context.newPage();
+  try {
+    await p.goto(`${B.origin}/isolated-lesson.html`);
+    assert.equal(await p.evaluate(() => crossOriginIsolated), true, 'the lesson page is isolated');
+    await p.waitForFunction(() => window.events.some((e) => e.type === 'attnlab-ready'));
+    await p.evaluate((c) => { const el = document.querySelector('attnlab-exercise'); el.setCode(c); el.check(); }, solution);
+    await p.waitForFunction(() => window.events.some((e) => e.type === 'attnlab-checked'));
+    const checked = (await p.evaluate(() => window.events)).find((e) => e.type === 'attnlab-checked');
+    assert.equal(checked.detail.score, 1);
+  } finally {
+    await p.close();
   }
 });
