@@ -4,7 +4,8 @@
 // solution, reading the LMS's values back after each (score, status, suspend_data decoded here with
 // zlib); relaunch with the data kept and find the code restored; nothing requested outside the
 // package (the 1.2 one served with .wasm as application/octet-stream, as an LMS that does not know it).
-// SCORM 1.2: a solution too long for suspend_data is said so; no LMS: the page works as usual.
+// SCORM 1.2: a solution too long for suspend_data is said so; no LMS, or one refusing Initialize: the page
+// works as usual.
 // Run: node --test tests/browser/scorm.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,10 +63,12 @@ async function lmsServer() {
 const playerPage = `<!doctype html><meta charset="utf-8"><title>LMS player</title>
 <script src="/lms/lib/scorm12.min.js"></script><script src="/lms/lib/scorm2004.min.js"></script>
 <script>
-  window.start = (v, id, saved) => {
+  window.start = (v, id, saved, refuse) => {
     const Api = v === '1.2' ? Scorm12API : Scorm2004API;
     window.lmsApi = new (Api.default ?? Api)({ logLevel: 5 });
     if (saved) window.lmsApi.loadFromFlattenedJSON(saved, '');
+    // An LMS whose session cannot start: Initialize answers "false", the error is 101.
+    if (refuse) Object.assign(window.lmsApi, { LMSInitialize: () => 'false', Initialize: () => 'false', LMSGetLastError: () => '101', GetLastError: () => '101', LMSGetErrorString: () => 'General exception', GetErrorString: () => 'General exception' });
     window[v === '1.2' ? 'API' : 'API_1484_11'] = window.lmsApi;
     const f = document.createElement('iframe');
     f.name = 'sco'; f.src = '/lms/content/' + id + '/index.html'; f.style.cssText = 'width:900px;height:900px;border:0';
@@ -101,13 +104,13 @@ after(async () => {
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the pages');
 });
 
-/** Starts the player on `version` (with `saved` CMI) → { page, frame, requests }. */
-async function open(c, saved = null) {
+/** Starts the player on `version` (with `saved` CMI; `refuse`: Initialize fails) → { page, frame, requests }. */
+async function open(c, saved = null, refuse = false) {
   const page = await b.context.newPage();
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(`${lms.origin}/lms/player.html`);
-  await page.evaluate(([v, id, s]) => window.start(v, id, s), [c.scorm, packages[c.scorm], saved]);
+  await page.evaluate(([v, id, s, r]) => window.start(v, id, s, r), [c.scorm, packages[c.scorm], saved, refuse]);
   await page.waitForFunction(() => window.frames.sco);
   const frame = () => page.frame({ name: 'sco' });
   await page.waitForFunction(() => {
@@ -226,6 +229,21 @@ test('without an LMS the package\'s page works as usual', async () => {
     await page.click('#check');
     assert.deepEqual(await done, [7, 7]);
     assert.equal(await page.$('#lms-note'), null);
+  } finally {
+    await page.close();
+  }
+});
+
+test('an LMS that refuses Initialize: the page says so, with the LMS\'s error, and grades as usual', async () => {
+  const { page, frame } = await open(CASES[1], null, true);
+  try {
+    assert.equal(await frame().evaluate(() => document.documentElement.dataset.lms), 'failed');
+    assert.match(await frame().textContent('#lms-note'), /did not connect \(101 General exception\)/);
+    await frame().evaluate((c) => { window.attnlab.editor.value = c; }, await read('exercises/sdpa/solution.js'));
+    const done = frame().evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r([e.detail.passed, e.detail.total]), { once: true })));
+    await frame().click('#check');
+    assert.deepEqual(await done, [7, 7]);
+    assert.equal(await page.evaluate(() => window.value('cmi.score.raw')), '', 'nothing reached the LMS');
   } finally {
     await page.close();
   }
