@@ -5,9 +5,8 @@
 // Run: node --test tests/browser/embed.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
-import { launch } from './launcher.mjs';
+import { launch, otherOrigin } from './launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -17,20 +16,13 @@ const read = (p) => readFile(new URL(p, root), 'utf8');
 const SDPA_TESTS = ['causal_mask', 'softmax', 'lesson_example', 'scaling', 'causality', 'loop_reference', 'batching'];
 
 /**
- * Serves HTML pages ({ path: html }, looked up at each request) on a free 127.0.0.1 port: { origin, close() }.
- * Paths starting /isolated are sent cross-origin isolated (COOP same-origin, COEP require-corp).
+ * Serves HTML pages ({ path: html }, looked up at each request) on another origin. Paths starting
+ * /isolated are sent cross-origin isolated (COOP same-origin, COEP require-corp).
  */
-export async function htmlServer(pages) {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://x').pathname;
-    const html = pages[path];
-    const isolation = path.startsWith('/isolated') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
-    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', ...isolation });
-    res.end(html ?? 'not found');
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
-}
+const htmlServer = (pages) => otherOrigin((path) => pages[path] && {
+  body: pages[path], type: 'text/html; charset=utf-8',
+  headers: path.startsWith('/isolated') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {},
+});
 
 let b, page, A, B, C, starter, solution;
 

@@ -9,14 +9,13 @@
 // Run: node --test tests/browser/scorm.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { launch } from './launcher.mjs';
+import { launch, otherOrigin } from './launcher.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
@@ -34,28 +33,17 @@ const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.
 let b, tmp, lms;
 const packages = {};
 
-/** The LMS: /lms/player.html?v=<version> (scorm-again), /lms/lib/<file> (its scripts), /lms/content/<id>/… (a package). */
-async function lmsServer() {
-  const files = { '/lms/player.html': playerPage };
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = null;
-    if (path.startsWith('/lms/lib/')) file = join(root, 'node_modules/scorm-again/dist', path.slice('/lms/lib/'.length));
-    else if (path.startsWith('/lms/content/')) file = normalize(join(tmp, path.slice('/lms/content/'.length)));
-    try {
-      if (files[path]) return res.writeHead(200, { 'content-type': MIME['.html'] }).end(files[path]);
-      if (!file || !file.startsWith(tmp + sep) && !file.startsWith(root)) throw new Error('outside');
-      const body = await readFile(file);
-      // An LMS that does not know .wasm (the 1.2 package's): the page must not need application/wasm.
-      const type = extname(file) === '.wasm' && path.includes('-1.2/') ? 'application/octet-stream' : MIME[extname(file)];
-      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
-}
+/** The LMS: /lms/player.html (below), /lms/lib/<file> (scorm-again's scripts), /lms/content/<id>/… (a package). */
+const lmsServer = () => otherOrigin(async (path) => {
+  if (path === '/lms/player.html') return { body: playerPage, type: MIME['.html'] };
+  let file = null;
+  if (path.startsWith('/lms/lib/')) file = join(root, 'node_modules/scorm-again/dist', path.slice('/lms/lib/'.length));
+  else if (path.startsWith('/lms/content/')) file = normalize(join(tmp, path.slice('/lms/content/'.length)));
+  if (!file || (!file.startsWith(tmp + sep) && !file.startsWith(root))) return null;
+  // An LMS that does not know .wasm (the 1.2 package's): the page must not need application/wasm.
+  const type = extname(file) === '.wasm' && path.includes('-1.2/') ? 'application/octet-stream' : MIME[extname(file)];
+  return { body: await readFile(file), type: type ?? 'application/octet-stream' };
+});
 
 // The player: window.start(version, packageId, saved) makes the API (with `saved`, flattened CMI from a
 // previous session, loaded first, as an LMS does on a resumed attempt) and frames the package;
@@ -201,9 +189,9 @@ test('SCORM 1.2: a solution too long for suspend_data (4096 characters compresse
     assert.deepEqual(await checkCode(frame(), long), { passed: 7, total: 7, ok: true });
     assert.deepEqual(await page.evaluate(() => [window.value('cmi.core.score.raw'), window.value('cmi.core.lesson_status'), window.value('cmi.suspend_data')]), ['100', 'passed', '']);
     assert.match(await frame().textContent('#lms-note'), /^Result 7\/7 sent.* does not fit in the course's storage: \d+ characters compressed, the limit is 4096/);
-    // Still so once the page has stored the code again after typing stopped (the code set counts as typing);
-    // shortened, it fits again and is kept.
+    // Still so once the page has stored the code again after more typing; shortened, it fits again and is kept.
     const stored = await frame().evaluate(() => Number(document.documentElement.dataset.lmsStored));
+    await frame().evaluate((c) => { window.attnlab.editor.value = c; }, `${long}# more\n`);
     await frame().waitForFunction((n) => Number(document.documentElement.dataset.lmsStored) > n, stored);
     assert.match(await frame().textContent('#lms-note'), /^Result 7\/7 sent.* does not fit/);
     assert.deepEqual(await checkCode(frame(), solution), { passed: 7, total: 7, ok: true });
