@@ -1,5 +1,5 @@
 // What tools/package-scorm writes: a SCORM manifest (1.2 or 2004 4th edition) for one SCO whose
-// resource lists every file of the package, and a zip (deflate, or stored where deflate does not
+// resource lists every file of the package, or a cmi5 course structure for one AU, and a zip (deflate, or stored where deflate does not
 // shrink a file; fixed timestamps, so the same inputs give the same bytes).
 import { crc32, deflateRawSync } from 'node:zlib';
 
@@ -45,6 +45,27 @@ ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
     </resource>
   </resources>
 </manifest>
+`;
+}
+
+/**
+ * cmi5.xml (cmi5's course structure, section 13) for one AU launched at `href` inside the zip: moveOn
+ * Passed (the AU says passed when every test passes, or the LMS's masteryScore is reached).
+ */
+export function cmi5Structure({ identifier, title, description, lang, href = 'index.html' }) {
+  const text = (t) => `<langstring lang="${xml(lang)}">${xml(t)}</langstring>`;
+  return `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="urn:attnlab:course:${xml(identifier)}">
+    <title>${text(title)}</title>
+    <description>${text(description)}</description>
+  </course>
+  <au id="urn:attnlab:au:${xml(identifier)}" moveOn="Passed" launchMethod="AnyWindow">
+    <title>${text(title)}</title>
+    <description>${text(description)}</description>
+    <url>${xml(href)}</url>
+  </au>
+</courseStructure>
 `;
 }
 

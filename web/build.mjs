@@ -98,7 +98,7 @@ async function upToDate() {
 }
 
 /**
- * `pkg`: a SCORM package's page instead (tools/package-scorm): { exercise, track, lang, scorm, outDir }:
+ * `pkg`: a package's page instead (tools/package-scorm): { exercise, track, lang, scorm: '1.2'|'2004'|'cmi5', outDir }:
  * only that pack and that track's worker, no threaded build (an LMS page is not cross-origin isolated)
  * and no service worker, the choice written into <html data-…> (web/src/mode.js), built into outDir.
  */
@@ -128,7 +128,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   ]);
   // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
   let html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
-  if (pkg) html = html.replace(/<html lang="\w+">/, `<html lang="${pkg.lang}" data-embed data-scorm="${pkg.scorm}" data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`);
+  if (pkg) html = html.replace(/<html lang="\w+">/, `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`);
   await writeFile(join(out, 'index.html'), html);
   // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.
   const trackWasm = tracks.filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);

@@ -70,13 +70,18 @@ export const setCode = (page, code) => page.evaluate((c) => { window.attnlab.edi
 
 /**
  * Another origin for a test (a course page, an LMS): HTTP on a free 127.0.0.1 port, each request answered
- * by `respond(path)` → { body, type, headers } or null (404); it may be async. → { origin, close() }.
+ * by `respond(path, { method, query, headers, body })` → { body, type, headers, status } or null (404); it
+ * may be async. → { origin, close() }.
  */
 export async function otherOrigin(respond) {
   const server = createServer(async (req, res) => {
-    const r = await Promise.resolve(respond(decodeURIComponent(new URL(req.url, 'http://x').pathname))).catch(() => null);
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const url = new URL(req.url, 'http://x');
+    const request = { method: req.method, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+    const r = await Promise.resolve(respond(decodeURIComponent(url.pathname), request)).catch(() => null);
     if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': r.type, ...r.headers }).end(r.body);
+    res.writeHead(r.status ?? 200, { 'content-type': r.type, ...r.headers }).end(r.body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };

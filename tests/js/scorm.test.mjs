@@ -1,5 +1,6 @@
 // tools/package-scorm: the zip and its manifest checked by Python's zipfile and ElementTree (not by
-// the code that wrote them) against SCORM's packaging rules; what the package holds (one exercise, one
+// the code that wrote them) against SCORM's packaging rules, and the cmi5 package's cmi5.xml against
+// cmi5's (sections 13-14); the cmi5 launch parameters read by the page; what the package holds (one exercise, one
 // track, no service worker, no threaded build); bad arguments refused. web/src/scorm.js: SCORM's API
 // search over windows, and the suspend_data encoding read back with zlib.
 // Run: node --test tests/js/scorm.test.mjs
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { findApi, encodeCode, decodeCode, CODE_PREFIX } from '../../web/src/scorm.js';
+import { cmi5Launch } from '../../web/src/mode.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const packageScorm = (...args) => spawnSync(join(ROOT, 'tools/package-scorm'), args, { cwd: ROOT, encoding: 'utf8' });
@@ -81,6 +83,7 @@ test('tools/package-scorm refuses bad arguments, naming them (exit 2)', () => {
     [['--exercise', 'sdpa', '--lang', 'de', '--out', 'x'], /--lang de: must be ru or en/],
     [['--exercise', 'sdpa'], /--out DIR is required/],
     [['--exercise', 'sdpa', '--out', 'x', '--bogus'], /Unknown option '--bogus'/],
+    [['--exercise', 'sdpa', '--cmi5', '--scorm', '1.2', '--out', 'x'], /--cmi5 and --scorm: a package is one or the other/],
   ]) {
     const r = packageScorm(...args);
     assert.equal(r.status, 2, args.join(' '));
@@ -121,4 +124,46 @@ test('suspend_data: the code deflated and in base64 after the prefix, read back 
   assert.ok(text.length < code.length / 5, `repetitive code compresses: ${text.length} of ${code.length}`);
   assert.equal(await decodeCode(text), code);
   for (const bad of ['', 'viewed=1,2,3', `${CODE_PREFIX}!!!`, `${CODE_PREFIX}${Buffer.from('not deflate').toString('base64')}`, null, 42]) assert.equal(await decodeCode(bad), null, String(bad));
+});
+
+// cmi5 (github.com/AICC/CMI-5_Spec_Current, 13.1 and 14.1): cmi5.xml at the root, in the course structure
+// namespace; a course and one AU, each with an IRI id, a title and a description in langstrings; the AU's
+// moveOn from the specification's vocabulary, its url relative and inside the zip.
+const CHECK_CMI5 = String.raw`
+import json, sys, zipfile, xml.etree.ElementTree as ET
+z = zipfile.ZipFile(sys.argv[1]); names = z.namelist(); ns = "{https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd}"
+m = ET.fromstring(z.read("cmi5.xml")); course = m.find(ns + "course"); aus = m.findall(ns + "au")
+texts = lambda e: [l.text for l in e.findall(f"{ns}title/{ns}langstring") + e.findall(f"{ns}description/{ns}langstring")]
+print(json.dumps({"bad_crc": z.testzip(), "root": m.tag == ns + "courseStructure", "no_scorm_manifest": "imsmanifest.xml" not in names,
+  "course_id": course.get("id"), "course_texts": all(texts(course)) and len(texts(course)) == 2, "aus": len(aus),
+  "au_id": aus[0].get("id"), "au_texts": all(texts(aus[0])) and len(texts(aus[0])) == 2, "moveOn": aus[0].get("moveOn"),
+  "url_in_zip": aus[0].find(ns + "url").text in names, "url": aus[0].find(ns + "url").text}))
+`;
+
+test('tools/package-scorm --cmi5: cmi5.xml at the root with one AU launched inside the zip', async () => {
+  const r = packageScorm('--exercise', 'sdpa', '--track', 'python', '--cmi5', '--out', tmp);
+  assert.equal(r.status, 0, r.stderr);
+  const zip = join(tmp, 'attnlab-sdpa-python-cmi5.zip');
+  const py = spawnSync('python3', ['-c', CHECK_CMI5, zip], { encoding: 'utf8' });
+  assert.equal(py.status, 0, py.stderr);
+  const got = JSON.parse(py.stdout);
+  assert.deepEqual(got, {
+    bad_crc: null, root: true, no_scorm_manifest: true, course_id: 'urn:attnlab:course:sdpa:python', course_texts: true, aus: 1,
+    au_id: 'urn:attnlab:au:sdpa:python', au_texts: true, moveOn: 'Passed', url_in_zip: true, url: 'index.html',
+  });
+  assert.ok(['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'].includes(got.moveOn));
+  const html = spawnSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("index.html").decode())', zip], { encoding: 'utf8' }).stdout;
+  assert.match(html, /<html lang="ru" data-embed data-package-exercise="sdpa" data-package-track="python" data-package-lang="ru">/, 'no data-scorm: the page looks for cmi5 parameters');
+});
+
+test('cmi5Launch: all five parameters or none; a bad one is named', () => {
+  const good = { endpoint: 'https://lms.example.org/lrs', fetch: 'https://lms.example.org/fetch/1', actor: '{"objectType":"Agent","account":{"homePage":"https://lms.example.org","name":"s1"}}', registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f01', activityId: 'urn:attnlab:au:sdpa:js' };
+  const q = (o) => `?${new URLSearchParams(o)}`;
+  assert.deepEqual(cmi5Launch(q(good)), { ...good, endpoint: 'https://lms.example.org/lrs/', actor: JSON.parse(good.actor) });
+  assert.equal(cmi5Launch('?exercise=sdpa'), null);
+  assert.equal(cmi5Launch(q({ ...good, activityId: undefined }).replace(/&activityId=undefined/, '')), null);
+  for (const [k, v, named] of [['endpoint', 'javascript:alert(1)', /endpoint is not an http\(s\) URL/], ['fetch', 'not a url', /fetch is not an http\(s\) URL/],
+    ['actor', '[1]', /actor is not a JSON object/], ['actor', '{', /actor is not a JSON object/], ['registration', '42', /registration is not a UUID/], ['activityId', 'no scheme', /activityId is not an IRI/]]) {
+    assert.throws(() => cmi5Launch(q({ ...good, [k]: v })), named, `${k}=${v}`);
+  }
 });

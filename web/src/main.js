@@ -28,7 +28,7 @@ if (mode.embed) document.documentElement.dataset.embed = '';
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
 // ?scaleMax=N caps T in the Scale panel (tests keep SwiftShader quick with it).
-// A SCORM package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
+// A package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
 const backendChoice = backendParam(mode.pkg ? '?threads=1' : location.search);
 const scaleMax = Number(params.get('scaleMax')) || Infinity;
 const store = {
@@ -531,7 +531,8 @@ const host = {
   getCode: () => editor.value, setCode: (code) => { editor.value = code; }, check,
 };
 connectEmbed(host, mode.parentOrigin);
-if (mode.pkg) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
+if (mode.cmi5) import('./cmi5.js').then((m) => m.connectCmi5(host, mode.cmi5, () => t().lms));
+else if (mode.pkg?.scorm) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
 
 // The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
 // warm), so that it never competes with the first load.

@@ -79,6 +79,17 @@ export async function decodeCode(text) {
   }
 }
 
+/** The page's line about the LMS (#lms-note, a status), under the buttons, where the student looks after Check. */
+export function lmsNote() {
+  const note = document.createElement('p');
+  note.id = 'lms-note';
+  note.className = 'notice';
+  note.setAttribute('role', 'status');
+  note.hidden = true;
+  (document.getElementById('check')?.closest('[role=toolbar]') ?? document.getElementById('notice')).after(note);
+  return note;
+}
+
 /**
  * host: the page (main.js: getCode, setCode, check, …); version '1.2' | '2004'; strings(): the page's
  * `lms` strings in its language. Sets <html data-lms="none|connected|failed">.
@@ -89,13 +100,7 @@ export async function connectScorm(host, version, strings, win = window) {
   const root = document.documentElement;
   if (!api) return void (root.dataset.lms = 'none');
 
-  const note = document.createElement('p');
-  note.id = 'lms-note';
-  note.className = 'notice';
-  note.setAttribute('role', 'status');
-  note.hidden = true;
-  // Under the buttons, where the student looks after Check (or under the title if the page has no toolbar).
-  (document.getElementById('check')?.closest('[role=toolbar]') ?? document.getElementById('notice')).after(note);
+  const note = lmsNote();
   // The note: what happened last with the LMS (restored, sent, refused), and whether the code fits.
   let last = '', tooLong = null;
   const say = (text = last) => {
