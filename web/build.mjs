@@ -47,13 +47,13 @@ const rawPlugin = {
 // pack (suite, messages, hints, texts, starters) as its own chunk, so that the page fetches only the
 // exercise it opens, and the first visit does not grow with the course (the service worker precaches
 // every chunk, so each exercise works offline after one visit).
-const packsPlugin = {
+const packsPlugin = (only) => ({
   name: 'packs',
   setup(b) {
     b.onResolve({ filter: /^attnlab:packs?(\/[\w-]+)?$/ }, (a) => ({ path: a.path.slice('attnlab:'.length), namespace: 'attnlab' }));
     b.onLoad({ filter: /^packs$/, namespace: 'attnlab' }, async () => {
       const lines = [], names = [], watch = [];
-      for (const [i, slug] of listExercises().entries()) {
+      for (const [i, slug] of listExercises().filter((x) => !only || only.includes(x)).entries()) {
         const pack = await readPack(slug);
         const problems = packProblems(pack);
         if (problems.length) throw new Error(`exercise pack error:\n${problems.join('\n')}`);
@@ -84,7 +84,7 @@ const packsPlugin = {
       return { contents: lines.join('\n') + '\n', loader: 'js', resolveDir: root, watchFiles: [join(pack.dir, 'spec.json')] };
     });
   },
-};
+});
 
 async function upToDate() {
   try {
@@ -97,19 +97,25 @@ async function upToDate() {
   }
 }
 
-export async function build({ dev = false, quiet = false, force = false, plugins = [] } = {}) {
+/**
+ * `pkg`: a package's page instead (tools/package-scorm): { exercise, track, lang, scorm: '1.2'|'2004'|'cmi5', outDir }:
+ * only that pack and that track's worker, no threaded build (an LMS page is not cross-origin isolated)
+ * and no service worker, the choice written into <html data-…> (web/src/mode.js), built into outDir.
+ */
+export async function build({ dev = false, quiet = false, force = false, plugins = [], pkg = null } = {}) {
   const missing = wasmFiles.filter((f) => !existsSync(join(wasmDist, f)));
   if (missing.length) throw new Error(`web build: wasm/dist lacks ${missing.join(', ')}; run tools/build-wasm first`);
-  if (!force && !dev && !plugins.length && (await upToDate())) return { distDir, cached: true };
+  if (!force && !dev && !plugins.length && !pkg && (await upToDate())) return { distDir, cached: true };
+  const tracks = Object.values(TRACKS).filter((t) => !pkg || t.name === pkg.track);
 
   // Scratch folders live in build/ (git-ignored, same file system, so the swap is a rename).
   await mkdir(join(root, 'build'), { recursive: true });
-  const out = join(root, 'build', `web-dist.tmp-${process.pid}`);
+  const out = pkg ? pkg.outDir : join(root, 'build', `web-dist.tmp-${process.pid}`);
   await rm(out, { recursive: true, force: true });
   await mkdir(join(out, 'wasm'), { recursive: true });
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
-    plugins: [rawPlugin, packsPlugin, ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
     loader: { '.wgsl': 'text', ...guestLoader }, // the WGSL kernel of wasm/webgpu/browser.mjs and the Python guest's .py files as strings
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
@@ -118,16 +124,19 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
     esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
     // One worker per track (web/src/sandbox/worker.js, worker-<track>.js), each with its own CSP.
-    ...Object.values(TRACKS).map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: join(web, 'src', 'sandbox', t.name === 'js' ? 'worker.js' : `worker-${t.name}.js`) }, format: 'iife', outdir: out })),
+    ...tracks.map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: join(web, 'src', 'sandbox', t.name === 'js' ? 'worker.js' : `worker-${t.name}.js`) }, format: 'iife', outdir: out })),
   ]);
   // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
-  const html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
+  let html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
+  if (pkg) html = html.replace(/<html lang="\w+">/, `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`);
   await writeFile(join(out, 'index.html'), html);
   // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.
-  const trackWasm = Object.values(TRACKS).filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);
-  const copied = [['web/src/icon.svg', 'icon.svg'],
-    ...wasmFiles.filter((x) => x.endsWith('.wasm') || threaded(x)).map((f) => [`wasm/dist/${f}`, `wasm/${f}`]), ...trackWasm];
+  const trackWasm = tracks.filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);
+  const copied = [['web/src/icon.svg', 'icon.svg'], ...(pkg ? [] : [['web/embed.js', 'embed.js']]),
+    ...wasmFiles.filter((x) => (x.endsWith('.wasm') || threaded(x)) && !(pkg && threaded(x))).map((f) => [`wasm/dist/${f}`, `wasm/${f}`]), ...trackWasm];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
+
+  if (pkg) return { distDir: out, assets: (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort() };
 
   // Service worker: precache exactly what the build produced.
   const assets = (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort();

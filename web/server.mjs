@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, distDir, wasmFiles } from './build.mjs';
-import { securityHeaders } from './csp.mjs';
+import { DEFAULT_EMBED_ANCESTORS, embedFrameAncestors, parseEmbedAncestors, securityHeaders } from './csp.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -28,12 +28,17 @@ const MIME = {
  */
 export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
-/** Builds what is missing: the WASM core (tools/build-wasm) if wasm/dist lacks it, then the page. */
-export async function ensureBuilt({ quiet = false } = {}) {
+/** Builds the WASM core (tools/build-wasm) if wasm/dist lacks any of its files. */
+export async function ensureWasm({ quiet = false } = {}) {
   if (wasmFiles.some((f) => !existsSync(join(root, 'wasm', 'dist', f)))) {
     const r = spawnSync(join(root, 'tools', 'build-wasm'), { stdio: quiet ? 'pipe' : 'inherit' });
     if (r.status !== 0) throw new Error(`tools/build-wasm failed (exit ${r.status})${quiet ? `:\n${r.stderr}` : ''}`);
   }
+}
+
+/** Builds what is missing: the WASM core if wasm/dist lacks it, then the page. */
+export async function ensureBuilt({ quiet = false } = {}) {
+  await ensureWasm({ quiet });
   return build({ quiet });
 }
 
@@ -41,15 +46,19 @@ export async function ensureBuilt({ quiet = false } = {}) {
  * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
  * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
  * isolated: send ISOLATION_HEADERS (default true).
+ * embedAncestors: who may frame the page in embed mode (`?embed=1`), CSP sources where `parent` is the
+ * URL's `parent-origin` (default 'parent'; csp.mjs embedFrameAncestors). The page is unframeable otherwise.
  * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
  * where the client accepts it), for measurements.
  */
-export function startServer({ port = 0, dir = distDir, onResponse = null, isolated = true } = {}) {
+export function startServer({ port = 0, dir = distDir, onResponse = null, isolated = true, embedAncestors = DEFAULT_EMBED_ANCESTORS } = {}) {
+  const ancestors = parseEmbedAncestors(embedAncestors);
   let sent = 0;
   const gzipped = new Map();
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const url = new URL(req.url, 'http://x');
+      const path = decodeURIComponent(url.pathname);
       let file = normalize(join(dir, path));
       if (file !== dir && !file.startsWith(dir + sep)) return send(res, 403, 'forbidden');
       let st = await stat(file).catch(() => null);
@@ -58,7 +67,14 @@ export function startServer({ port = 0, dir = distDir, onResponse = null, isolat
       // The service worker decides what is cached; the HTTP cache only revalidates (ETag → 304),
       // so the worker's precache after the first visit does not download everything twice.
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
-      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path), ...(isolated && ISOLATION_HEADERS) };
+      const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
+      const frameAncestors = embed ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors) : undefined;
+      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path, { frameAncestors }), ...(isolated && ISOLATION_HEADERS) };
+      // Embed mode's page may be framed by a cross-origin isolated course page (COEP require-corp), which
+      // accepts a frame of another origin only with this header.
+      if (embed) headers['cross-origin-resource-policy'] = 'cross-origin';
+      // <attnlab-exercise> (web/embed.js) is a module script loaded by pages of other origins.
+      if (path === '/embed.js') headers['access-control-allow-origin'] = '*';
       if (req.headers['if-none-match'] === etag) {
         onResponse?.({ path, status: 304, bytes: 0 });
         res.writeHead(304, headers);

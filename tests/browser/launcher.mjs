@@ -2,6 +2,7 @@
 // free 127.0.0.1 port in this process, and drive Debian's chromium with playwright-core.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, startServer } from '../../web/server.mjs';
@@ -51,7 +52,7 @@ export async function open(page, url) {
 
 /** Clicks Check and resolves with { passed, total } once the results are on screen. */
 export async function check(page) {
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail), { once: true })));
+  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', ({ detail: d }) => r({ passed: d.passed, total: d.total }), { once: true })));
   await page.click('#check');
   return done;
 }
@@ -66,3 +67,22 @@ export async function run(page, trigger = () => page.click('#run')) {
 
 export const getCode = (page) => page.evaluate(() => window.attnlab.editor.value);
 export const setCode = (page, code) => page.evaluate((c) => { window.attnlab.editor.value = c; }, code);
+
+/**
+ * Another origin for a test (a course page, an LMS): HTTP on a free 127.0.0.1 port, each request answered
+ * by `respond(path, { method, query, headers, body })` → { body, type, headers, status } or null (404); it
+ * may be async. → { origin, close() }.
+ */
+export async function otherOrigin(respond) {
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const url = new URL(req.url, 'http://x');
+    const request = { method: req.method, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+    const r = await Promise.resolve(respond(decodeURIComponent(url.pathname), request)).catch(() => null);
+    if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(r.status ?? 200, { 'content-type': r.type, ...r.headers }).end(r.body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}

@@ -52,6 +52,13 @@ export const STRINGS = {
     masked: 'закрыто маской', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Не удалось загрузить вычислительное ядро: ${m}`,
     packFailed: 'Не удалось загрузить упражнение: файл не пришёл (сеть прервалась?). Код сохранён; обновите страницу.',
+    lms: { // a SCORM package in a course's system (web/src/scorm.js)
+      refused: (why) => `Система курса не подключилась (${why}): результат туда не попадёт, код хранится только в этом браузере.`,
+      restored: 'Код восстановлен из системы курса: вы продолжаете с того места, где остановились.',
+      sent: (p, n) => `Результат ${p}/${n} отправлен в систему курса.`,
+      notSent: (why) => `Система курса не приняла результат (${why}).`,
+      tooLong: (n, max) => `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
+    },
     crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
   },
   en: {
@@ -106,6 +113,13 @@ export const STRINGS = {
     masked: 'masked', cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Could not load the compute core: ${m}`,
     packFailed: 'Could not load the exercise: a file did not arrive (did the network drop?). Your code is kept; reload the page.',
+    lms: {
+      refused: (why) => `The course's system did not connect (${why}): the result will not reach it, and the code is kept in this browser only.`,
+      restored: 'Your code was restored from the course: you continue where you stopped.',
+      sent: (p, n) => `Result ${p}/${n} sent to the course's system.`,
+      notSent: (why) => `The course's system did not accept the result (${why}).`,
+      tooLong: (n, max) => `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
+    },
     crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
   },
 };

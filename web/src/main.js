@@ -16,14 +16,20 @@ import { toTensor, toWire, fmtShape, take0 } from '../../grader/core/tensor.mjs'
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
+import { pageMode } from './mode.js';
+import { connectEmbed } from './embed.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+// Embed mode (a frame in a course's page) or a SCORM package's page: the exercise alone (mode.js).
+const mode = pageMode(location.search);
+if (mode.embed) document.documentElement.dataset.embed = '';
 // ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
 // ?scaleMax=N caps T in the Scale panel (tests keep SwiftShader quick with it).
-const backendChoice = backendParam(location.search);
+// A package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
+const backendChoice = backendParam(mode.pkg ? '?threads=1' : location.search);
 const scaleMax = Number(params.get('scaleMax')) || Infinity;
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
@@ -33,13 +39,13 @@ const store = {
 
 // The page's language: ?lang=, else the one chosen last, else Russian.
 const LANG_KEY = 'attnlab:lang', EXERCISE_KEY = 'attnlab:exercise';
-let lang = params.get('lang') ?? store.get(LANG_KEY) ?? 'ru';
+let lang = mode.pkg?.lang ?? params.get('lang') ?? store.get(LANG_KEY) ?? 'ru';
 if (!STRINGS[lang]) lang = 'ru';
 const t = () => STRINGS[lang];
 
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
 // Its chunk can fail to arrive (the network dropped on a first visit): the page says so, not a blank page.
-const { exercise, unknown: unknownExercise } = await chooseExercise(params.get('exercise'), store.get(EXERCISE_KEY)).catch((e) => {
+const { exercise, unknown: unknownExercise } = await chooseExercise(mode.pkg?.exercise ?? params.get('exercise'), store.get(EXERCISE_KEY)).catch((e) => {
   const n = $('notice');
   n.textContent = t().packFailed;
   n.hidden = false;
@@ -59,7 +65,7 @@ const PANELS = exercise.spec.panels ?? {};
 // pack's first. Only the tracks the pack offers (a starter and a solution each).
 const offered = exercise.tracks.map((n) => TRACKS[n]);
 const chooseTrack = (name) => offered.find((tr) => tr.name === name) ?? offered[0];
-let track = chooseTrack(params.get('track') ?? store.get(KEY.track));
+let track = chooseTrack(mode.pkg?.track ?? params.get('track') ?? store.get(KEY.track));
 store.set(KEY.track, track.name);
 // The pack's texts and hints in the track's spelling where it has them (texts/task.ru.py.md, "ru.py").
 const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.texts[lang];
@@ -359,7 +365,7 @@ const check = () => busy(async () => {
   renderReport(report);
   showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
   // Results are on screen now (tools/measure-page times click → this event).
-  dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total } }));
+  dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total, tests: report.tests } }));
   await updateStudentHeatmap(report.status !== 'error');
 }, 'check');
 
@@ -458,7 +464,7 @@ const editor = createEditor({
   doc: store.get(KEY.code(track)) ?? starter(),
   label: t().editorLabel(track.label),
   onRun: () => { run(); },
-  onChange: (text) => store.set(KEY.code(track), text),
+  onChange: (text) => { store.set(KEY.code(track), text); dispatchEvent(new Event('attnlab:edited')); },
 });
 const languageReady = editor.setLanguage(track.name);
 if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
@@ -519,10 +525,19 @@ state.backendReady = state.coreReady.then(async (core) => core && (await core.th
 // For the browser tests and the console: the editor and the live state.
 window.attnlab = { editor, state, exercise, run, check, measure, switchTrack, get track() { return track.name; } };
 const firstReady = Promise.allSettled([state.coreReady, trackReady()]);
+// What the embed API (and the SCORM bridge) may do with the page.
+const host = {
+  exercise: exercise.slug, get track() { return track.name; }, ready: firstReady, busy: () => state.busy,
+  getCode: () => editor.value, setCode: (code) => { editor.value = code; }, check,
+};
+connectEmbed(host, mode.parentOrigin);
+if (mode.cmi5) import('./cmi5.js').then((m) => m.connectCmi5(host, mode.cmi5, () => t().lms));
+else if (mode.pkg?.scorm) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
 
 // The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
 // warm), so that it never competes with the first load.
-if ('serviceWorker' in navigator && !params.has('nosw')) {
+// Not in embed mode: a frame in someone else's page is online with it, and needs no copy of every file.
+if ('serviceWorker' in navigator && !params.has('nosw') && !mode.embed) {
   firstReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
 }
 document.documentElement.dataset.ready = 'editor';

@@ -28,7 +28,11 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const req = event.request;
-  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  // Embed mode's page comes from the server, whose headers say who may frame it; the cached page's
+  // say nobody (frame-ancestors 'none').
+  if (req.mode === 'navigate' && url.searchParams.get('embed') === '1') return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // Navigations carry query strings (?lang=en): any of them is the one page.
