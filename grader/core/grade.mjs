@@ -64,6 +64,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
+  const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? spec.timeout_ms;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
@@ -121,7 +122,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
 
   for (const test of spec.tests) {
     if (now() >= deadlineAt) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
+    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs, memoryMb, deadlineAt, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
     let status = 'pass', message = null;
     try {
       await exercise.suite[test.id](ctx);
@@ -152,6 +153,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
+  let measuring = null, measured = null; // ctx.measure's request, and what the last call reported
   const ctx = {
     spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
@@ -166,12 +168,26 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 
+    /**
+     * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null }, what
+     * the call built in np (grader/sandbox/measure.mjs). `limit`: an element count; when the largest
+     * array is bigger and its line is unknown, the guest finds the line by a second run.
+     */
+    async measure(fn, args, { limit = 0 } = {}) {
+      measuring = { limit };
+      try {
+        const value = await ctx.call(fn, ...args);
+        return { value, ...measured };
+      } finally { measuring = null; }
+    },
+
     /** Call a student function; any way it can go wrong becomes a Failure naming it. */
     async call(fn, ...args) {
       const left = deadlineAt - now();
       if (left <= 0) throw new DeadlineReached();
       const limit = Math.min(timeoutMs, left);
-      const res = await sandbox.call(fn, args.map(toWire), { timeoutMs: limit, deadlineMs: left });
+      const res = await sandbox.call(fn, args.map(toWire), { timeoutMs: limit, deadlineMs: left, ...(measuring && { measure: measuring }) });
+      measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
       if (res.output) ctx.output += res.output;
       if (!res.ok) {
         if (res.kind === 'timeout' && limit < timeoutMs) throw new DeadlineReached();

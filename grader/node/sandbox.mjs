@@ -241,10 +241,10 @@ export class NodeSandbox {
     return this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
-  async call(name, args, { timeoutMs = 1000, deadlineMs } = {}) {
+  async call(name, args, { timeoutMs = 1000, deadlineMs, measure } = {}) {
     const failed = await this.#live(deadlineMs);
     if (failed) return failed;
-    return this.child.request({ op: 'call', name, args }, { timeoutMs, deadlineMs });
+    return this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
   }
 
   async close() {

@@ -192,6 +192,20 @@ function checkArray(nd, spend) {
 }
 
 const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 0);
+const isCount = (n) => isSafeInteger(n) && n >= 0;
+
+/**
+ * A measured call's report (grader/sandbox/measure.mjs): { arrays, bytes, largest: null |
+ * { shape, dtype, bytes, line } }, checked field by field.
+ */
+function checkMeasured(m) {
+  if (!isPlain(m) || !onlyKeys(m, ['arrays', 'bytes', 'largest']) || !isCount(m.arrays) || !isCount(m.bytes)) bad('measured');
+  const g = m.largest;
+  if (g === null || g === undefined) return { arrays: m.arrays, bytes: m.bytes, largest: null };
+  if (!isPlain(g) || !onlyKeys(g, ['shape', 'dtype', 'bytes', 'line']) || !DTYPES.includes(g.dtype) || !isCount(g.bytes) || !isLine(g.line)) bad('measured largest');
+  if (!isArray(g.shape) || g.shape.length > LIMITS.depth || !g.shape.every(isCount)) bad('measured shape');
+  return { arrays: m.arrays, bytes: m.bytes, largest: { shape: [...g.shape], dtype: g.dtype, bytes: g.bytes, line: g.line ?? null } };
+}
 
 /**
  * Trusted side: one reply (JSON text, at most LIMITS.replyBytes, which the host enforces while
@@ -218,7 +232,9 @@ export function decodeResponse(text, { functions = [] } = {}) {
         return { ok: true, functions: [...new Set(r.functions)], error, output };
       }
       if (!hasOwn(r, 'value')) bad('no value');
-      return { ok: true, value: checkValue(r.value), output };
+      const res = { ok: true, value: checkValue(r.value), output };
+      if (hasOwn(r, 'measured')) res.measured = checkMeasured(r.measured);
+      return res;
     }
     if (!KINDS.includes(r.kind)) bad('kind');
     const res = { ok: false, kind: r.kind, message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '', output };
