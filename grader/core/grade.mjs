@@ -57,7 +57,10 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
  * stack (the report carries only its message).
  */
-export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs = DEFAULT_DEADLINE_MS, onGraderError }) {
+export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
+  // The default deadline grows by what tests with a timeout_ms of their own grant beyond the pack's.
+  const granted = timeoutMs === undefined ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - exercise.spec.timeout_ms), 0) : 0;
+  deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS + granted;
   const deadlineAt = now() + deadlineMs;
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
@@ -185,7 +188,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     async call(fn, ...args) {
       const left = deadlineAt - now();
       if (left <= 0) throw new DeadlineReached();
-      const limit = Math.min(timeoutMs, left);
+      const limit = Math.min(timeoutMs, Math.max(1, Math.floor(left))); // an integer: vm.runInContext refuses a fractional timeout
       const res = await sandbox.call(fn, args.map(toWire), { timeoutMs: limit, deadlineMs: left, ...(measuring && { measure: measuring }) });
       measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
       if (res.output) ctx.output += res.output;
