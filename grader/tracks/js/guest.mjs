@@ -157,7 +157,8 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       return measure ? measureCall(run, { limit: measure.limit, args, isReal, lineOf, output }) : run();
     },
   };
-  const makeArray = ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape);
+  // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
+  const makeArray = ({ dtype, shape, data }) => (isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype));
 
   const handle = createHandle({ ops, makeArray, errorInfo, output });
 

@@ -164,7 +164,8 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
   };
   return createHandle({
     ops, errorInfo, output,
-    makeArray: ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape),
+    // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
+    makeArray: ({ dtype, shape, data }) => (Array.isArray(data) ? np.array(data, dtype).reshape(shape) : new np.ndarray(data, shape, dtype)),
     before: () => { bridge.startRequest(); bytes = []; cut = false; },
     after: flushOutput,
   });
