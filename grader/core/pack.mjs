@@ -49,6 +49,12 @@ const PANELS = {
   scale: {
     function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
   },
+  // memory: the Memory panel measures what the student's `function` builds, called as
+  // function(Q, K, V, ...args) on (T, 64) (args[0]: a block size, drawn as the one-block guide).
+  memory: {
+    function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
+    args: { check: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'boolean') ? null : 'must be a list of numbers or booleans') },
+  },
 };
 const HOOKS = { heatmap: 'the heatmap panel' }; // suite exports that are not tests
 
