@@ -138,9 +138,9 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
     for (let i = 0; i < n; i++) out[i] = enc(src[i], depth);
     return out;
   };
-  const typed = (data, n, bool) => {
+  const typed = (data, n, bool, packable = false) => {
     spend(n);
-    if (n >= packMin) return pack(data, n, bool);
+    if (packable && n >= packMin) return pack(data, n, bool); // only an array's data: a plain typed array stays a list
     const out = [];
     for (let i = 0; i < n; i++) out[i] = bool ? data[i] !== 0 : num(+data[i]);
     return out;
@@ -170,7 +170,7 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
         size *= d;
       }
       if (dims.length !== shape.length || dims.length > LIMITS.depth || size !== n) throw new InvalidValue('ndarray');
-      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool') } };
+      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool', true) } };
     }
     if (typedTag(v) !== undefined) {
       const n = typedLength(v);

@@ -102,3 +102,8 @@ test('packed arrays: PACK_MIN elements or more cross as base64 of their bytes, b
   const two = encodeValue(np.array(Array.from({ length: n }, () => 1)), NDArray.parts).$nd.data; // bytes of 1.0: not a bool
   assert.equal(decodeResponse(JSON.stringify({ ok: true, value: { $nd: { dtype: 'bool', shape: [n], data: two.slice(0, 4 * Math.ceil(n / 3)) } }, output: '' })).reason, 'reply');
 });
+
+test('a plain typed array returned by student code stays a list of numbers, however long', () => {
+  const v = encodeValue(new Float64Array(PACK_MIN + 1).fill(0.5), NDArray.parts);
+  assert.ok(Array.isArray(v) && v.length === PACK_MIN + 1 && v[0] === 0.5);
+});
