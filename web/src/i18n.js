@@ -16,7 +16,7 @@ export const STRINGS = {
     memoryProgress: (T) => `Измеряется T = ${T}…`, memoryDone: (n) => `Готово, измерено точек: ${n}.`,
     memory: {
       axisT: 'T — длина последовательности (токенов)', axisBytes: 'байты',
-      caption: (d, b) => `Самый большой массив и все созданные массивы вместе от T, обе оси логарифмические (d = ${d}). Вся матрица оценок T×T растёт как T² (пунктир); FlashAttention держит за раз один блок оценок, T × ${b ?? 'block_size'}, который растёт как T (красный пунктир).`,
+      caption: (d, b) => `Самый большой массив и все созданные массивы вместе от T, обе оси логарифмические (d = ${d}). Вся матрица оценок T×T растёт как T² (пунктир); FlashAttention держит за раз один блок оценок, T × ${b ?? 'block_size'}, который растёт как T (красный пунктир). «Все созданные массивы» — сумма за весь вызов, включая давно ненужные, поэтому и у верного решения она растёт как T²: отличает блоки от всей матрицы самый большой массив.`,
       largest: 'Самый большой массив', bytes: 'Все созданные массивы', line: 'Строка', matrix: 'Вся матрица оценок T×T', block: (b) => `Один блок оценок, T × ${b}`,
       tableCaption: 'Что построил один вызов (d = 64)',
       stopped: { timeout: 'прервано по времени', memory: 'превышен лимит памяти', after: 'пропущено' },
@@ -86,7 +86,7 @@ export const STRINGS = {
     memoryProgress: (T) => `Measuring T = ${T}…`, memoryDone: (n) => `Done: ${n} points measured.`,
     memory: {
       axisT: 'T: sequence length (tokens)', axisBytes: 'bytes',
-      caption: (d, b) => `The largest array and all arrays created together against T, both axes logarithmic (d = ${d}). The whole T×T score matrix grows as T² (dashed); FlashAttention keeps one block of scores at a time, T × ${b ?? 'block_size'}, which grows as T (red dots).`,
+      caption: (d, b) => `The largest array and all arrays created together against T, both axes logarithmic (d = ${d}). The whole T×T score matrix grows as T² (dashed); FlashAttention keeps one block of scores at a time, T × ${b ?? 'block_size'}, which grows as T (red dots). “All arrays created” sums the whole call, arrays long dropped included, so it grows as T² for a correct solution too: the largest array is what tells blocks from the whole matrix.`,
       largest: 'The largest array', bytes: 'All arrays created', line: 'Line', matrix: 'The whole T×T score matrix', block: (b) => `One block of scores, T × ${b}`,
       tableCaption: 'What one call built (d = 64)',
       stopped: { timeout: 'stopped at the time limit', memory: 'over the memory limit', after: 'skipped' },
