@@ -9,29 +9,31 @@
 // The line: the JavaScript guest reads it from a stack trace when a new largest array appears
 // (`lineOf`). Where that gives nothing (the Python track: MicroPython's frames are not on the JS stack)
 // and the largest array has more than `limit` elements, the call is run a second time and stopped
-// by the hook at that same array (the computation is deterministic: the same inputs build the same
-// arrays in the same order); the error then carries the line of the student's frame, as any error
-// does. The second run's output is dropped, so the student sees what one call printed.
+// by the hook at the first array of that many elements, the same array (the computation is
+// deterministic: the same inputs build the same arrays; counting sizes, not positions, keeps a cache
+// filled by the first run, such as the bridge's view positions, from shifting the count); the error
+// then carries the line of the student's frame, as any error does. The second run's output is
+// dropped, so the student sees what one call printed.
 import { watchArrays } from '../np/index.mjs';
 
 /** What the hook throws to stop the second run at the array being looked for. */
 export class MeasureStop extends Error {}
 MeasureStop.prototype.name = 'MeasureStop';
 
-function recorder(known, lineOf, stopAt) {
+function recorder(known, lineOf, stopSize) {
   const seen = new WeakSet();
   for (const data of known) seen.add(data.buffer);
-  let index = 0, bytes = 0, largest = null, stopped = false;
+  let count = 0, bytes = 0, largest = null, stopped = false;
   const hook = (data, shape, dtype) => {
     const buffer = data.buffer;
     if (seen.has(buffer)) return; // a view of an array already counted, or of an argument
     seen.add(buffer);
-    if (index === stopAt) { stopped = true; throw new MeasureStop(`stopped at array ${index}`); }
+    if (data.length === stopSize) { stopped = true; throw new MeasureStop(`stopped at an array of ${stopSize} elements`); }
     bytes += data.byteLength;
-    if (largest === null || data.length > largest.size) largest = { index, size: data.length, shape: [...shape], dtype, bytes: data.byteLength, line: lineOf ? lineOf() : null };
-    index++;
+    if (largest === null || data.length > largest.size) largest = { size: data.length, shape: [...shape], dtype, bytes: data.byteLength, line: lineOf ? lineOf() : null };
+    count++;
   };
-  return { hook, report: () => ({ arrays: index, bytes, largest }), stopped: () => stopped };
+  return { hook, report: () => ({ arrays: count, bytes, largest }), stopped: () => stopped };
 }
 
 /**
@@ -54,7 +56,7 @@ export function measureCall(run, { limit = 0, args = [], isReal, lineOf = null, 
   const { arrays, bytes, largest } = first.report();
   if (largest && largest.line === null && limit > 0 && largest.size > limit) {
     const printed = output.take();
-    const again = recorder(known, null, largest.index);
+    const again = recorder(known, null, largest.size);
     const res2 = watchArrays(again.hook, run);
     output.take();
     output.write(printed);

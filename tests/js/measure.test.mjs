@@ -59,6 +59,16 @@ test('measureCall: without a line, a largest array over the limit is found by a 
   assert.deepEqual(res.measured.largest, { shape: [10, 10], dtype: 'float64', bytes: 800, line: 12 });
   assert.equal(res.measured.arrays, 3);
   assert.equal(output.take(), 'run 1\n', 'the second run prints nothing');
+  // A cache the first run filled (one array fewer the second time) does not shift the stop.
+  let cached = false;
+  const withCache = () => {
+    try {
+      if (!cached) { np.ones([2]); cached = true; }
+      np.ones([10, 10]);
+      return { ok: true, value: 1 };
+    } catch (e) { return { ok: false, kind: 'error', message: String(e), line: e.name === 'MeasureStop' ? 21 : null }; }
+  };
+  assert.equal(measureCall(withCache, { limit: 50, args: [], isReal, output }).measured.largest.line, 21);
   // Under the limit: no second run, no line.
   runs = 0;
   assert.equal(measureCall(run, { limit: 100, args: [], isReal, output }).measured.largest.line, null);
