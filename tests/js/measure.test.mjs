@@ -139,3 +139,36 @@ for (const track of [TRACKS.js, TRACKS.python]) {
     } finally { await sb.close(); }
   });
 }
+
+test('grade(): ctx.measure in a test, a test\'s own timeout_ms, and --timeout-ms over both', async () => {
+  const { grade } = await import('../../grader/core/grade.mjs');
+  const spec = {
+    slug: 'probe', functions: ['scores', 'spin'], seed: 1, timeout_ms: 100, tasks: [],
+    tests: [
+      { id: 'measured', task_id: 1, name: { en: 'm', ru: 'm' }, test_code: '' },
+      { id: 'pack_limit', task_id: 1, name: { en: 'p', ru: 'p' }, test_code: '' },
+      { id: 'own_limit', task_id: 1, name: { en: 'o', ru: 'o' }, test_code: '', timeout_ms: 300 },
+    ],
+  };
+  const seen = {};
+  const suite = {
+    async measured(ctx) { seen.m = await ctx.measure('scores', [{ data: new Float64Array(12), shape: [3, 4], dtype: 'float64' }], { limit: 4 }); },
+    async pack_limit(ctx) { await ctx.call('spin'); },
+    async own_limit(ctx) { await ctx.call('spin'); },
+  };
+  const source = 'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\n';
+  const run = async (timeoutMs) => {
+    const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+    try {
+      return await grade({ exercise: { spec, suite, messages: {} }, source, track: TRACKS.js, sandbox, core: { flavour: 'baseline' }, lang: 'en', timeoutMs });
+    } finally { await sandbox.close(); }
+  };
+  const r = await run(undefined);
+  assert.deepEqual(seen.m.value, 1);
+  assert.deepEqual([seen.m.arrays, seen.m.largest.shape, seen.m.largest.line], [2, [4, 3], 2]); // swapaxes copies (4, 3), then s (3, 3)
+  assert.match(r.tests[1].message, /within the 100 ms/);
+  assert.match(r.tests[2].message, /within the 300 ms/);
+  const given = await run(150);
+  assert.match(given.tests[1].message, /within the 150 ms/);
+  assert.match(given.tests[2].message, /within the 150 ms/);
+});
