@@ -79,17 +79,21 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
 
 export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
-  // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). Limits given
-  // explicitly (--timeout-ms, --deadline-ms) are used as they are.
+  // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). A test's own
+  // timeout_ms is used as it is, and the default deadline grows by what such tests grant beyond the
+  // pack's limit. Limits given explicitly (--timeout-ms, --deadline-ms) are used as they are.
   const scale = track.timeScale ?? 1;
-  deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS * scale;
+  const packLimit = callLimitMs(exercise.spec, track);
+  const granted = timeoutMs === undefined ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - packLimit), 0) : 0;
+  deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS * scale + granted;
   const clock = new Clock(deadlineMs);
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
   fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
-  timeoutMs = timeoutMs ?? callLimitMs(spec, track);
+  const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
+  timeoutMs = timeoutMs ?? packLimit;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
@@ -147,7 +151,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
 
   for (const test of spec.tests) {
     if (clock.over) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, clock, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
+    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs, memoryMb, clock, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
     let status = 'pass', message = null;
     try {
       await exercise.suite[test.id](ctx);
@@ -179,6 +183,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
   const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
+  let measuring = null, measured = null; // ctx.measure's request, and what the last call reported
   const ctx = {
     spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
@@ -192,6 +197,19 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     mistakes: (fn, args) => (test.mistakes ?? []).filter((m) => m.function === fn).map((m) => ({ key: m.key, run: () => ctx.ref[fn](...args, m.options) })),
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
+
+    /**
+     * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null }, what
+     * the call built in np (grader/sandbox/measure.mjs). `limit`: an element count; when the largest
+     * array is bigger and its line is unknown, the guest finds the line by a second run.
+     */
+    async measure(fn, args, { limit = 0 } = {}) {
+      measuring = { limit };
+      try {
+        const value = await ctx.call(fn, ...args);
+        return { value, ...measured };
+      } finally { measuring = null; }
+    },
 
     /**
      * Call a student function; any way it can go wrong becomes a Failure naming it. A call that
@@ -210,10 +228,11 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       const wire = args.map(toWire);
       const attempt = async (ms, fresh) => {
         if (clock.over) throw new DeadlineReached();
-        const limit = Math.min(ms, clock.left);
+        const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // an integer: vm.runInContext refuses a fractional timeout
         const t0 = now();
-        const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh });
+        const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh, ...(measuring && { measure: measuring }) });
         clock.bill(res, t0);
+        measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
         if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
         return res;
       };

@@ -34,6 +34,8 @@ const TEST = {
   test_code: { required: true, check: (v) => (typeof v === 'string' || (isObj(v) && typeof v.js === 'string' && Object.entries(v).every(([k, c]) => Object.hasOwn(TRACKS, k) && typeof c === 'string')) ? null : `must be a string, or an object of strings per track (${Object.keys(TRACKS).join(', ')}; js required)`) },
   params: { check: (v) => (isObj(v) ? null : 'must be an object') },
   tolerance: { check: tolerance },
+  // This test's limit per call (a test that grants more time, e.g. a memory test at a large T); --timeout-ms overrides it.
+  timeout_ms: { check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000') },
   mistakes: { check: (v) => (Array.isArray(v) && v.every((m) => isObj(m) && typeof m.key === 'string' && typeof m.function === 'string' && isObj(m.options) && Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k))) ? null : 'must be a list of { "key": message key, "function": reference function, "options": { … } }') },
 };
 // Panels a pack may ask the page for. heatmap: the attention weights of the student's `function` on
@@ -46,6 +48,12 @@ const PANELS = {
   // scale: the Scale panel times the student's `function`, called as function(Q, K, V, mask) on (T, 64).
   scale: {
     function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
+  },
+  // memory: the Memory panel measures what the student's `function` builds, called as
+  // function(Q, K, V, ...args) on (T, 64) (args[0]: a block size, drawn as the one-block guide).
+  memory: {
+    function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
+    args: { check: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'boolean') ? null : 'must be a list of numbers or booleans') },
   },
 };
 const HOOKS = { heatmap: 'the heatmap panel' }; // suite exports that are not tests

@@ -4,7 +4,8 @@
 //   ctx.params, ctx.rng (seeded per test id), ctx.tol, ctx.lang, ctx.t(key, params) (the pack's
 //   messages.json first, then the core's), ctx.fail(problem, cause), ctx.call(fn, ...args) (the
 //   student's function, in the sandbox; a timeout is confirmed by a retry), ctx.probe(fn, ...args)
-//   (the same for a diagnosis: no retry), ctx.array(value, fn), ctx.tuple(value, fn, names),
+//   (the same for a diagnosis: no retry), ctx.measure(fn, args, { limit }) (the same call, with what it
+//   built in np: arrays, bytes, the largest array and its line), ctx.array(value, fn), ctx.tuple(value, fn, names),
 //   ctx.mismatch(actual, expected, what), ctx.ref.<name>(...) (the pack's reference functions,
 //   reference/bind.cpp), ctx.engine (the shared C++ engine: causalMask, softmax, matmul, attention,
 //   causalSelfAttention, attentionLoops, attentionF32), ctx.fast (the float32 fast path), ctx.members

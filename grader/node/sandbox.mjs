@@ -287,11 +287,11 @@ export class NodeSandbox {
   }
 
   /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
-  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false } = {}) {
+  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const failed = await this.#live(deadlineMs);
     if (failed) return failed;
-    return this.#released(await this.child.request({ op: 'call', name, args }, { timeoutMs, deadlineMs }));
+    return this.#released(await this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }));
   }
 
   /** The runtime's clean-up after a request, as a request of its own: its time is not the student's. */

@@ -308,6 +308,19 @@ const INDEXED = new Proxy(Object.create(Object.prototype), {
   },
 });
 
+// ---------------------------------------------------------------- measurement: a hook at array creation
+// The grader measures what a call into student code builds (grader/np/README.md "Measurement"): while
+// watchArrays(hook, fn) runs fn, hook(data, shape, dtype) sees every NDArray constructed, views (which
+// share their data) included; the hook tells them apart by their buffer. A hook may throw to stop the
+// computation there (the Python track's way to find a line). When nothing watches, the cost is one
+// comparison per array.
+let onCreate = null;
+export function watchArrays(hook, fn) {
+  const outer = onCreate;
+  onCreate = hook;
+  try { return fn(); } finally { onCreate = outer; }
+}
+
 export class NDArray {
   /** { dtype, shape, data } of a real NDArray (its fields as they are now), null for anything else. */
   static parts(v) {
@@ -320,6 +333,7 @@ export class NDArray {
     this.data = data;
     this.shape = Object.freeze(shape.slice());
     this.dtype = dtype;
+    if (onCreate !== null) onCreate(data, this.shape, dtype);
     REAL.add(this);
   }
   get ndim() { return this.shape.length; }

@@ -4,7 +4,10 @@
 //   numbers (non-finite as { $f: 'NaN' | 'Infinity' | '-Infinity' }), booleans, null, strings (cut to
 //   STRING_CAP), lists, { $undef: true }, { $other: kind } for anything that is not data (a function, an
 //   object: its kind only), and arrays { $nd: { dtype: 'float64' | 'int64' | 'bool', shape: [n, …],
-//   data: [numbers | booleans] } }.
+//   data: [numbers | booleans] | packed } }. An array of PACK_MIN elements or more travels packed: data
+//   is one base64 string of its bytes (float64 little-endian for float64 and int64, one byte 0/1 per
+//   element for bool), so a (1024, 64) argument is one string to copy instead of 65,536 numbers to
+//   print, parse and revive (tools/wire-cost measures both).
 // Host → guest: encodeRequest() (the trusted side's own values).
 // Guest → host: encodeValue() inside the sandbox realm. This module is evaluated there before any student
 //   code runs, so the intrinsics it uses are captured first; it never calls a method of the value
@@ -26,6 +29,9 @@ export const LIMITS = Object.freeze({
   wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
 });
 
+/** Arrays with at least this many elements cross packed (base64 of their bytes); smaller ones as lists. */
+export const PACK_MIN = 256;
+
 export const KINDS = Object.freeze(['error', 'timeout', 'memory', 'crash', 'missing', 'invalid']);
 // Why a returned value could not be encoded (kind 'invalid'); messages.mjs has a sentence for each.
 export const INVALID = Object.freeze(['too_long', 'too_many', 'too_deep', 'ndarray', 'unreadable', 'too_big', 'reply']);
@@ -43,6 +49,75 @@ const typedLength = uncurry(getter(TypedArrayProto, 'length'));
 const typedTag = uncurry(getter(TypedArrayProto, Symbol.toStringTag)); // undefined unless a real typed array
 const stringSlice = uncurry(String.prototype.slice);
 
+const { fromCharCode } = String;
+const charCodeAt = uncurry(String.prototype.charCodeAt);
+const F64 = Float64Array, U8 = Uint8Array;
+const bufferOf = uncurry(getter(TypedArrayProto, 'buffer'));
+
+// ---- packed data: base64 of the bytes (both sides; no atob/btoa in a vm realm) ----
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_CODE = new U8(64);
+const B64_VALUE = new U8(128).fill(255);
+for (let i = 0; i < 64; i++) { B64_CODE[i] = charCodeAt(B64, i); B64_VALUE[B64_CODE[i]] = i; }
+
+/** Bytes → base64 text. */
+function base64Of(bytes) {
+  const n = typedLength(bytes), codes = new U8(4 * Math.ceil(n / 3));
+  let k = 0;
+  for (let i = 0; i < n; i += 3) {
+    const a = bytes[i], b = i + 1 < n ? bytes[i + 1] : 0, c = i + 2 < n ? bytes[i + 2] : 0;
+    codes[k++] = B64_CODE[a >> 2];
+    codes[k++] = B64_CODE[((a & 3) << 4) | (b >> 4)];
+    codes[k++] = i + 1 < n ? B64_CODE[((b & 15) << 2) | (c >> 6)] : 61; // '='
+    codes[k++] = i + 2 < n ? B64_CODE[c & 63] : 61;
+  }
+  let s = '';
+  for (let i = 0; i < k; i += 8192) s += Reflect.apply(fromCharCode, null, codes.subarray(i, Math.min(i + 8192, k)));
+  return s;
+}
+
+/** base64 text of exactly `n` bytes → Uint8Array, or null when it is anything else. */
+function bytesOf(text, n) {
+  if (typeof text !== 'string' || text.length !== 4 * Math.ceil(n / 3)) return null;
+  const out = new U8(n);
+  for (let i = 0, k = 0; i < text.length; i += 4) {
+    let v = 0;
+    for (let j = 0; j < 4; j++) {
+      const c = charCodeAt(text, i + j), pad = c === 61 && k + j > n; // '=' only where no byte is left
+      const d = c < 128 ? B64_VALUE[c] : 255;
+      if (d === 255 && !pad) return null;
+      v = (v << 6) | (pad ? 0 : d);
+    }
+    if (k < n) out[k++] = v >> 16;
+    if (k < n) out[k++] = (v >> 8) & 255;
+    if (k < n) out[k++] = v & 255;
+  }
+  return out;
+}
+
+/** Typed data (any element type) → packed text: float64 bytes, or one byte per element for bool. */
+function pack(data, n, bool) {
+  if (bool) {
+    const b = new U8(n);
+    for (let i = 0; i < n; i++) b[i] = data[i] ? 1 : 0;
+    return base64Of(b);
+  }
+  const f = new F64(n);
+  for (let i = 0; i < n; i++) f[i] = +data[i];
+  return base64Of(new U8(bufferOf(f)));
+}
+
+/** Packed text → Float64Array or Uint8Array (bool: every byte 0 or 1) of `n` elements, or null. */
+function unpack(text, n, bool) {
+  const bytes = bytesOf(text, bool ? n : 8 * n);
+  if (!bytes) return null;
+  if (bool) {
+    for (let i = 0; i < n; i++) if (bytes[i] > 1) return null;
+    return bytes;
+  }
+  return new F64(bufferOf(bytes));
+}
+
 const nonFinite = (x) => ({ $f: x !== x ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity' });
 const num = (x) => (x - x === 0 ? x : nonFinite(x)); // finite ⇔ x − x is 0 (no call into the realm)
 
@@ -53,9 +128,10 @@ export class InvalidValue {
 
 /**
  * Guest side: a returned value → wire value. `ndParts(v)` is np's brand check: the array's
- * { dtype, shape, data } for a real NDArray, else null. Throws InvalidValue.
+ * { dtype, shape, data } for a real NDArray, else null. Throws InvalidValue. (`packMin`: for
+ * tools/wire-cost, which compares with lists; the guests use PACK_MIN.)
  */
-export function encodeValue(value, ndParts) {
+export function encodeValue(value, ndParts, packMin = PACK_MIN) {
   let budget = LIMITS.elements;
   const spend = (n) => { if ((budget -= n) < 0) throw new InvalidValue('too_many', LIMITS.elements); };
   const list = (src, n, depth) => {
@@ -63,8 +139,9 @@ export function encodeValue(value, ndParts) {
     for (let i = 0; i < n; i++) out[i] = enc(src[i], depth);
     return out;
   };
-  const typed = (data, n, bool) => {
+  const typed = (data, n, bool, packable = false) => {
     spend(n);
+    if (packable && n >= packMin) return pack(data, n, bool); // only an array's data: a plain typed array stays a list
     const out = [];
     for (let i = 0; i < n; i++) out[i] = bool ? data[i] !== 0 : num(+data[i]);
     return out;
@@ -94,7 +171,7 @@ export function encodeValue(value, ndParts) {
         size *= d;
       }
       if (dims.length !== shape.length || dims.length > LIMITS.depth || size !== n) throw new InvalidValue('ndarray');
-      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool') } };
+      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool', true) } };
     }
     if (typedTag(v) !== undefined) {
       const n = typedLength(v);
@@ -112,16 +189,31 @@ export function encodeValue(value, ndParts) {
   return enc(value, 0);
 }
 
-/** Host side: a request → JSON text (non-finite numbers as { $f }). */
-export const encodeRequest = (request) =>
-  stringify(request, (k, v) => (typeof v === 'number' && v - v !== 0 ? nonFinite(v) : v));
+/** Host side: a request → JSON text (non-finite numbers as { $f }; arrays of PACK_MIN elements or more packed). */
+export const encodeRequest = (request, packMin = PACK_MIN) =>
+  stringify(request, (k, v) => {
+    if (typeof v === 'number' && v - v !== 0) return nonFinite(v);
+    if (k === '$nd' && v && (isArray(v.data) || typedTag(v.data) !== undefined) && v.data.length >= packMin) return { ...v, data: pack(v.data, v.data.length, v.dtype === 'bool') };
+    return v;
+  });
 
-/** Guest side: request text → value; `makeArray({ dtype, shape, data })` builds the realm's array. */
+/**
+ * Guest side: request text → value; `makeArray({ dtype, shape, data })` builds the realm's array (data:
+ * a list, or a Float64Array / Uint8Array where it came packed).
+ */
 export const decodeRequest = (text, makeArray) =>
   jsonParse(text, (k, v) => {
     if (v && typeof v === 'object' && !isArray(v)) {
       if (hasOwn(v, '$f')) return Number(v.$f);
-      if (hasOwn(v, '$nd')) return makeArray(v.$nd);
+      if (hasOwn(v, '$nd')) {
+        const nd = v.$nd;
+        if (typeof nd.data !== 'string') return makeArray(nd);
+        let n = 1;
+        for (const d of nd.shape) n *= d;
+        const data = unpack(nd.data, n, nd.dtype === 'bool');
+        if (!data) throw new TypeError('internal: a packed argument does not match its shape');
+        return makeArray({ dtype: nd.dtype, shape: nd.shape, data });
+      }
     }
     return v;
   });
@@ -172,6 +264,10 @@ function checkArray(nd, spend) {
     size *= d;
     if (size > LIMITS.elements) bad('$nd size');
   }
+  if (typeof data === 'string') {
+    spend(size);
+    return { dtype, shape: [...shape], data: unpack(data, size, dtype === 'bool') ?? bad('$nd packed data') };
+  }
   if (!isArray(data) || data.length !== size) bad('$nd data length');
   spend(size);
   if (dtype === 'bool') {
@@ -193,6 +289,20 @@ function checkArray(nd, spend) {
 }
 
 const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 0);
+const isCount = (n) => isSafeInteger(n) && n >= 0;
+
+/**
+ * A measured call's report (grader/sandbox/measure.mjs): { arrays, bytes, largest: null |
+ * { shape, dtype, bytes, line } }, checked field by field.
+ */
+function checkMeasured(m) {
+  if (!isPlain(m) || !onlyKeys(m, ['arrays', 'bytes', 'largest']) || !isCount(m.arrays) || !isCount(m.bytes)) bad('measured');
+  const g = m.largest;
+  if (g === null || g === undefined) return { arrays: m.arrays, bytes: m.bytes, largest: null };
+  if (!isPlain(g) || !onlyKeys(g, ['shape', 'dtype', 'bytes', 'line']) || !DTYPES.includes(g.dtype) || !isCount(g.bytes) || !isLine(g.line)) bad('measured largest');
+  if (!isArray(g.shape) || g.shape.length > LIMITS.depth || !g.shape.every(isCount)) bad('measured shape');
+  return { arrays: m.arrays, bytes: m.bytes, largest: { shape: [...g.shape], dtype: g.dtype, bytes: g.bytes, line: g.line ?? null } };
+}
 
 /**
  * Trusted side: one reply (JSON text, at most LIMITS.replyBytes, which the host enforces while
@@ -219,7 +329,9 @@ export function decodeResponse(text, { functions = [] } = {}) {
         return { ok: true, functions: [...new Set(r.functions)], error, output };
       }
       if (!hasOwn(r, 'value')) bad('no value');
-      return { ok: true, value: checkValue(r.value), output };
+      const res = { ok: true, value: checkValue(r.value), output };
+      if (hasOwn(r, 'measured')) res.measured = checkMeasured(r.measured);
+      return res;
     }
     if (!KINDS.includes(r.kind)) bad('kind');
     const res = { ok: false, kind: r.kind, message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '', output };

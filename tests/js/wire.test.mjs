@@ -1,9 +1,9 @@
 // The sandbox boundary's codec (grader/sandbox/wire.mjs): the trusted side's decoder fed raw replies
 // that no honest guest sends (the attack fixtures cannot reach it once the guest encodes safely), and
-// the guest's encoder fed forged values.
+// the guest's encoder fed forged values; packed arrays both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LIMITS, decodeResponse, encodeValue, InvalidValue } from '../../grader/sandbox/wire.mjs';
+import { LIMITS, PACK_MIN, decodeResponse, decodeRequest, encodeRequest, encodeValue, InvalidValue } from '../../grader/sandbox/wire.mjs';
 import np, { NDArray } from '../../grader/np/index.mjs';
 
 const reply = (value, extra = {}) => JSON.stringify({ ok: true, value, output: '', ...extra });
@@ -73,4 +73,37 @@ test('encodeValue: a forged np array, a Proxy and replaced internals cannot choo
   assert.throws(() => enc(new Array(2 ** 32 - 1)), (e) => e.reason === 'too_long' && e.detail === 2 ** 32 - 1);
   assert.deepEqual(enc({ $nd: { shape: [1], data: [1] } }), { $other: 'object' }, 'a plain object never reads as an array');
   assert.deepEqual(enc(np.array([[1, NaN]])), { $nd: { dtype: 'float64', shape: [1, 2], data: [1, { $f: 'NaN' }] } });
+});
+
+test('packed arrays: PACK_MIN elements or more cross as base64 of their bytes, both ways, non-finite values and bools included', () => {
+  const n = PACK_MIN + 5;
+  const a = np.array(Array.from({ length: n }, (_, i) => (i === 0 ? NaN : i === 1 ? -Infinity : i === 2 ? Infinity : i * 0.1 - 7)));
+  const enc = encodeValue(a, NDArray.parts);
+  assert.equal(typeof enc.$nd.data, 'string', 'packed');
+  const back = decodeResponse(JSON.stringify({ ok: true, value: enc, output: '' }));
+  assert.ok(back.value.$nd.data instanceof Float64Array);
+  assert.deepEqual(Array.from(back.value.$nd.data), Array.from(a.data));
+  const mask = np.array(Array.from({ length: n }, (_, i) => i % 3 === 0));
+  const bools = decodeResponse(JSON.stringify({ ok: true, value: encodeValue(mask, NDArray.parts), output: '' })).value.$nd;
+  assert.deepEqual([bools.dtype, Array.from(bools.data)], ['bool', Array.from(mask.data)]);
+  // Host → guest: encodeRequest packs a tensor's list, decodeRequest hands typed data to makeArray.
+  const text = encodeRequest({ op: 'call', name: 'f', args: [{ $nd: { dtype: 'float64', shape: [n], data: Array.from(a.data) } }, { $nd: { dtype: 'float64', shape: [2], data: [1, 2] } }] });
+  const seen = [];
+  decodeRequest(text, (nd) => { seen.push(nd); return null; });
+  assert.ok(seen[0].data instanceof Float64Array && Object.is(seen[0].data[0], NaN) && seen[0].data[1] === -Infinity);
+  assert.deepEqual(Array.from(seen[0].data), Array.from(a.data));
+  assert.deepEqual(seen[1].data, [1, 2], 'small arrays stay lists');
+  // Anything but exactly the bytes of the shape is refused.
+  const good = enc.$nd.data;
+  for (const data of [good.slice(4), `${good}AAAA`, `!${good.slice(1)}`, good.replace(/^.{4}/, 'A==A'), '']) {
+    const r = decodeResponse(JSON.stringify({ ok: true, value: { $nd: { dtype: 'float64', shape: [n], data } }, output: '' }));
+    assert.equal(r.reason, 'reply', data.slice(0, 12));
+  }
+  const two = encodeValue(np.array(Array.from({ length: n }, () => 1)), NDArray.parts).$nd.data; // bytes of 1.0: not a bool
+  assert.equal(decodeResponse(JSON.stringify({ ok: true, value: { $nd: { dtype: 'bool', shape: [n], data: two.slice(0, 4 * Math.ceil(n / 3)) } }, output: '' })).reason, 'reply');
+});
+
+test('a plain typed array returned by student code stays a list of numbers, however long', () => {
+  const v = encodeValue(new Float64Array(PACK_MIN + 1).fill(0.5), NDArray.parts);
+  assert.ok(Array.isArray(v) && v.length === PACK_MIN + 1 && v[0] === 0.5);
 });

@@ -18,6 +18,7 @@ import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote }
 import { measureScale, renderScale } from './scale.js';
 import { pageMode } from './mode.js';
 import { connectEmbed } from './embed.js';
+import { measureMemory, renderMemory } from './memory.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -31,6 +32,8 @@ const timeoutMs = Number(params.get('timeout')) || undefined;
 // A package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
 const backendChoice = backendParam(mode.pkg ? '?threads=1' : location.search);
 const scaleMax = Number(params.get('scaleMax')) || Infinity;
+// ?memoryMax=N caps T in the Memory panel (tests keep it quick with it).
+const memoryMax = Number(params.get('memoryMax')) || Infinity;
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
   set: (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode or full: keep working */ } },
@@ -78,7 +81,7 @@ const state = {
   core: null, sandbox: new BrowserSandbox({ track }),
   busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's function */,
   heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
-  backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */,
+  backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */, memory: null /* last Memory results */,
 };
 
 // ---------- rendering ----------
@@ -99,6 +102,7 @@ function renderTexts() {
   renderTracks();
   renderCrashNote();
   renderScalePanel();
+  if (state.memory) $('memory-out').replaceChildren(renderMemory(state.memory, t().memory));
   renderHints();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
@@ -236,7 +240,7 @@ async function switchTrack(name) {
   history.replaceState(null, '', url);
   state.sandbox.close();
   state.sandbox = new BrowserSandbox({ track });
-  Object.assign(state, { report: null, student: null, scale: null, hintsShown: 0, hintsShownAll: false });
+  Object.assign(state, { report: null, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
   $('results').replaceChildren();
@@ -317,13 +321,13 @@ async function busy(fn, action) {
   if (state.busy) return;
   state.busy = true;
   store.set(KEY.running, action);
-  for (const id of ['run', 'check', 'scale-run']) $(id).setAttribute('aria-disabled', 'true');
+  for (const id of ['run', 'check', 'scale-run', 'memory-run']) $(id).setAttribute('aria-disabled', 'true');
   $('busy').classList.add('on');
   $('editor-panel').setAttribute('aria-busy', 'true');
   try { await fn(); } finally {
     store.remove(KEY.running);
     state.busy = false;
-    for (const id of ['run', 'check', 'scale-run']) $(id).removeAttribute('aria-disabled');
+    for (const id of ['run', 'check', 'scale-run', 'memory-run']) $(id).removeAttribute('aria-disabled');
     $('busy').classList.remove('on');
     $('editor-panel').removeAttribute('aria-busy');
   }
@@ -439,6 +443,40 @@ function measure() {
   }, 'scale');
 }
 
+// ---------- Memory ----------
+function toggleMemory() {
+  const panel = $('memory-panel'), open = panel.hidden;
+  panel.hidden = !open;
+  $('memory').setAttribute('aria-expanded', String(open));
+  if (!open) return;
+  panel.scrollIntoView({ block: 'nearest' });
+  if (!state.memory) measureMem();
+}
+
+/** Measures what the editor's function builds against T (memory.js), then draws it. */
+function measureMem() {
+  if (state.busy) return void ($('memory-status').textContent = t().scaleBusy);
+  return busy(async () => {
+    const source = editor.value;
+    store.set(KEY.code(track), source);
+    $('memory-status').textContent = '';
+    const sandbox = new BrowserSandbox({ memory: 'request', track }); // its own: a size stopped by a limit never touches the editor's
+    try {
+      const result = await measureMemory({ source, track, fn: PANELS.memory.function, args: PANELS.memory.args ?? [], sandbox, maxT: memoryMax, progress: (T) => { $('memory-progress').textContent = t().memoryProgress(T); } });
+      state.memory = result;
+      $('memory-out').replaceChildren(renderMemory(result, t().memory));
+      $('memory-status').textContent = result.error ? '' : t().memoryDone(result.points.length);
+      dispatchEvent(new CustomEvent('attnlab:memory', { detail: result }));
+    } catch (e) { // a fault of the page, not of the student's code
+      $('memory-status').textContent = `Memory: ${e.message}`;
+      console.error(e);
+    } finally {
+      $('memory-progress').textContent = '';
+      sandbox.close();
+    }
+  }, 'memory');
+}
+
 function hint() {
   if (state.hintsShown < hintList().length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
@@ -478,12 +516,15 @@ $('hint').addEventListener('click', hint);
 $('reset').addEventListener('click', reset);
 $('scale').addEventListener('click', toggleScale);
 $('scale-run').addEventListener('click', () => { measure(); });
+$('memory').addEventListener('click', toggleMemory);
+$('memory-run').addEventListener('click', () => { measureMem(); });
 $('confirm-reset').addEventListener('close', onResetClosed);
 $('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; store.set(KEY.lang, lang); renderTexts(); });
 $('exercise').addEventListener('change', (e) => openExercise(e.target.value));
 // Panels the pack asks for (spec.json "panels"); the others stay hidden.
 $('heat-panel').hidden = !PANELS.heatmap;
 $('scale').hidden = !PANELS.scale;
+$('memory').hidden = !PANELS.memory;
 
 // web/build.mjs copies the .wasm files to dist/wasm/ (the glue itself is bundled as a chunk).
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;

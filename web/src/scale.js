@@ -145,13 +145,13 @@ export function growth(points) {
 
 // ---------- drawing ----------
 const NS = 'http://www.w3.org/2000/svg';
-const svgEl = (name, attrs = {}, text) => {
+export const svgEl = (name, attrs = {}, text) => {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text != null) e.textContent = text;
   return e;
 };
-const html = (name, { dataset = {}, ...props } = {}, ...kids) => {
+export const html = (name, { dataset = {}, ...props } = {}, ...kids) => {
   const e = Object.assign(document.createElement(name), props);
   Object.assign(e.dataset, dataset);
   e.append(...kids);
@@ -161,7 +161,7 @@ const html = (name, { dataset = {}, ...props } = {}, ...kids) => {
 // Okabe–Ito colours (distinct for colour-blind readers) and a different marker per series.
 const STYLE = { student: { color: '#D55E00', marker: 'circle' }, cpu: { color: '#0072B2', marker: 'square' }, gpu: { color: '#007A5E', marker: 'triangle' } };
 
-function marker(kind, x, y, color, hollow = false) {
+export function marker(kind, x, y, color, hollow = false) {
   const paint = { fill: hollow ? '#ffffff' : color, stroke: color, 'stroke-width': 1.5 };
   if (kind === 'square') return svgEl('rect', { x: x - 4, y: y - 4, width: 8, height: 8, ...paint });
   if (kind === 'triangle') return svgEl('path', { d: `M${x} ${y - 5.5}L${x + 5} ${y + 3.5}L${x - 5} ${y + 3.5}Z`, ...paint });

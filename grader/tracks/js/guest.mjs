@@ -15,6 +15,7 @@
 import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
 import { InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
+import { measureCall } from '../../sandbox/measure.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -111,6 +112,13 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     return { message, line: line > 0 ? line : null, column: column > 0 ? column : null };
   };
 
+  // The student's line that is running now (measurement: where the largest array was built), or null.
+  const lineOf = () => {
+    const probe = new ErrorCtor();
+    try { void probe.stack; } catch { /* no stack */ }
+    return where.get(probe)?.line ?? null;
+  };
+
   // Functions the submission defined: `function f` lands on the global object; `const f = () => …`
   // stays in the eval's own scope, so a trailer appended to the source hands those over.
   let exported = create(null);
@@ -133,20 +141,24 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       } catch (e) { error = errorInfo(e); }
       return { ok: true, functions: functions.filter((f) => lookup(f)), error };
     },
-    call({ name, args }) {
+    call({ name, args, measure }) {
       const fn = lookup(name);
       if (!fn) return { ok: false, kind: 'missing', message: `${name} is not defined` };
-      let value;
-      try { value = fn(...args); } catch (e) { return { ok: false, kind: isArrayTooLarge(e) ? 'memory' : 'error', ...errorInfo(e) }; }
-      try {
-        return { ok: true, value: encodeValue(value, isReal) };
-      } catch (e) {
-        if (e instanceof InvalidValue) return { ok: false, kind: 'invalid', reason: e.reason, detail: e.detail };
-        return { ok: false, kind: 'error', ...errorInfo(e) }; // a getter of the returned value threw
-      }
+      const run = () => {
+        let value;
+        try { value = fn(...args); } catch (e) { return { ok: false, kind: isArrayTooLarge(e) ? 'memory' : 'error', ...errorInfo(e) }; }
+        try {
+          return { ok: true, value: encodeValue(value, isReal) };
+        } catch (e) {
+          if (e instanceof InvalidValue) return { ok: false, kind: 'invalid', reason: e.reason, detail: e.detail };
+          return { ok: false, kind: 'error', ...errorInfo(e) }; // a getter of the returned value threw
+        }
+      };
+      return measure ? measureCall(run, { limit: measure.limit, args, isReal, lineOf, output }) : run();
     },
   };
-  const makeArray = ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape);
+  // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
+  const makeArray = ({ dtype, shape, data }) => (isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype));
 
   const handle = createHandle({ ops, makeArray, errorInfo, output });
 

@@ -103,6 +103,14 @@ export function createBridge() {
     if (typeof r === 'number' || typeof r === 'boolean') return scalarText(+r, dtype);
     throw new TypeError('internal: unexpected result');
   };
+  // A root array's element positions 0 … size − 1, made once per root: a loop that takes a row or a
+  // block of a (1024, 64) array at every step would otherwise build 65,536 positions each time.
+  const positions = new WeakMap();
+  const positionsOf = (a) => {
+    let p = positions.get(a);
+    if (!p) positions.set(a, (p = new NDArray(Float64Array.from({ length: a.size }, (_, i) => i), a.shape, 'float64')));
+    return p;
+  };
   /**
    * A view of handle h: `op(a)` applied to h's array, and again to its element positions, which
    * gives where in the root each result element sits.
@@ -111,7 +119,7 @@ export function createBridge() {
     const e = entry(h), a = arr(h), r = op(a);
     if (!(r instanceof NDArray)) return out(r, a.dtype);
     if (!e.at && r.data.buffer === a.data.buffer && r.data.byteOffset === 0 && r.size === a.size) return put(r); // shares the data already
-    const pos = op(new NDArray(e.at ? e.at : Float64Array.from({ length: a.size }, (_, i) => i), a.shape, 'float64'));
+    const pos = op(e.at ? new NDArray(e.at, a.shape, 'float64') : positionsOf(a));
     return put(r, { root: e.at ? e.root : a, at: Float64Array.from(pos.data) });
   };
   const shapeArgs = (nd, rest) => rest.slice(0, nd);

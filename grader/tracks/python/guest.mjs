@@ -13,6 +13,7 @@ import { createMicroPython } from 'attnlab:micropython-glue';
 import np from '../../np/index.mjs';
 import { LIMITS, InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
+import { measureCall } from '../../sandbox/measure.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';
@@ -137,7 +138,12 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
       const text = kind === 'syntax' ? String(message).replace(/^SyntaxError: /, '') : String(message);
       return { ok: true, functions: names, error: { message: capMessage(text), line: l, column: l && kind === 'syntax' ? lineColumn(source, l) : null, ...(kind === 'syntax' ? { syntax: true } : {}) } };
     },
-    call({ name, args = [] }) {
+    call({ name, args = [], measure }) {
+      if (measure) {
+        // Python's prints wait in `bytes` until the request ends: a second run's are dropped with them.
+        const out = { take: () => { flushOutput(); return output.take(); }, write: (t) => output.write(t) };
+        return measureCall(() => ops.call({ name, args }), { limit: measure.limit, args, isReal, output: out });
+      }
       bridge.setArguments(args.length, args.reduce((out, a) => tokensOf(a, out), []));
       call(String(name));
       const { answer, tokens } = bridge.takeAnswer();
@@ -159,7 +165,8 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
   };
   return createHandle({
     ops, errorInfo, output,
-    makeArray: ({ dtype, shape, data }) => np.array(data, dtype).reshape(shape),
+    // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
+    makeArray: ({ dtype, shape, data }) => (Array.isArray(data) ? np.array(data, dtype).reshape(shape) : new np.ndarray(data, shape, dtype)),
     before: () => { bridge.startRequest(); bytes = []; cut = false; },
     after: flushOutput,
     release,

@@ -1,7 +1,7 @@
 // BrowserSandbox: the page's implementation of the grader's sandbox contract (grader/README.md).
 //
 //   load(source, { functions, aliases, timeoutMs, deadlineMs }) → { ok: true, functions, output, error }
-//   call(name, args, { timeoutMs, deadlineMs })                → { ok: true, value, output }
+//   call(name, args, { timeoutMs, deadlineMs, measure })       → { ok: true, value, output, measured? }
 //                                                               | { ok: false, kind, message, line?, output }
 //   close()
 // with the answers of grader/node/sandbox.mjs (kind 'timeout' | 'memory' | 'crash' | 'error' |
@@ -151,7 +151,7 @@ export class BrowserSandbox {
     return this.#request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
-  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false } = {}) {
+  async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
     if (fresh && this.realm) { this.realm.kill(); this.realm = null; }
     if (!this.realm) {
@@ -160,7 +160,7 @@ export class BrowserSandbox {
       const res = await this.#request({ op: 'load', ...load }, { timeoutMs: loadMs, deadlineMs, functions: load.functions });
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
     }
-    return this.#request({ op: 'call', name, args }, { timeoutMs, deadlineMs });
+    return this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
   }
 
   /** Resolves once a realm is up and warmed for the next load (the page is ready to grade). */

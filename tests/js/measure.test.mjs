@@ -1,0 +1,174 @@
+// Measuring what a call into student code builds (grader/sandbox/measure.mjs over np's creation hook,
+// grader/np/index.mjs watchArrays): new buffers counted, views and arguments not, the largest array
+// with the student's line in both tracks (JavaScript from the stack, Python by a second run stopped at
+// that array), the reply checked by the wire's decoder, and ctx.measure in a pack's test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import np, { watchArrays } from '../../grader/np/index.mjs';
+import { measureCall } from '../../grader/sandbox/measure.mjs';
+import { createOutput } from '../../grader/sandbox/guest-kit.mjs';
+import { decodeResponse } from '../../grader/sandbox/wire.mjs';
+import { toWire } from '../../grader/core/tensor.mjs';
+import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { TRACKS } from '../../grader/tracks/index.mjs';
+
+const isReal = np.ndarray.parts;
+
+test('np: the creation hook sees every array while watched, nothing after', () => {
+  const seen = [];
+  const a = np.ones([2, 3]);
+  watchArrays((data, shape, dtype) => seen.push([shape.join('x'), dtype, data.length]), () => {
+    np.add(a, 1);
+    np.reshape(a, [3, 2]); // a view: seen by the hook, with a's data
+  });
+  np.zeros([5]);
+  assert.deepEqual(seen.map((s) => s[0]), ['2x3', '3x2']);
+});
+
+test('measureCall: new buffers counted, views and arguments not; the largest with its line', () => {
+  const Q = np.ones([4, 8]), K = np.ones([6, 8]);
+  const output = createOutput();
+  const run = () => {
+    const flat = np.reshape(Q, [-1]); // a view of an argument
+    const s = np.matmul(Q, np.swapaxes(K, -1, -2)); // swapaxes copies here: (8, 6), then s (4, 6)
+    np.expand_dims(s, 0); // a view of s
+    return { ok: true, value: flat.size + s.size };
+  };
+  const res = measureCall(run, { args: [Q, K], isReal, lineOf: () => 7, output });
+  assert.equal(res.ok, true);
+  assert.deepEqual(res.measured, { arrays: 2, bytes: (48 + 24) * 8, largest: { shape: [8, 6], dtype: 'float64', bytes: 384, line: 7 } });
+});
+
+test('measureCall: without a line, a largest array over the limit is found by a second run stopped there', () => {
+  const output = createOutput();
+  let runs = 0;
+  const run = () => {
+    runs++;
+    output.write(`run ${runs}\n`);
+    try {
+      np.ones([3]);
+      np.ones([10, 10]); // the largest: array 1
+      np.ones([4]);
+      return { ok: true, value: 1 };
+    } catch (e) {
+      return { ok: false, kind: 'error', message: String(e), line: e.name === 'MeasureStop' ? 12 : null };
+    }
+  };
+  const res = measureCall(run, { limit: 50, args: [], isReal, output });
+  assert.equal(runs, 2);
+  assert.deepEqual(res.measured.largest, { shape: [10, 10], dtype: 'float64', bytes: 800, line: 12 });
+  assert.equal(res.measured.arrays, 3);
+  assert.equal(output.take(), 'run 1\n', 'the second run prints nothing');
+  // A cache the first run filled (one array fewer the second time) does not shift the stop.
+  let cached = false;
+  const withCache = () => {
+    try {
+      if (!cached) { np.ones([2]); cached = true; }
+      np.ones([10, 10]);
+      return { ok: true, value: 1 };
+    } catch (e) { return { ok: false, kind: 'error', message: String(e), line: e.name === 'MeasureStop' ? 21 : null }; }
+  };
+  assert.equal(measureCall(withCache, { limit: 50, args: [], isReal, output }).measured.largest.line, 21);
+  // Under the limit: no second run, no line.
+  runs = 0;
+  assert.equal(measureCall(run, { limit: 100, args: [], isReal, output }).measured.largest.line, null);
+  assert.equal(runs, 1);
+});
+
+test('wire: a measured reply is checked field by field', () => {
+  const reply = (measured) => JSON.stringify({ ok: true, value: 1, output: '', measured });
+  const good = { arrays: 2, bytes: 16, largest: { shape: [2, 1], dtype: 'float64', bytes: 16, line: 3 } };
+  assert.deepEqual(decodeResponse(reply(good)).measured, good);
+  assert.deepEqual(decodeResponse(reply({ arrays: 0, bytes: 0, largest: null })).measured, { arrays: 0, bytes: 0, largest: null });
+  for (const bad of [{ arrays: -1, bytes: 0, largest: null }, { arrays: 1, bytes: 0, largest: { shape: 'x', dtype: 'float64', bytes: 0, line: 1 } },
+    { ...good, extra: 1 }, { arrays: 1, bytes: 8, largest: { ...good.largest, line: 0 } }, { arrays: 1, bytes: 8, largest: { ...good.largest, dtype: 'float32' } }]) {
+    const r = decodeResponse(reply(bad));
+    assert.equal(r.ok, false);
+    assert.equal(r.reason, 'reply');
+  }
+});
+
+const T = 64, d = 8;
+const input = (shape, k) => ({ data: Float64Array.from({ length: shape[0] * shape[1] }, (_, i) => Math.sin(i * k)), shape, dtype: 'float64' });
+const ARGS = [input([T, d], 1), input([T, d], 2), input([T, d], 3)].map(toWire);
+const SOURCES = {
+  js: [
+    'function naive(Q, K, V) {',
+    '  const flat = np.reshape(Q, [-1]);',
+    '  const s = np.divide(np.matmul(Q, np.swapaxes(K, -1, -2)), 8);',
+    '  const w = np.exp(np.subtract(s, np.max(s, -1, true)));',
+    '  return np.matmul(np.divide(w, np.sum(w, -1, true)), V);',
+    '}',
+    'function rows(Q, K, V) {',
+    '  const out = np.zeros(Q.shape);',
+    '  for (let i = 0; i < Q.shape[0]; i++) out.set(i, np.matmul(Q.get(i), V.getitem(np.slice(0, 8), np.slice(null))));',
+    '  return out;',
+    '}',
+  ].join('\n'),
+  python: [
+    'import numpy as np',
+    'def naive(Q, K, V):',
+    '    flat = Q.reshape(-1)',
+    '    s = Q @ K.T / 8',
+    '    w = np.exp(s - s.max(axis=-1, keepdims=True))',
+    '    return (w / w.sum(axis=-1, keepdims=True)) @ V',
+    'def rows(Q, K, V):',
+    '    out = np.zeros(Q.shape)',
+    '    for i in range(Q.shape[0]):',
+    '        out[i] = Q[i] @ V[:8]',
+    '    return out',
+  ].join('\n'),
+};
+
+for (const track of [TRACKS.js, TRACKS.python]) {
+  test(`${track.name}: the naive attention's (T, T) scores are named with their line; a row loop builds nothing that large`, async () => {
+    const sb = await NodeSandbox.create({ track });
+    try {
+      const load = await sb.load(SOURCES[track.name], { functions: ['naive', 'rows'], timeoutMs: 5000 });
+      assert.deepEqual(load.functions.sort(), ['naive', 'rows']);
+      const naive = await sb.call('naive', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
+      assert.equal(naive.ok, true, naive.message);
+      assert.deepEqual(naive.measured.largest, { shape: [T, T], dtype: 'float64', bytes: T * T * 8, line: track.name === 'js' ? 3 : 4 });
+      assert.ok(naive.measured.bytes >= 4 * T * T * 8, `every (T, T) array is counted: ${naive.measured.bytes}`);
+      const rows = await sb.call('rows', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
+      assert.equal(rows.ok, true, rows.message);
+      assert.ok(rows.measured.largest.shape.reduce((a, b) => a * b) <= T * d, JSON.stringify(rows.measured.largest));
+      assert.ok(rows.measured.arrays >= T, 'each row builds arrays of its own');
+      const plain = await sb.call('naive', ARGS, { timeoutMs: 20000 });
+      assert.equal(plain.measured, undefined, 'nothing measured unless asked');
+    } finally { await sb.close(); }
+  });
+}
+
+test('grade(): ctx.measure in a test, a test\'s own timeout_ms, and --timeout-ms over both', async () => {
+  const { grade } = await import('../../grader/core/grade.mjs');
+  const spec = {
+    slug: 'probe', functions: ['scores', 'spin'], seed: 1, timeout_ms: 100, tasks: [],
+    tests: [
+      { id: 'measured', task_id: 1, name: { en: 'm', ru: 'm' }, test_code: '' },
+      { id: 'pack_limit', task_id: 1, name: { en: 'p', ru: 'p' }, test_code: '' },
+      { id: 'own_limit', task_id: 1, name: { en: 'o', ru: 'o' }, test_code: '', timeout_ms: 300 },
+    ],
+  };
+  const seen = {};
+  const suite = {
+    async measured(ctx) { seen.m = await ctx.measure('scores', [{ data: new Float64Array(12), shape: [3, 4], dtype: 'float64' }], { limit: 4 }); },
+    async pack_limit(ctx) { await ctx.call('spin'); },
+    async own_limit(ctx) { await ctx.call('spin'); },
+  };
+  const source = 'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\n';
+  const run = async (timeoutMs) => {
+    const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+    try {
+      return await grade({ exercise: { spec, suite, messages: {} }, source, track: TRACKS.js, sandbox, core: { flavour: 'baseline' }, lang: 'en', timeoutMs });
+    } finally { await sandbox.close(); }
+  };
+  const r = await run(undefined);
+  assert.deepEqual(seen.m.value, 1);
+  assert.deepEqual([seen.m.arrays, seen.m.largest.shape, seen.m.largest.line], [2, [4, 3], 2]); // swapaxes copies (4, 3), then s (3, 3)
+  assert.match(r.tests[1].message, /within the 100 ms/);
+  assert.match(r.tests[2].message, /within the 300 ms/);
+  const given = await run(150);
+  assert.match(given.tests[1].message, /within the 150 ms/);
+  assert.match(given.tests[2].message, /within the 150 ms/);
+});
