@@ -97,9 +97,10 @@ export async function gradeBatch({ input, exercise, out, jobs = 1, force = false
 
   const records = new Array(mine.length), todo = [];
   mine.forEach((s, i) => {
-    const hash = s.bytes ? submissionHash(s.bytes, { ...options, track: s.track }) : null;
+    // A submission that could not be taken (no code, several files) is keyed by what was found instead.
+    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem])), { ...options, track: s.track ?? null });
     const file = join(out, 'records', `${s.key}.json`);
-    if (!force && hash && existsSync(file)) {
+    if (!force && existsSync(file)) {
       try {
         const old = JSON.parse(readFileSync(file, 'utf8'));
         if (old.hash === hash && !old.fault) { records[i] = old; return; }

@@ -25,9 +25,11 @@ function matchersFor(exercise, lang, trackName) {
     const v = variant && say(lang, `${k}.${variant}`, {}, pack);
     return v && v !== `${k}.${variant}` ? v : say(lang, k, {}, pack);
   };
+  // A message is the problem, then its cause (grade.mjs sentences()): a kind is matched at the start, a
+  // cause at the end, so that text the student's code raised or printed inside the problem cannot pass for either.
   const causes = [...base].filter((k) => k.startsWith('d.') || k.startsWith('explain.')).sort()
-    .map((k) => ({ key: k, re: patternOf(template(k)) }));
-  const kinds = KINDS.map((k) => ({ key: k, re: patternOf(template(k)) }));
+    .map((k) => ({ key: k, re: new RegExp(`${patternOf(template(k)).source}\\.?$`) }));
+  const kinds = KINDS.map((k) => ({ key: k, re: new RegExp(`^${patternOf(template(k)).source}`) }));
   const same = ['cause.same', 'error.same'].map((k) => new RegExp(template(k).split(/\{test\}/).map((p) => p.split(/\{[^{}]*\}/).map(esc).join('[\\s\\S]*?')).join('(.+?)')));
   const m = { causes, kinds, same };
   matchers.set(id, m);
@@ -45,6 +47,8 @@ export function diagnosesOf(report, exercise, trackName) {
   for (const t of report.tests) {
     if (t.status === 'pass') continue;
     const msg = t.message || '';
+    // (Text a student's error carries could still end with a cause's sentence: these keys are statistics for the
+    // teacher, never a grade, and a forged one misleads only about its own submission.)
     let keys = causes.filter((c) => c.re.test(msg)).map((c) => c.key);
     if (!keys.length) {
       for (const re of same) {

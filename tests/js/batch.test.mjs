@@ -1,0 +1,188 @@
+// grade-batch (grader/batch/README.md) through the CLI, on a generated class of fixture submissions
+// (JavaScript and Python, hostile ones from tests/fixtures/sandbox mixed in, each with a verdict that
+// does not depend on time), a Moodle-style folder per student, one without code, and a non-source file:
+// - every submission gets an Exercism results.json equal to its fixture's expected_results.json (the
+//   fixture graded alone) and a Gradescope results.json that agrees with it; summary.csv has the same
+//   statuses and the aim's diagnosis key;
+// - a run killed half-way and started again grades only what was not done;
+// - shards 1/3, 2/3, 3/3 merged give the same summary.csv and gradebook as one run; a zip gives the same;
+// - similarity flags a renamed copy and not the starter; a regrade against a previous pack version is listed;
+// - bad arguments and inputs are refused with a message and exit code 2.
+// Run: node --test tests/js/batch.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cli } from './cli.mjs';
+import { casesFor, writeClass } from '../fixtures/class.mjs';
+import { similarPairs } from '../../grader/batch/similarity.mjs';
+import { readZip } from '../../grader/batch/zip.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-'));
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const NAMES = [
+  'pass', 'py-pass', 'mask-added', 'k-v-from-wq', 'error-syntax', 'dot-batch', 'no-scaling', 'softmax-no-max', 'py-no-scaling',
+  'py-mask-inverted', 'py-error-syntax', 'py-swapped-return', 'starter',
+  // hostile (the sandbox's attacks whose verdicts need no clock: not the loops, floods or huge values a
+  // loaded machine may time out on, which are the benchmark's)
+  'sandbox-forge-wire', 'sandbox-ansi-forgery', 'sandbox-cheat-globals', 'sandbox-stack-leak', 'sandbox-surrogates', 'sandbox-realm-escape', 'sandbox-py-forge-wire', 'sandbox-py-ansi-forgery',
+];
+const cases = casesFor('sdpa');
+const input = join(tmp, 'class');
+const students = writeClass(input, cases, NAMES);
+// A folder per student (Moodle's layout), code below a subfolder; a folder with no code; a file that is not code.
+mkdirSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'work'), { recursive: true });
+writeFileSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'work', 'attention.js'), readFileSync(cases.get('pass').file));
+writeFileSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'notes.txt'), 'not code');
+mkdirSync(join(input, 'nocode'));
+writeFileSync(join(input, 'nocode', 'answer.pdf'), '%PDF-1.4');
+writeFileSync(join(input, 'submission_metadata.yml'), 'a: 1\n');
+const ALL = [...students.map((s) => s.student), 'Ann Lee_4211_assignsubmission_file_', 'nocode'].sort();
+
+const batch = (...args) => cli('grade-batch', ...args);
+const readCsv = (file) => readFileSync(file, 'utf8').trimEnd().split('\r\n').map((l) => l.split(','));
+const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+const full = join(tmp, 'full');
+test('one run: every submission graded as alone, both result formats, summary with statuses and diagnoses', () => {
+  const r = batch(input, '--exercise', 'sdpa', '--out', full, '--lang', 'en', '--jobs', '2');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`grading ${ALL.length} of ${ALL.length} submissions`));
+  assert.match(r.stderr, /skipped \(not \.js or \.py\): submission_metadata\.yml/);
+  assert.match(r.stdout, new RegExp(`sdpa: ${ALL.length} submissions`));
+  const summary = json(join(full, 'summary.json'));
+  assert.deepEqual(summary.students.map((s) => s.student), ALL);
+  const rows = readCsv(join(full, 'summary.csv'));
+  const head = rows[0], byStudent = new Map(rows.slice(1).map((r) => [r[0], r]));
+  const ids = summary.tests.map((t) => t.id);
+  assert.deepEqual(head, ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses']);
+  for (const { student, case: c } of students) {
+    const key = summary.students.find((s) => s.student === student).key;
+    const exercism = readFileSync(join(full, 'exercism', key, 'results.json'), 'utf8');
+    assert.equal(exercism, readFileSync(c.expectedFile, 'utf8'), `${student}: its results.json differs from the fixture graded alone`);
+    const expected = JSON.parse(exercism), gs = json(join(full, 'gradescope', key, 'results.json'));
+    assert.equal(gs.tests.length, expected.tests.length);
+    assert.equal(gs.score, expected.tests.filter((t) => t.status === 'pass').length, student);
+    gs.tests.forEach((t, i) => { assert.equal(t.status, expected.tests[i].status === 'pass' ? 'passed' : 'failed'); assert.equal(t.max_score, 1); });
+    const row = byStudent.get(student);
+    assert.equal(row[5], expected.status, `${student}: status in summary.csv`);
+    assert.deepEqual(row.slice(6, 6 + ids.length), expected.tests.map((t) => t.status), `${student}: test statuses in summary.csv`);
+    if (c.aim.diagnosis) assert.ok([c.aim.diagnosis].flat().some((k) => row.at(-1).split(' ').includes(k)), `${student}: diagnoses "${row.at(-1)}" lack ${c.aim.diagnosis}`);
+  }
+  assert.deepEqual(byStudent.get('Ann Lee_4211_assignsubmission_file_').slice(1, 6), ['Ann Lee_4211_assignsubmission_file_/work/attention.js', 'js', '7', '7', 'pass']);
+  const nocode = byStudent.get('nocode');
+  assert.deepEqual(nocode.slice(3, 6), ['0', '7', 'error']);
+  assert.match(json(join(full, 'exercism', 'nocode', 'results.json')).message, /no \.js or \.py file found \(found: nocode\/answer\.pdf\)/);
+  // The gradebook: Moodle's folder name gives the name and participant id.
+  const gb = readCsv(join(full, 'gradebook.csv'));
+  assert.deepEqual(gb[0], ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Causal self-attention (sdpa)']);
+  assert.deepEqual(gb.find((r) => r[0] === 'Ann Lee'), ['Ann Lee', '4211', '', 'Ann Lee_4211_assignsubmission_file_', '', '7']);
+  // The report: one file, nothing fetched, student text escaped.
+  const html = readFileSync(join(full, 'report.html'), 'utf8');
+  assert.ok(!/<(?:link|img|iframe)\b|src=|href=["']?http/i.test(html), 'report.html must load nothing');
+  assert.equal((html.match(/<svg /g) || []).length >= 3, true);
+  assert.ok(!html.includes('\u001b'), 'no control character of the ANSI forgery');
+});
+
+test('a run killed half-way and started again grades only what was not done', async () => {
+  const out = join(tmp, 'resume');
+  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '1'], { stdio: 'ignore' });
+  const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
+  while (records().length < 5 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('close', r));
+  const kept = records();
+  assert.ok(kept.length >= 5 && kept.length < ALL.length, `killed after ${kept.length} records`);
+  const mtimes = Object.fromEntries(kept.map((f) => [f, statSync(join(out, 'records', f)).mtimeMs]));
+  const r = batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`grading ${ALL.length - kept.length} of ${ALL.length} submissions \\(${kept.length} already graded\\)`));
+  for (const f of kept) assert.equal(statSync(join(out, 'records', f)).mtimeMs, mtimes[f], `${f} was graded again`);
+  assert.equal(readFileSync(join(out, 'summary.csv'), 'utf8'), readFileSync(join(full, 'summary.csv'), 'utf8'));
+  // Nothing to do on a third run; --force grades all again.
+  assert.match(batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en').stderr, new RegExp(`grading 0 of ${ALL.length} submissions`));
+  assert.match(batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--force').stderr, new RegExp(`grading ${ALL.length} of ${ALL.length} submissions`));
+  assert.equal(readFileSync(join(out, 'summary.csv'), 'utf8'), readFileSync(join(full, 'summary.csv'), 'utf8'));
+});
+
+test('shards 1/3, 2/3, 3/3 merged equal one run; a zip of the folder equals the folder', () => {
+  const parts = [1, 2, 3].map((i) => join(tmp, `shard${i}`));
+  const sizes = parts.map((out, i) => {
+    const r = batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--shard', `${i + 1}/3`);
+    assert.equal(r.status, 0, r.stderr);
+    return json(join(out, 'summary.json')).students.length;
+  });
+  assert.equal(sizes.reduce((a, b) => a + b), ALL.length, `shard sizes ${sizes}`);
+  assert.ok(sizes.every((n) => n > 0), `every shard has work: ${sizes}`);
+  const merged = join(tmp, 'merged');
+  const r = cli('grade-batch', 'merge', ...parts, '--out', merged, '--lang', 'en');
+  assert.equal(r.status, 0, r.stderr);
+  for (const f of ['summary.csv', 'gradebook.csv']) assert.equal(readFileSync(join(merged, f), 'utf8'), readFileSync(join(full, f), 'utf8'), f);
+  for (const s of json(join(full, 'summary.json')).students) {
+    assert.equal(readFileSync(join(merged, 'exercism', s.key, 'results.json'), 'utf8'), readFileSync(join(full, 'exercism', s.key, 'results.json'), 'utf8'));
+  }
+  // The same class as a zip (made by Info-ZIP, not by our writer), inside one top folder as an export is.
+  const zip = join(tmp, 'class.zip');
+  const z = spawnSync('zip', ['-qr', zip, 'class'], { cwd: tmp });
+  assert.equal(z.status, 0, 'zip must be installed');
+  assert.ok(readZip(readFileSync(zip)).some((e) => e.path === 'class/pass.js'));
+  const fromZip = join(tmp, 'zip');
+  const rz = batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3');
+  assert.equal(rz.status, 0, rz.stderr);
+  assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
+});
+
+test('regrade diff: a previous run of another pack version is listed by whose score changed and in which test', () => {
+  const out = join(tmp, 'regrade');
+  cpSync(full, out, { recursive: true });
+  const prev = json(join(out, 'summary.json'));
+  const pass = prev.students.find((s) => s.student === 'pass');
+  pass.tests.batching = 'fail';
+  pass.score = 6;
+  prev.pack_version = 'oldversion00';
+  writeFileSync(join(out, 'summary.json'), JSON.stringify(prev));
+  writeFileSync(join(out, 'run.json'), JSON.stringify({ exercise: 'sdpa', pack_version: 'oldversion00' }));
+  const r = batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /regrade oldversion00 → \w+: 1 score\(s\) changed/);
+  const diff = json(join(out, 'summary.json')).regrade;
+  assert.deepEqual(diff.changed, [{ student: 'pass', key: 'pass', before: 6, after: 7, tests: [{ id: 'batching', before: 'fail', after: 'pass' }] }]);
+  assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /oldversion00[\s\S]*batching: fail → pass/);
+});
+
+test('similarity: a renamed and re-commented copy is flagged, the starter and unrelated code are not', () => {
+  const solution = readFileSync(join(ROOT, 'exercises/sdpa/solution.js'), 'utf8');
+  const starter = readFileSync(join(ROOT, 'exercises/sdpa/starter.js'), 'utf8');
+  const renamed = solution.replace(/\bscores\b/g, 'sc').replace(/\bweights\b/g, 'w').replace(/\/\/[^\n]*/g, '// mine');
+  const other = readFileSync(cases.get('pass-loops').file, 'utf8');
+  const subs = [
+    { student: 'a', track: 'js', source: solution }, { student: 'b', track: 'js', source: renamed },
+    { student: 'c', track: 'js', source: other }, { student: 'd', track: 'js', source: starter }, { student: 'e', track: 'js', source: starter },
+  ];
+  const pairs = similarPairs(subs, { js: starter });
+  assert.deepEqual(pairs.map((p) => `${p.a}-${p.b}`), ['a-b']);
+  assert.equal(pairs[0].score, 1);
+});
+
+test('bad arguments and inputs: a message naming what was wrong, exit code 2', () => {
+  const cases2 = [
+    [['grade-batch', join(tmp, 'nope'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /no such file or folder: .*nope/],
+    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3'], /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/],
+    [['grade-batch', input, '--exercise', 'nope', '--out', join(tmp, 'x')], /unknown exercise "nope"/],
+    [['grade-batch', input, '--out', join(tmp, 'x')], /grade-batch needs --exercise/],
+    [['grade-batch', input, '--exercise', 'mha', '--out', full, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
+    [['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /is not a zip archive/],
+    [['grade-batch', 'merge', input, '--out', join(tmp, 'y'), '--lang', 'en'], /is not a finished grade-batch output/],
+  ];
+  for (const [args, re] of cases2) {
+    const r = cli(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.ok(!/\n\s+at /.test(r.stderr), `no stack trace: ${r.stderr}`);
+  }
+});
