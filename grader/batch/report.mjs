@@ -2,8 +2,11 @@
 // lines of script to sort the table; nothing fetched, so it opens offline). Every text from a
 // submission (names, messages, code) is HTML-escaped; the diagnosis examples carry no student's name.
 import { passRates, commonDiagnoses } from './summary.mjs';
+import { capText, visible } from '../core/text.mjs';
 
-export const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+/** Text for HTML: control and bidi characters shown as escapes (core/text.mjs visible()), then & < > " ' escaped. */
+export const escapeHtml = (s) => visible(String(s ?? '')).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const EXAMPLE_CHARS = 400;
 
 const WORDS = {
   en: {
@@ -37,21 +40,21 @@ function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, 
 /** A histogram of scores 0..total as vertical bars. */
 function histogram(scores, total, { width = 640, height = 220 } = {}) {
   const counts = Array.from({ length: total + 1 }, (_, s) => scores.filter((x) => x === s).length);
-  const max = Math.max(1, ...counts), bw = (width - 60) / counts.length, plotH = height - 50;
+  const max = Math.max(1, ...counts), bw = (width - 60) / counts.length, plotH = height - 60;
   const cols = counts.map((c, s) => {
-    const h = Math.round((plotH * c) / max), x = 40 + s * bw, y = 10 + plotH - h;
+    const h = Math.round((plotH * c) / max), x = 40 + s * bw, y = 20 + plotH - h;
     return `<g><title>${s}: ${c}</title><rect x="${x + 3}" y="${y}" width="${bw - 6}" height="${h}" fill="#4c9a52"/>`
       + `<text x="${x + bw / 2}" y="${y - 3}" text-anchor="middle">${c}</text><text x="${x + bw / 2}" y="${height - 22}" text-anchor="middle">${s}</text></g>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">`
-    + `<line x1="38" y1="${10 + plotH}" x2="${width - 18}" y2="${10 + plotH}" stroke="#888"/>${cols.join('')}</svg>`;
+    + `<line x1="38" y1="${20 + plotH}" x2="${width - 18}" y2="${20 + plotH}" stroke="#888"/>${cols.join('')}</svg>`;
 }
 
 /** The lines of `source` (at most 400), with those inside `ranges` ([[from, to]]) marked. */
 function codeWithShared(source, ranges) {
   const marked = new Set();
   for (const [a, b] of ranges) for (let l = a; l <= b; l++) marked.add(l);
-  return source.split('\n').slice(0, 400).map((l, i) => `<span class="${marked.has(i + 1) ? 'sh' : ''}"><i>${i + 1}</i>${escapeHtml(l.slice(0, 200))}</span>`).join('\n');
+  return source.split('\n').slice(0, 400).map((l, i) => `<span class="${marked.has(i + 1) ? 'sh' : ''}"><i>${i + 1}</i>${escapeHtml(capText(l, 200))}</span>`).join('');
 }
 
 /**
@@ -68,7 +71,7 @@ export function reportHtml({ summary, records, similar = [], sources = {}, regra
   sections.push(`<h2>${w.scores}</h2>${histogram(summary.students.map((s) => s.score), total)}`);
   sections.push(`<h2>${w.rates}</h2>${bars(rates.map((r) => ({ label: r.id, value: r.rate, title: `${r.name}: ${r.passed}/${r.n}` })), { max: 1, fmt: (v) => `${Math.round(100 * v)}%` })}`);
   sections.push(`<h2>${w.diagnoses}</h2>${common.length ? bars(common.map((c) => ({ label: c.key, value: c.count })), { max: Math.max(...common.map((c) => c.count)), color: '#c0504d' }) : `<p>${w.none}</p>`}`
-    + (common.length ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(c.example?.message)}</dd>`).join('')}</dl>` : ''));
+    + (common.length ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(capText(c.example?.message ?? '', EXAMPLE_CHARS))}</dd>`).join('')}</dl>` : ''));
   if (regrade) {
     sections.push(`<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>`
       + (regrade.changed.length ? `<p>${regrade.changed.length} ${w.changed}</p><table class="rg"><tr><th>${w.student}</th><th>${w.score}</th><th>tests</th></tr>${regrade.changed.map((c) => `<tr><td>${escapeHtml(c.student)}</td><td>${c.before} → ${c.after}</td><td>${c.tests.map((t) => `${escapeHtml(t.id)}: ${escapeHtml(t.before)} → ${escapeHtml(t.after)}`).join('<br>')}</td></tr>`).join('')}</table>` : `<p>${w.nochange}</p>`));

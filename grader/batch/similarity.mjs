@@ -2,12 +2,12 @@
 // Aiken, "Winnowing", SIGMOD 2003). The source becomes tokens with comments dropped, names replaced by one
 // token (renaming changes nothing) while keywords and attribute names (`np.matmul`) stay; every run of K
 // tokens is hashed, and of each window of W hashes the smallest is kept (its fingerprint, with its line).
-// Fingerprints of the track's starter, and those found in more than a tenth of the class (what everybody
-// writes), are removed; a pair is flagged when it shares at least MIN_SHARED fingerprints that make up
+// Fingerprints of the track's starter, and those found in more than a tenth of the class and more than
+// COMMON submissions (what everybody writes), are removed; a pair is flagged when it shares at least MIN_SHARED fingerprints that make up
 // at least THRESHOLD of the smaller submission's.
 import { createHash } from 'node:crypto';
 
-export const K = 12, W = 8, THRESHOLD = 0.5, MIN_SHARED = 6;
+export const K = 12, W = 8, THRESHOLD = 0.5, MIN_SHARED = 6, COMMON = 10;
 const KEYWORDS = new Set(('break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false ' +
   'and as assert def del elif except from global is lambda nonlocal not or pass raise with None True False self range len').split(' '));
 
@@ -57,10 +57,10 @@ export function similarPairs(subs, starters = {}, { limit = 50 } = {}) {
     for (const h of starterFp[s.track]?.keys() ?? []) fp.delete(h);
     return fp;
   });
-  // What a tenth of the class (and at least 3 submissions) wrote is common code, not a sign of copying.
+  // What more than a tenth of the class (and more than 10 submissions, MOSS's default -m) wrote is common code, not a sign of copying.
   const seen = new Map();
   for (const fp of prints) for (const h of fp.keys()) seen.set(h, (seen.get(h) ?? 0) + 1);
-  const common = Math.max(3, Math.ceil(subs.length / 10));
+  const common = Math.max(COMMON, Math.ceil(subs.length / 10));
   for (const fp of prints) for (const h of [...fp.keys()]) if (seen.get(h) > common) fp.delete(h);
   // Candidate pairs through an index of hash → submissions (no n² scan over unrelated pairs).
   const byHash = new Map();

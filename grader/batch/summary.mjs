@@ -39,17 +39,19 @@ function matchersFor(exercise, lang, trackName) {
 /**
  * The diagnosis keys of a report: per test (not passed) the causes its message names (the pack's `d.*`,
  * the grader's `explain.*`; a reference to an earlier test's cause takes that test's), else the kind of
- * failure (`timeout`, `values`, `shape`, `error` …). → { tests: { id: [keys] }, keys: [sorted, unique] }
+ * failure (`timeout`, `values`, `shape`, `error` …). → { tests: { id: [keys] }, keys: [sorted, unique],
+ * said: { key: [ids of the tests whose message says it in full] } }
  */
 export function diagnosesOf(report, exercise, trackName) {
   const { causes, kinds, same } = matchersFor(exercise, report.lang, trackName ?? 'js');
-  const byName = new Map(), tests = {};
+  const byName = new Map(), tests = {}, said = {};
   for (const t of report.tests) {
     if (t.status === 'pass') continue;
     const msg = t.message || '';
     // (Text a student's error carries could still end with a cause's sentence: these keys are statistics for the
     // teacher, never a grade, and a forged one misleads only about its own submission.)
     let keys = causes.filter((c) => c.re.test(msg)).map((c) => c.key);
+    for (const k of keys) (said[k] ??= []).push(t.id);
     if (!keys.length) {
       for (const re of same) {
         const m = re.exec(msg);
@@ -59,11 +61,12 @@ export function diagnosesOf(report, exercise, trackName) {
     if (!keys.length) {
       const kind = kinds.find((k) => k.re.test(msg));
       keys = [kind ? kind.key : 'other'];
+      (said[keys[0]] ??= []).push(t.id);
     }
     tests[t.id] = keys;
     byName.set(t.name, keys);
   }
-  return { tests, keys: [...new Set(Object.values(tests).flat())].sort() };
+  return { tests, keys: [...new Set(Object.values(tests).flat())].sort(), said };
 }
 
 /** summary.json's content from the records (in student order). */
@@ -73,7 +76,7 @@ export function summarize(records, exercise, { version }) {
     const d = diagnosesOf(r.report, exercise, r.track);
     return {
       student: r.student, key: r.key, file: r.file, track: r.track, status: r.report.status, score: r.report.passed, total: r.report.total,
-      tests: Object.fromEntries(r.report.tests.map((t) => [t.id, t.status])), diagnoses: d.keys, test_diagnoses: d.tests,
+      tests: Object.fromEntries(r.report.tests.map((t) => [t.id, t.status])), diagnoses: d.keys, test_diagnoses: d.tests, said_in: d.said,
       pack_version: r.pack_version, hash: r.hash,
     };
   }).sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
@@ -156,17 +159,19 @@ export function passRates(summary) {
   });
 }
 
-/** Diagnosis keys by how many students' submissions carry them, most common first, each with one example (the first student's message for it). */
+/**
+ * Diagnosis keys by how many students' submissions carry them, most common first, each with one example
+ * message (of those that say it in full, the shortest: the least of a student's own text in it; no name attached).
+ */
 export function commonDiagnoses(summary, records, limit = 10) {
   const byStudent = new Map(records.map((r) => [r.student, r]));
   const counts = new Map();
   for (const s of summary.students) for (const k of s.diagnoses) {
     const c = counts.get(k) ?? { key: k, count: 0, example: null };
     c.count++;
-    if (!c.example) {
-      const id = Object.keys(s.test_diagnoses).find((t) => s.test_diagnoses[t].includes(k));
+    for (const id of s.said_in?.[k] ?? []) {
       const test = byStudent.get(s.student)?.report.tests.find((t) => t.id === id);
-      if (test) c.example = { test: test.name, message: test.message || '' };
+      if (test && (!c.example || (test.message || '').length < c.example.message.length)) c.example = { test: test.name, message: test.message || '' };
     }
     counts.set(k, c);
   }

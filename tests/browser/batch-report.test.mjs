@@ -51,8 +51,9 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
     assert.deepEqual(histogram, ['0: 2', '1: 0', '2: 2', '3: 2', '4: 0', '5: 0', '6: 1', '7: 2']);
     const pair = await page.$$eval('details summary', (s) => s.map((x) => x.textContent));
     assert.ok(pair.some((t) => /copycat ↔ mask-added: 100%/.test(t)), `similar pair listed: ${pair}`);
-    await page.click('details summary');
-    assert.ok(await page.$$eval('details .pair pre', (p) => p.length === 2 && p.every((x) => x.querySelector('span.sh'))), 'both files shown with shared lines marked');
+    const copy = page.locator('details', { hasText: 'copycat ↔ mask-added' });
+    await copy.locator('summary').click();
+    assert.ok(await copy.evaluate((d) => d.open && [...d.querySelectorAll('.pair pre')].length === 2 && [...d.querySelectorAll('.pair pre')].every((x) => x.querySelector('span.sh'))), 'both files shown with shared lines marked');
     const scores = () => page.$$eval('#students tbody tr', (rows) => rows.map((r) => Number(r.cells[1].dataset.v)));
     await page.click('#students th:nth-child(2)');
     const asc = await scores();
@@ -62,7 +63,6 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
     assert.deepEqual(desc, [...asc].sort((a, b) => b - a));
     assert.equal(desc[0], 7);
     assert.ok(!(await page.content()).includes('\u001b'), 'no control character from the forgery');
-    await page.locator('details').first().evaluate((d) => { d.open = false; });
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'batch-report.png'), fullPage: true });
   } finally {
