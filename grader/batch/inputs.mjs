@@ -89,6 +89,14 @@ export function findSubmissions(input) {
   return { submissions: uniqueIds(subs), skipped };
 }
 
+/**
+ * The one submission in folder `dir` (a platform's submission folder: Gradescope's, Exercism's), picked as
+ * for a student's folder; `only`: the path of the file to take when the platform names it.
+ */
+export function submissionIn(dir, only = null) {
+  return pick(inputFiles(dir).filter((f) => (only ? f.path === only.replace(/\\/g, '/') : !hidden(f.path))));
+}
+
 function pick(files) {
   const sources = files.filter((f) => trackOfFile(f.path));
   if (!sources.length) {

@@ -83,14 +83,14 @@ class Pool {
 }
 
 /**
- * Grades `input` (a folder or a zip) against `exercise` (a loaded pack) into `out`.
+ * Grades `input` (a folder or a zip), or the `submissions` given (as inputs.mjs finds them), against `exercise` (a loaded pack) into `out`.
  * options: { jobs, force, shard: { index, count } | null, lang, seed, timeoutMs, deadlineMs, signal (AbortSignal),
  *   onStart({ total, reused, todo }), onDone({ record, done, total }) }.
  * → { records (every submission of this shard, in student order), version, aborted, skipped }
  */
-export async function gradeBatch({ input, exercise, out, jobs = 1, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
+export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
   const version = packVersion(exercise);
-  const { submissions, skipped } = findSubmissions(input);
+  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input);
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
   const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };

@@ -55,7 +55,14 @@ export function crc32(buf) {
   return (c ^ -1) >>> 0;
 }
 
-/** A zip of `files` ([{ path, data: Buffer|string, mode? }]), stored (no compression); `mode` sets Unix permissions (0o755 for scripts). */
+/** A date as MS-DOS packs it in a zip entry (local time fields, 2 s steps): (date << 16) | time. */
+const dosTime = (d) => ((((d.getFullYear() - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate()) << 16 | (d.getHours() << 11) | (d.getMinutes() << 5) | (d.getSeconds() >> 1)) >>> 0;
+const EPOCH = new Date(1996, 0, 1);
+
+/**
+ * A zip of `files` ([{ path, data: Buffer|string, mode?, date? }]), stored (no compression); `mode` sets
+ * Unix permissions (0o755 for scripts); `date` (default 1996-01-01, so the same files give the same bytes).
+ */
 export function writeZip(files) {
   const locals = [], centrals = [];
   let offset = 0;
@@ -64,11 +71,12 @@ export function writeZip(files) {
     const name = Buffer.from(f.path, 'utf8'), crc = crc32(data);
     const loc = Buffer.alloc(30);
     loc.writeUInt32LE(LOC, 0); loc.writeUInt16LE(20, 4); loc.writeUInt16LE(0x800, 6); loc.writeUInt16LE(0, 8);
-    loc.writeUInt32LE(0x210000, 10); // 1996-01-01 00:00: a fixed date, so the same files give the same bytes
+    const when = dosTime(f.date ?? EPOCH);
+    loc.writeUInt32LE(when, 10);
     loc.writeUInt32LE(crc, 14); loc.writeUInt32LE(data.length, 18); loc.writeUInt32LE(data.length, 22); loc.writeUInt16LE(name.length, 26);
     const cen = Buffer.alloc(46);
     cen.writeUInt32LE(CEN, 0); cen.writeUInt16LE(0x031e, 4); cen.writeUInt16LE(20, 6); cen.writeUInt16LE(0x800, 8);
-    cen.writeUInt32LE(0x210000, 12); cen.writeUInt32LE(crc, 16); cen.writeUInt32LE(data.length, 20); cen.writeUInt32LE(data.length, 24);
+    cen.writeUInt32LE(when, 12); cen.writeUInt32LE(crc, 16); cen.writeUInt32LE(data.length, 20); cen.writeUInt32LE(data.length, 24);
     cen.writeUInt16LE(name.length, 28); cen.writeUInt32LE((((f.mode ?? 0o644) | 0o100000) << 16) >>> 0, 38); cen.writeUInt32LE(offset, 42);
     locals.push(loc, name, data);
     centrals.push(cen, name);
