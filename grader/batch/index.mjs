@@ -8,6 +8,7 @@ import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
 import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from './summary.mjs';
 import { similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
+import { visible } from '../core/text.mjs';
 
 export class BatchError extends Error {}
 
@@ -99,7 +100,7 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       : `\nпрервано: проверено и сохранено ${result.records.length} из ${result.total}; запустите ту же команду снова, чтобы проверить остальные\n`);
     return 130;
   }
-  if (result.skipped.length) stderr.write(`${en ? 'skipped (not .js or .py)' : 'пропущены (не .js и не .py)'}: ${result.skipped.slice(0, 10).join(', ')}${result.skipped.length > 10 ? ' …' : ''}\n`);
+  if (result.skipped.length) stderr.write(`${en ? 'skipped (not .js or .py)' : 'пропущены (не .js и не .py)'}: ${visible(result.skipped.slice(0, 10).join(', '))}${result.skipped.length > 10 ? ' …' : ''}\n`);
   stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang) + '\n');
   return 0;
 }

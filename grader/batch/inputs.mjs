@@ -78,11 +78,12 @@ export function findSubmissions(input) {
       byStudent.set(parts[0], entry);
     }
   }
-  const subs = [];
+  const subs = [], stems = new Map();
+  for (const e of byStudent.values()) stems.set(e.student, (stems.get(e.student) ?? 0) + 1);
   for (const { student, files: all, flat } of byStudent.values()) {
     let id = student;
     // Two flat files of one student (alice.js, alice.py) are two rows, told apart by the extension.
-    if (flat && [...byStudent.values()].filter((e) => e.student === student).length > 1) id = basename(all[0].path);
+    if (flat && stems.get(student) > 1) id = basename(all[0].path);
     subs.push({ id, ...pick(all) });
   }
   subs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -129,21 +129,25 @@ export async function gradeBatch({ input, submissions: given, exercise, out, job
     else if (!exercise.tracks.includes(s.track)) {
       report = unGradedReport(exercise, options, lang === 'en' ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})` : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`);
     } else {
-      const sandbox = await pool.take(s.track);
-      active.add(sandbox);
+      let sandbox = null;
       try {
+        sandbox = await pool.take(s.track);
+        active.add(sandbox);
         if (aborted) return;
         report = await grade({
           exercise, source, track: TRACKS[s.track], sandbox, core, lang, seed: options.seed, timeoutMs, deadlineMs,
           onGraderError: () => { fault = true; },
         });
       } catch (e) {
+        // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
         fault = true;
         report = unGradedReport(exercise, options, `grader fault: ${String(e?.message ?? e).slice(0, 300)}`);
       } finally {
-        active.delete(sandbox);
-        await sandbox.close();
-        peakRss = sandbox.peakRss;
+        if (sandbox) {
+          active.delete(sandbox);
+          await sandbox.close();
+          peakRss = sandbox.peakRss;
+        }
       }
       if (aborted) return; // closed under it: its verdicts are not the submission's
     }

@@ -104,10 +104,29 @@ test('a run killed half-way and started again grades only what was not done', as
   assert.match(r.stderr, new RegExp(`grading ${ALL.length - kept.length} of ${ALL.length} submissions \\(${kept.length} already graded\\)`));
   for (const f of kept) assert.equal(statSync(join(out, 'records', f)).mtimeMs, mtimes[f], `${f} was graded again`);
   assert.equal(readFileSync(join(out, 'summary.csv'), 'utf8'), readFileSync(join(full, 'summary.csv'), 'utf8'));
-  // Nothing to do on a third run; --force grades all again.
+  // Nothing to do on a third run (--force, which grades everything again, is tried on a shard below).
   assert.match(batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en').stderr, new RegExp(`grading 0 of ${ALL.length} submissions`));
-  assert.match(batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--force').stderr, new RegExp(`grading ${ALL.length} of ${ALL.length} submissions`));
-  assert.equal(readFileSync(join(out, 'summary.csv'), 'utf8'), readFileSync(join(full, 'summary.csv'), 'utf8'));
+});
+
+test('Ctrl+C: the submissions in flight are dropped, the finished ones kept and counted, exit code 130', async () => {
+  const out = join(tmp, 'sigint');
+  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
+  while (records().length < 3 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGINT');
+  const code = await new Promise((r) => child.once('close', r));
+  assert.equal(code, 130, stderr);
+  const kept = records().length;
+  assert.match(stderr, new RegExp(`interrupted: ${kept} of ${ALL.length} graded and kept`));
+  assert.ok(kept < ALL.length);
+  for (const f of records()) {
+    const rec = json(join(out, 'records', f));
+    assert.ok(existsSync(join(out, 'exercism', rec.key, 'results.json')) && existsSync(join(out, 'gradescope', rec.key, 'results.json')), `${f}: results beside its record`);
+    assert.ok(!rec.report.tests.some((t) => /closed/.test(t.message ?? '')), `${f}: a verdict of the interruption was kept`);
+  }
+  assert.ok(!existsSync(join(out, 'summary.csv')), 'no summary of a part of the class');
 });
 
 test('shards 1/3, 2/3, 3/3 merged equal one run; a zip of the folder equals the folder', () => {
@@ -134,6 +153,10 @@ test('shards 1/3, 2/3, 3/3 merged equal one run; a zip of the folder equals the 
   const fromZip = join(tmp, 'zip');
   const rz = batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3');
   assert.equal(rz.status, 0, rz.stderr);
+  assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
+  // Graded again only with --force.
+  assert.match(batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3').stderr, new RegExp(`grading 0 of ${sizes[0]} submissions`));
+  assert.match(batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3', '--jobs', '2', '--force').stderr, new RegExp(`grading ${sizes[0]} of ${sizes[0]} submissions`));
   assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
 });
 
@@ -249,4 +272,21 @@ test('Exercism: bin/run.sh <slug> <solution dir> <output dir> writes results.jso
   assert.equal(doc.version, 3);
   assert.equal(doc.status, 'error');
   assert.match(doc.message, /unknown exercise "no-such-pack"/);
+});
+
+test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not passed), one line per submission otherwise', async () => {
+  const { progress } = await import('../../grader/batch/index.mjs');
+  const record = (key, status) => ({ key, ms: 5, report: { status, passed: status === 'pass' ? 7 : 3, total: 7 } });
+  const lines = (tty) => {
+    let text = '';
+    const p = progress({ isTTY: tty, write: (s) => { text += s; } }, { lang: 'en' });
+    p.onStart({ total: 3, reused: 1, todo: 2 });
+    p.onDone({ record: record('a', 'fail'), done: 2, total: 3 });
+    p.onDone({ record: record('b', 'pass'), done: 3, total: 3 });
+    return text;
+  };
+  const tty = lines(true);
+  assert.match(tty, /^grading 2 of 3 submissions \(1 already graded\)\n/);
+  assert.match(tty, /\r\[#{30}\] 3\/3 {2}[\d.]+\/s {2}ETA 0:00 {2}not passed 1\x1b\[K\n$/);
+  assert.equal(lines(false), 'grading 2 of 3 submissions (1 already graded)\n2/3 a 3/7 fail 5 ms\n3/3 b 7/7 pass 5 ms\n');
 });
