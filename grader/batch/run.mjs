@@ -52,28 +52,31 @@ function unGradedReport(exercise, { seed, lang }, message) {
   };
 }
 
-/** Pre-started sandboxes per track, each handed out once; at most `spare` waiting per track, and never more than will be used. */
+/**
+ * Pre-started sandboxes per track, each handed out once: at most `spare` waiting per track, and never
+ * more than `remaining` (track → submissions of that track not yet taken, in the whole batch) says will be used.
+ */
 class Pool {
   constructor(spare, remaining) {
     this.spare = spare;
-    this.remaining = remaining; // track name → submissions of that track not yet started
-    this.ready = new Map(Object.keys(remaining).map((t) => [t, []]));
-    for (const t of Object.keys(remaining)) this.#fill(t);
+    this.ready = new Map();
+    this.fill(remaining);
   }
 
-  #fill(track) {
-    const q = this.ready.get(track);
-    while (q.length < Math.min(this.spare, this.remaining[track])) {
-      const s = NodeSandbox.create({ track: TRACKS[track] });
-      s.catch(() => {});
-      q.push(s);
+  fill(remaining) {
+    for (const [track, left] of Object.entries(remaining)) {
+      const q = this.ready.get(track) ?? this.ready.set(track, []).get(track);
+      while (q.length < Math.min(this.spare, left)) {
+        const s = NodeSandbox.create({ track: TRACKS[track] });
+        s.catch(() => {});
+        q.push(s);
+      }
     }
   }
 
-  take(track) {
-    this.remaining[track]--;
-    const s = this.ready.get(track).shift() ?? NodeSandbox.create({ track: TRACKS[track] });
-    this.#fill(track);
+  take(track, remaining) {
+    const s = this.ready.get(track)?.shift() ?? NodeSandbox.create({ track: TRACKS[track] });
+    this.fill(remaining);
     return s;
   }
 
@@ -83,12 +86,81 @@ class Pool {
 }
 
 /**
+ * What grades submissions in one thread: the WASM core, the pool, and what is written per submission.
+ * `grade(item, remaining)` → the record written, or null when aborted meanwhile. The main thread has
+ * one; with more than JOBS_PER_THREAD jobs, each worker thread (thread.mjs) has its own.
+ */
+export class Lanes {
+  static async create({ exercise, out, options, jobs, remaining }) {
+    // The single-threaded build: the batch's parallelism is its children, and a parent without the
+    // threaded build's worker pool is lighter to fork a child from.
+    return new Lanes({ exercise, out, options, core: await loadCore({ threads: 1 }), pool: new Pool(jobs, remaining) });
+  }
+
+  constructor({ exercise, out, options, core, pool }) {
+    Object.assign(this, { exercise, out, options, core, pool, active: new Set(), aborted: false });
+  }
+
+  abort() {
+    this.aborted = true;
+    for (const s of this.active) s.close();
+  }
+
+  close() { return this.pool.close(); }
+
+  async grade({ s, hash, file }, remaining) {
+    const { exercise, options, out } = this, { lang, timeoutMs, deadlineMs } = options;
+    const started = performance.now();
+    let report, fault = false, peakRss = 0;
+    const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
+    if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
+    else if (!exercise.tracks.includes(s.track)) {
+      report = unGradedReport(exercise, options, lang === 'en' ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})` : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`);
+    } else {
+      let sandbox = null;
+      try {
+        sandbox = await this.pool.take(s.track, remaining);
+        this.active.add(sandbox);
+        if (this.aborted) return null;
+        report = await grade({
+          exercise, source, track: TRACKS[s.track], sandbox, core: this.core, lang, seed: options.seed, timeoutMs, deadlineMs,
+          onGraderError: () => { fault = true; },
+        });
+      } catch (e) {
+        // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
+        fault = true;
+        report = unGradedReport(exercise, options, `grader fault: ${String(e?.message ?? e).slice(0, 300)}`);
+      } finally {
+        if (sandbox) {
+          this.active.delete(sandbox);
+          await sandbox.close();
+          peakRss = sandbox.peakRss;
+        }
+      }
+      if (this.aborted) return null; // closed under it: its verdicts are not the submission's
+    }
+    const record = {
+      student: s.student, key: s.key, file: s.file, track: s.track ?? null, hash, pack_version: options.version, exercise: exercise.spec.slug,
+      seed: options.seed, lang, fault, ms: Math.round(performance.now() - started), peak_rss: peakRss, report, source,
+    };
+    const dir = (kind) => { const d = join(out, kind, s.key); mkdirSync(d, { recursive: true }); return join(d, 'results.json'); };
+    writeAtomic(dir('exercism'), exercism(report) + '\n');
+    writeAtomic(dir('gradescope'), gradescope(report) + '\n');
+    writeAtomic(file, JSON.stringify(record) + '\n'); // last: a record means the results beside it are whole
+    return record;
+  }
+}
+
+/** Jobs one thread's event loop serves; past this, worker threads share the parent's side (grade(), the children's pipes). */
+export const JOBS_PER_THREAD = 4;
+
+/**
  * Grades `input` (a folder or a zip), or the `submissions` given (as inputs.mjs finds them), against `exercise` (a loaded pack) into `out`.
- * options: { jobs, force, shard: { index, count } | null, lang, seed, timeoutMs, deadlineMs, signal (AbortSignal),
- *   onStart({ total, reused, todo }), onDone({ record, done, total }) }.
+ * options: { jobs, threads (default ceil(jobs / JOBS_PER_THREAD)), force, shard: { index, count } | null, lang, seed, timeoutMs,
+ *   deadlineMs, signal (AbortSignal), onStart({ total, reused, todo }), onDone({ record, done, total }) }.
  * → { records (every submission of this shard, in student order), version, aborted, skipped }
  */
-export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
+export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, threads, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
   const version = packVersion(exercise);
   const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input);
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
@@ -112,65 +184,44 @@ export async function gradeBatch({ input, submissions: given, exercise, out, job
   let done = reused;
   onStart?.({ total, reused, todo: todo.length });
 
+  // The queue: `remaining` counts, per track, the submissions not yet handed out (what the pools may start children for).
   const remaining = {};
   for (const { s } of todo) if (s.track && exercise.tracks.includes(s.track)) remaining[s.track] = (remaining[s.track] ?? 0) + 1;
-  const pool = new Pool(jobs, remaining);
-  const core = await loadCore();
-  const active = new Set();
-  let aborted = false;
-  const onAbort = () => { aborted = true; for (const s of active) s.close(); };
-  signal?.addEventListener('abort', onAbort, { once: true });
-
-  const gradeOne = async ({ s, i, hash, file }) => {
-    const started = performance.now();
-    let report, fault = false, peakRss = 0;
-    const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
-    if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
-    else if (!exercise.tracks.includes(s.track)) {
-      report = unGradedReport(exercise, options, lang === 'en' ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})` : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`);
-    } else {
-      let sandbox = null;
-      try {
-        sandbox = await pool.take(s.track);
-        active.add(sandbox);
-        if (aborted) return;
-        report = await grade({
-          exercise, source, track: TRACKS[s.track], sandbox, core, lang, seed: options.seed, timeoutMs, deadlineMs,
-          onGraderError: () => { fault = true; },
-        });
-      } catch (e) {
-        // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
-        fault = true;
-        report = unGradedReport(exercise, options, `grader fault: ${String(e?.message ?? e).slice(0, 300)}`);
-      } finally {
-        if (sandbox) {
-          active.delete(sandbox);
-          await sandbox.close();
-          peakRss = sandbox.peakRss;
-        }
-      }
-      if (aborted) return; // closed under it: its verdicts are not the submission's
-    }
-    const record = {
-      student: s.student, key: s.key, file: s.file, track: s.track ?? null, hash, pack_version: version, exercise: exercise.spec.slug,
-      seed: options.seed, lang, fault, ms: Math.round(performance.now() - started), peak_rss: peakRss, report, source,
-    };
-    const dir = (kind) => { const d = join(out, kind, s.key); mkdirSync(d, { recursive: true }); return join(d, 'results.json'); };
-    writeAtomic(dir('exercism'), exercism(report) + '\n');
-    writeAtomic(dir('gradescope'), gradescope(report) + '\n');
-    writeAtomic(file, JSON.stringify(record) + '\n'); // last: a record means the results beside it are whole
+  let next = 0;
+  const take = () => {
+    const item = todo[next++];
+    if (item.s.track in remaining) remaining[item.s.track]--;
+    return item;
+  };
+  const finished = (i, record) => {
     records[i] = record;
     done++;
     onDone?.({ record, done, total });
   };
-
-  let next = 0;
-  const worker = async () => { while (!aborted && next < todo.length) await gradeOne(todo[next++]); };
+  jobs = Math.max(1, Math.min(jobs, todo.length));
+  threads = Math.max(1, Math.min(threads ?? Math.ceil(jobs / JOBS_PER_THREAD), jobs));
+  let aborted = false, stop;
+  const onAbort = () => { aborted = true; stop?.(); };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, todo.length)) }, worker));
+    if (!todo.length) { /* everything reused */ } else if (threads === 1) {
+      const lanes = await Lanes.create({ exercise, out, options, jobs, remaining: { ...remaining } });
+      stop = () => lanes.abort();
+      if (aborted) stop();
+      const lane = async () => {
+        while (!aborted && next < todo.length) {
+          const item = take();
+          const record = await lanes.grade(item, { ...remaining });
+          if (record) finished(item.i, record);
+        }
+      };
+      try { await Promise.all(Array.from({ length: jobs }, lane)); } finally { await lanes.close(); }
+    } else {
+      const { runThreads } = await import('./thread.mjs');
+      await runThreads({ exercise, out, options, threads, jobs, take, remaining, finished, onStop: (f) => { stop = f; if (aborted) f(); }, more: () => !aborted && next < todo.length });
+    }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    await pool.close();
   }
   return { records: aborted ? records.filter(Boolean) : records, version, aborted, skipped, total };
 }

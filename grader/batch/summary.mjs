@@ -185,7 +185,7 @@ export function textSummary(summary, records, { lang = 'ru', similar = [], regra
   const mean = n ? summary.students.reduce((a, s) => a + s.score, 0) / n : 0;
   const total = summary.tests.length;
   const lines = [en ? `${summary.exercise}: ${n} submissions, ${full} with every test passed, mean ${mean.toFixed(1)} of ${total}`
-    : `${summary.exercise}: работ ${n}, все тесты прошли ${full}, в среднем ${mean.toFixed(1)} из ${total}`];
+    : `${summary.exercise}: работ ${n}; все тесты прошли: ${full}; в среднем ${mean.toFixed(1)} из ${total}`];
   const rates = passRates(summary).sort((a, b) => a.rate - b.rate).slice(0, 3);
   if (n) lines.push((en ? 'hardest tests: ' : 'труднее всего: ') + rates.map((r) => `${r.id} ${Math.round(100 * r.rate)}%`).join(', '));
   const common = commonDiagnoses(summary, records, 3);

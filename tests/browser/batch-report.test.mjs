@@ -26,7 +26,7 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
     writeClass(input, cases, ['pass', 'py-pass', 'mask-added', 'no-scaling', 'py-no-scaling', 'error-syntax', 'starter', 'sandbox-ansi-forgery']);
     copyFileSync(cases.get('mask-added').file, join(input, 'copycat.js'));
     const out = join(tmp, 'out');
-    const r = cli('grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2');
+    const r = cli('grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--timeout-ms', '10000');
     assert.equal(r.status, 0, r.stderr);
 
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -20,6 +20,8 @@ import { cli } from './cli.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 import { similarPairs } from '../../grader/batch/similarity.mjs';
 import { readZip } from '../../grader/batch/zip.mjs';
+import { gradeBatch } from '../../grader/batch/run.mjs';
+import { loadExercise } from '../../grader/node/exercise.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-'));
@@ -44,7 +46,9 @@ writeFileSync(join(input, 'nocode', 'answer.pdf'), '%PDF-1.4');
 writeFileSync(join(input, 'submission_metadata.yml'), 'a: 1\n');
 const ALL = [...students.map((s) => s.student), 'Ann Lee_4211_assignsubmission_file_', 'nocode'].sort();
 
-const batch = (...args) => cli('grade-batch', ...args);
+// A generous limit per call: these fixtures' verdicts need no clock, and a loaded machine must not make one time out.
+const SLOW_OK = ['--timeout-ms', '10000'];
+const batch = (...args) => cli('grade-batch', ...args, ...SLOW_OK);
 const readCsv = (file) => readFileSync(file, 'utf8').trimEnd().split('\r\n').map((l) => l.split(','));
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -91,7 +95,7 @@ test('one run: every submission graded as alone, both result formats, summary wi
 
 test('a run killed half-way and started again grades only what was not done', async () => {
   const out = join(tmp, 'resume');
-  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '1'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '1', ...SLOW_OK], { stdio: 'ignore' });
   const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
   while (records().length < 5 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGKILL');
@@ -110,7 +114,7 @@ test('a run killed half-way and started again grades only what was not done', as
 
 test('Ctrl+C: the submissions in flight are dropped, the finished ones kept and counted, exit code 130', async () => {
   const out = join(tmp, 'sigint');
-  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', ...SLOW_OK], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
@@ -129,7 +133,7 @@ test('Ctrl+C: the submissions in flight are dropped, the finished ones kept and 
   assert.ok(!existsSync(join(out, 'summary.csv')), 'no summary of a part of the class');
 });
 
-test('shards 1/3, 2/3, 3/3 merged equal one run; a zip of the folder equals the folder', () => {
+test('shards 1/3, 2/3, 3/3 merged equal one run, graded in two threads too; a zip of the folder equals the folder', async () => {
   const parts = [1, 2, 3].map((i) => join(tmp, `shard${i}`));
   const sizes = parts.map((out, i) => {
     const r = batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--shard', `${i + 1}/3`);
@@ -144,6 +148,13 @@ test('shards 1/3, 2/3, 3/3 merged equal one run; a zip of the folder equals the 
   for (const f of ['summary.csv', 'gradebook.csv']) assert.equal(readFileSync(join(merged, f), 'utf8'), readFileSync(join(full, f), 'utf8'), f);
   for (const s of json(join(full, 'summary.json')).students) {
     assert.equal(readFileSync(join(merged, 'exercism', s.key, 'results.json'), 'utf8'), readFileSync(join(full, 'exercism', s.key, 'results.json'), 'utf8'));
+  }
+  // The parent's side over two worker threads (what --jobs past JOBS_PER_THREAD does) grades shard 2 the same.
+  const threaded = join(tmp, 'threads');
+  const r2 = await gradeBatch({ input, exercise: await loadExercise('sdpa'), out: threaded, jobs: 2, threads: 2, lang: 'en', timeoutMs: 10000, shard: { index: 2, count: 3 } });
+  assert.equal(r2.records.length, sizes[1]);
+  for (const rec of r2.records) {
+    assert.equal(readFileSync(join(threaded, 'exercism', rec.key, 'results.json'), 'utf8'), readFileSync(join(parts[1], 'exercism', rec.key, 'results.json'), 'utf8'), rec.student);
   }
   // The same class as a zip (made by Info-ZIP, not by our writer), inside one top folder as an export is.
   const zip = join(tmp, 'class.zip');
