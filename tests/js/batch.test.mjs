@@ -301,3 +301,27 @@ test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not
   assert.match(tty, /\r\[#{30}\] 3\/3 {2}[\d.]+\/s {2}ETA 0:00 {2}not passed 1\x1b\[K\n$/);
   assert.equal(lines(false), 'grading 2 of 3 submissions (1 already graded)\n2/3 a 3/7 fail 5 ms\n3/3 b 7/7 pass 5 ms\n');
 });
+
+test('gradebook: one column per exercise over several runs, LMS ids from Canvas and Moodle names, formulas defused', async () => {
+  const { csvCell, lmsIdentity } = await import('../../grader/batch/summary.mjs');
+  assert.deepEqual(lmsIdentity('doejohn_12345_67890_attention'), { name: 'doejohn', id: '12345' });
+  assert.deepEqual(lmsIdentity('doejohn_LATE_12345_67890_attention'), { name: 'doejohn', id: '12345' });
+  assert.deepEqual(lmsIdentity('Ann Lee_4211_assignsubmission_file_'), { name: 'Ann Lee', id: '4211' });
+  assert.deepEqual(lmsIdentity('alice'), { name: 'alice', id: '' });
+  assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+  assert.equal(csvCell('-1+2'), "'-1+2");
+  assert.equal(csvCell('a,b'), '"a,b"');
+  // A second exercise's run (its summary, as grade-batch writes it) beside the sdpa one.
+  const other = join(tmp, 'other-run');
+  mkdirSync(other, { recursive: true });
+  const sdpa = json(join(full, 'summary.json'));
+  writeFileSync(join(other, 'summary.json'), JSON.stringify({ exercise: 'mha', title: { en: 'Multi-head attention' }, students: [{ student: 'pass', score: 5 }, { student: 'zoe', score: 7 }] }));
+  const file = join(tmp, 'gradebook-all.csv');
+  const r = cli('grade-batch', 'gradebook', full, other, '--out', file);
+  assert.equal(r.status, 0, r.stderr);
+  const rows = readCsv(file);
+  assert.deepEqual(rows[0].slice(5), ['Causal self-attention (sdpa)', 'Multi-head attention (mha)']);
+  assert.deepEqual(rows.find((x) => x[3] === 'pass').slice(5), ['7', '5']);
+  assert.deepEqual(rows.find((x) => x[3] === 'zoe').slice(5), ['', '7']);
+  assert.equal(rows.length, 1 + sdpa.students.length + 1);
+});
