@@ -4,7 +4,8 @@
 // - every submission gets an Exercism results.json equal to its fixture's expected_results.json (the
 //   fixture graded alone) and a Gradescope results.json that agrees with it; summary.csv has the same
 //   statuses and the aim's diagnosis key;
-// - a run killed half-way and started again grades only what was not done;
+// - a run killed half-way and started again grades only what was not done; at --jobs 1, 2 and twice the
+//   cores, and in two threads, every submission gets the same statuses;
 // - shards 1/3, 2/3, 3/3 merged give the same summary.csv and gradebook as one run; a zip gives the same;
 // - similarity flags a renamed copy and not the starter; a regrade against a previous pack version is listed;
 // - bad arguments and inputs are refused with a message and exit code 2.
@@ -13,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from './cli.mjs';
@@ -53,8 +54,9 @@ const readCsv = (file) => readFileSync(file, 'utf8').trimEnd().split('\r\n').map
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 const full = join(tmp, 'full');
+// This run at twice the cores; the resumed one below at 1 then 2, the shards at 2: all must give the same summary.
 test('one run: every submission graded as alone, both result formats, summary with statuses and diagnoses', () => {
-  const r = batch(input, '--exercise', 'sdpa', '--out', full, '--lang', 'en', '--jobs', '2');
+  const r = batch(input, '--exercise', 'sdpa', '--out', full, '--lang', 'en', '--jobs', String(2 * availableParallelism()));
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, new RegExp(`grading ${ALL.length} of ${ALL.length} submissions`));
   assert.match(r.stderr, /skipped \(not \.js or \.py\): submission_metadata\.yml/);
