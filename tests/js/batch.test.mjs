@@ -327,3 +327,29 @@ test('gradebook: one column per exercise over several runs, LMS ids from Canvas 
   assert.deepEqual(rows.find((x) => x[3] === 'zoe').slice(5), ['', '7']);
   assert.equal(rows.length, 1 + sdpa.students.length + 1);
 });
+
+test('zip input: names with .. and hidden entries are ignored, a file that inflates past its cap is refused, not read', async () => {
+  const { findSubmissions, MAX_SOURCE_BYTES } = await import('../../grader/batch/inputs.mjs');
+  const dir = join(tmp, 'zips');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'big.py'), Buffer.alloc(2 * MAX_SOURCE_BYTES, 0x20)); // deflates to a few KiB
+  writeFileSync(join(dir, 'src', 'ok.js'), readFileSync(cases.get('pass').file));
+  const zip = join(dir, 'bomb.zip');
+  assert.equal(spawnSync('zip', ['-qj', zip, join(dir, 'src', 'big.py'), join(dir, 'src', 'ok.js')]).status, 0);
+  // The central directory says big.py is 100 bytes: the reader must stop inflating at its cap anyway.
+  const buf = readFileSync(zip);
+  const cen = buf.indexOf(Buffer.from('PK\x01\x02', 'latin1'));
+  assert.equal(buf.toString('latin1', cen + 46, cen + 52), 'big.py');
+  buf.writeUInt32LE(100, cen + 24);
+  writeFileSync(zip, buf);
+  const { submissions } = findSubmissions(zip);
+  const big = submissions.find((x) => x.student === 'big');
+  assert.equal(big.bytes, undefined);
+  assert.match(big.problem.en, new RegExp(`cannot be inflated \\(more than ${MAX_SOURCE_BYTES} bytes\\)`));
+  assert.ok(submissions.find((x) => x.student === 'ok').bytes.equals(readFileSync(cases.get('pass').file)));
+  // Entries named with .. or hidden ones are never taken (and nothing is ever extracted to disk).
+  const { writeZip } = await import('../../grader/batch/zip.mjs');
+  const evil = join(dir, 'evil.zip');
+  writeFileSync(evil, writeZip([{ path: '../../evil.js', data: 'x' }, { path: 'a/../../b.js', data: 'x' }, { path: '.hidden.js', data: 'x' }, { path: '__MACOSX/c.js', data: 'x' }, { path: 'carol.js', data: 'x' }]));
+  assert.deepEqual(findSubmissions(evil).submissions.map((x) => x.student), ['carol']);
+});
