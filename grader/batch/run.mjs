@@ -129,7 +129,8 @@ export class Lanes {
       } catch (e) {
         // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
         fault = true;
-        report = unGradedReport(exercise, options, `grader fault: ${String(e?.message ?? e).slice(0, 300)}`);
+        const why = String(e?.message ?? e).slice(0, 300);
+        report = unGradedReport(exercise, options, lang === 'en' ? `Grader fault (not a fault of the submission): ${why}` : `Сбой проверяющей программы (не работы): ${why}`);
       } finally {
         if (sandbox) {
           this.active.delete(sandbox);
