@@ -30,7 +30,11 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
     }));
   }
   onStop(() => { for (const w of workers) w.postMessage({ type: 'abort' }); });
-  return Promise.all(ended);
+  // A thread that fails ends the others too (their children end with their pipes), then the error is the batch's.
+  return Promise.all(ended).catch(async (e) => {
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw e;
+  });
 }
 
 // Worker thread: one Lanes, `jobs` lanes, each asking for a submission when free.
