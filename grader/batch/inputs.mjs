@@ -55,9 +55,10 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
  * The submissions in `input`, sorted by student;
  * each { student, file (the path inside the input), track, bytes } or, where none could be taken,
  * { student, file, problem: { en, ru } }. Also `skipped`: the paths of top-level files that are not source.
+ * `exclude`: a folder inside the input to leave out (the batch's own --out, when it lies there).
  */
-export function findSubmissions(input) {
-  let files = inputFiles(input).filter((f) => !hidden(f.path) && !f.path.split('/').includes('..'));
+export function findSubmissions(input, { exclude = null } = {}) {
+  let files = inputFiles(input).filter((f) => !hidden(f.path) && !f.path.split('/').includes('..') && !(exclude && (f.path + '/').startsWith(exclude + '/')));
   // A single top folder with nothing beside it: its content.
   for (;;) {
     const tops = new Set(files.map((f) => f.path.split('/')[0]));

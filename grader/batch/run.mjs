@@ -5,7 +5,7 @@
 // every record whose hash (the file's bytes, the pack's version and the grading options) still matches.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { grade } from '../core/grade.mjs';
 import { exercism, gradescope } from '../reporters/index.mjs';
 import { NodeSandbox } from '../node/sandbox.mjs';
@@ -163,7 +163,9 @@ export const JOBS_PER_THREAD = 4;
  */
 export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, threads, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
   const version = packVersion(exercise);
-  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input);
+  const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
+  const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
+  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
   const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };
