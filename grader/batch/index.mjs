@@ -65,7 +65,9 @@ export function writeOutputs(out, records, exercise, version, lang) {
  * another exercise is refused; one of another pack version keeps its summary in previous/ for the regrade diff.
  */
 function claimOut(out, { exercise, version, lang }) {
-  mkdirSync(out, { recursive: true });
+  try { mkdirSync(out, { recursive: true }); } catch (e) {
+    throw new BatchError(lang === 'en' ? `cannot create the --out folder ${out}: ${e.code ?? e.message}` : `не создать папку --out ${out}: ${e.code ?? e.message}`);
+  }
   const run = readJson(join(out, 'run.json'));
   if (run && run.exercise !== exercise) {
     throw new BatchError(lang === 'en' ? `--out ${out} holds a run of the exercise "${run.exercise}", not "${exercise}": choose another folder`

@@ -214,6 +214,8 @@ test('bad arguments and inputs: a message naming what was wrong, exit code 2', (
     [['grade-batch', input, '--exercise', 'mha', '--out', full, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
     [['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /is not a zip archive/],
     [['grade-batch', 'merge', input, '--out', join(tmp, 'y'), '--lang', 'en'], /is not a finished grade-batch output/],
+    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(input, 'pass.js'), '--lang', 'en'], /cannot create the --out folder .*pass\.js: EEXIST/],
+    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--jobs', '0'], /--jobs must be an integer from 1 to 1024, got "0"/],
   ];
   for (const [args, re] of cases2) {
     const r = cli(...args);
