@@ -206,12 +206,15 @@ test('similarity: a renamed and re-commented copy is flagged, the starter and un
 });
 
 test('bad arguments and inputs: a message naming what was wrong, exit code 2', () => {
+  const sdpaRun = join(tmp, 'sdpa-run');
+  mkdirSync(sdpaRun, { recursive: true });
+  writeFileSync(join(sdpaRun, 'run.json'), JSON.stringify({ exercise: 'sdpa', pack_version: 'abc' }));
   const cases2 = [
     [['grade-batch', join(tmp, 'nope'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /no such file or folder: .*nope/],
     [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3'], /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/],
     [['grade-batch', input, '--exercise', 'nope', '--out', join(tmp, 'x')], /unknown exercise "nope"/],
     [['grade-batch', input, '--out', join(tmp, 'x')], /grade-batch needs --exercise/],
-    [['grade-batch', input, '--exercise', 'mha', '--out', full, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
+    [['grade-batch', input, '--exercise', 'mha', '--out', sdpaRun, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
     [['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /is not a zip archive/],
     [['grade-batch', 'merge', input, '--out', join(tmp, 'y'), '--lang', 'en'], /is not a finished grade-batch output/],
     [['grade-batch', input, '--exercise', 'sdpa', '--out', join(input, 'pass.js'), '--lang', 'en'], /cannot create the --out folder .*pass\.js: EEXIST/],
