@@ -4,6 +4,11 @@
 //   node grader/cli.mjs grade <submission> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
 //                             [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
 //                             [--backend auto|simd|wasm|webgpu] [--verbose]
+//   node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
+//                                   [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
+//   node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
+//   node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv
+// grade-batch: grader/batch/README.md (each submission in its own child, resume, summary, report, shards).
 // The track (the submission's language): --track, else the file's extension (.py: python, else js).
 // The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
 // whose functions the submission defines. --backend picks the float32 fast path for large hidden
@@ -14,18 +19,63 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { availableParallelism } from 'node:os';
 import { EXERCISES, listExercises, loadExercise, readPack } from './node/exercise.mjs';
 import { PackError } from './core/pack.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
+import { parseShard } from './batch/shard.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
 const USAGE = `usage: node grader/cli.mjs list
        node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
                                 [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
-                                [--backend auto|simd|wasm|webgpu] [--verbose]`;
+                                [--backend auto|simd|wasm|webgpu] [--verbose]
+       node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
+                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
+       node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
+       node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
 class UsageError extends Error {}
+
+const int = (name, s, min, max) => {
+  if (s === undefined) return undefined;
+  if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
+  return +s;
+};
+
+/** grade-batch's arguments (grader/batch/README.md). */
+function batchOptions(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        exercise: { type: 'string' }, out: { type: 'string' }, jobs: { type: 'string' }, force: { type: 'boolean', default: false },
+        shard: { type: 'string' }, lang: { type: 'string', default: 'ru' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
+        'deadline-ms': { type: 'string' },
+      },
+    });
+  } catch (e) { throw new UsageError(e.message); }
+  const { values: v, positionals: p } = parsed;
+  if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
+  if (!v.out) throw new UsageError('grade-batch needs --out <folder>');
+  if (p[0] === 'merge' || p[0] === 'gradebook') {
+    if (p.length < 2) throw new UsageError(`grade-batch ${p[0]} needs at least one output folder`);
+    const extra = Object.keys(v).filter((k) => !['out', 'lang', 'force'].includes(k) && v[k] !== undefined);
+    if (extra.length) throw new UsageError(`grade-batch ${p[0]} takes only --out and --lang, got --${extra[0]}`);
+    return { command: `batch-${p[0]}`, dirs: p.slice(1), out: v.out, lang: v.lang };
+  }
+  if (p.length !== 1) throw new UsageError(p.length ? `unexpected argument "${p[1]}"` : 'grade-batch needs a folder or a zip of submissions');
+  if (!v.exercise) throw new UsageError(`grade-batch needs --exercise (one of ${listExercises().join(', ')})`);
+  const shard = v.shard === undefined ? null : parseShard(v.shard);
+  if (shard === null && v.shard !== undefined) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N, got "${v.shard}"`);
+  return {
+    command: 'grade-batch', input: p[0], exercise: v.exercise, out: v.out, force: v.force, shard, lang: v.lang,
+    jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(), seed: int('seed', v.seed, 0, 2 ** 32 - 1),
+    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000), deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+  };
+}
 
 function options(argv) {
   let parsed;
@@ -48,11 +98,6 @@ function options(argv) {
   }
   if (p[0] !== 'grade') throw new UsageError(p[0] ? `unknown command "${p[0]}"` : 'missing command');
   if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
-  const int = (name, s, min, max) => {
-    if (s === undefined) return undefined;
-    if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
-    return +s;
-  };
   if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
   if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
   if (!['auto', 'simd', 'wasm', 'webgpu'].includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
@@ -98,11 +143,26 @@ async function list() {
   return 0;
 }
 
+/** grade-batch and its merge and gradebook: grader/batch/. Its own refusals (an input that is not a folder or zip, an --out of another exercise) are usage errors. */
+async function batch(opts) {
+  const b = await import('./batch/index.mjs');
+  const { InputError } = await import('./batch/inputs.mjs');
+  try {
+    if (opts.command === 'batch-merge') return await b.mergeBatch(opts);
+    if (opts.command === 'batch-gradebook') return b.gradebookOf(opts);
+    return await b.runBatch(opts);
+  } catch (e) {
+    if (e instanceof b.BatchError || e instanceof InputError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 async function main(argv) {
   let opts, source, exercise, sandboxReady;
   try {
-    opts = options(argv);
+    opts = argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h') ? batchOptions(argv.slice(1)) : options(argv);
     if (opts.help) { console.log(USAGE); return 0; }
+    if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
     if (opts.command === 'list') return await list();
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);

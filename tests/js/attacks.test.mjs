@@ -14,11 +14,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 import { loadExercise } from '../../grader/node/exercise.mjs';
+import { treeRss } from './cli.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SET = fixtureSets().find((s) => s.name === 'sandbox');
@@ -53,31 +54,6 @@ const HOST_LEAKS = [
 // reorder text (bidi embeddings, overrides, isolates).
 const CONTROL = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]/;
 const SUMMARY = /^(\d+) of (\d+) tests passed \(seed \d+\)$/;
-
-/**
- * Resident memory of `pid` and all its descendants: ppid links from /proc/<pid>/stat, VmRSS from
- * /proc/<pid>/status. → { bytes, pids }
- */
-export function treeRss(pid) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; } // gone meanwhile
-    const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]; // "(comm)" may hold spaces
-    if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(+entry);
-  }
-  let bytes = 0;
-  const pids = [];
-  for (const queue = [pid]; queue.length;) {
-    const p = queue.pop();
-    pids.push(p);
-    try { bytes += 1024 * +(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
-    queue.push(...(children.get(p) ?? []));
-  }
-  return { bytes, pids };
-}
 
 /**
  * Runs `node grader/cli.mjs grade <file> ...args` in its own process group and samples its tree's RSS.

@@ -1,0 +1,230 @@
+// Grades a batch: every submission in a sandbox of its own (a NodeSandbox: one child process, never
+// reused for another student), `jobs` at a time, with a pool of children started ahead (each used
+// once). Each finished submission is written at once (records/<key>.json, exercism/<key>/results.json,
+// gradescope/<key>/results.json), so an interrupted run loses only what was in flight; a rerun reuses
+// every record whose hash (the file's bytes, the pack's version and the grading options) still matches.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { grade } from '../core/grade.mjs';
+import { exercism, gradescope } from '../reporters/index.mjs';
+import { NodeSandbox } from '../node/sandbox.mjs';
+import { TRACKS } from '../tracks/index.mjs';
+import { loadCore } from '../../wasm/index.mjs';
+import { findSubmissions } from './inputs.mjs';
+import { inShard } from './shard.mjs';
+
+export const RECORD_VERSION = 1;
+
+/** The pack's version: a hash of every file of its folder that grading reads (all but fixtures/, texts/ and READMEs). */
+export function packVersion(exercise) {
+  const h = createHash('sha256');
+  const visit = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = join(dir, d.name), rel = relative(exercise.dir, abs);
+      if (['fixtures', 'texts'].includes(rel) || /(^|\/)README\.md$/.test(rel)) continue;
+      if (d.isDirectory()) visit(abs);
+      else if (d.isFile()) h.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
+    }
+  };
+  visit(exercise.dir);
+  return h.digest('hex').slice(0, 12);
+}
+
+/** What a record's reuse depends on: the file's bytes, the pack's version and every option that changes a verdict or its words. */
+export function submissionHash(bytes, { version, track, seed, lang, timeoutMs, deadlineMs }) {
+  return createHash('sha256').update(bytes).update(JSON.stringify([RECORD_VERSION, version, track, seed, lang, timeoutMs ?? null, deadlineMs ?? null])).digest('hex');
+}
+
+/** Written whole or not at all: a kill between two writes leaves the old file or none, never half of one. */
+export function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/** A report for a submission that could not be graded (no file, a track the pack lacks): every test an error saying why. */
+function unGradedReport(exercise, { seed, lang }, message) {
+  const spec = exercise.spec;
+  return {
+    exercise: spec.slug, seed: seed ?? spec.seed, lang, status: 'error', message, passed: 0, total: spec.tests.length, output: '',
+    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en, task_id: t.task_id, status: 'error', message, output: '', test_code: typeof t.test_code === 'string' ? t.test_code : t.test_code.js })),
+  };
+}
+
+/**
+ * Pre-started sandboxes per track, each handed out once: at most `spare` waiting per track, and never
+ * more than `remaining` (track → submissions of that track not yet taken, in the whole batch) says will be used.
+ */
+class Pool {
+  constructor(spare, remaining) {
+    this.spare = spare;
+    this.ready = new Map();
+    this.fill(remaining);
+  }
+
+  fill(remaining) {
+    for (const [track, left] of Object.entries(remaining)) {
+      const q = this.ready.get(track) ?? this.ready.set(track, []).get(track);
+      while (q.length < Math.min(this.spare, left)) {
+        const s = NodeSandbox.create({ track: TRACKS[track] });
+        s.catch(() => {});
+        q.push(s);
+      }
+    }
+  }
+
+  take(track, remaining) {
+    const s = this.ready.get(track)?.shift() ?? NodeSandbox.create({ track: TRACKS[track] });
+    this.fill(remaining);
+    return s;
+  }
+
+  async close() {
+    for (const q of this.ready.values()) for (const s of q.splice(0)) await s.then((x) => x.close(), () => {});
+  }
+}
+
+/**
+ * What grades submissions in one thread: the WASM core, the pool, and what is written per submission.
+ * `grade(item, remaining)` → the record written, or null when aborted meanwhile. The main thread has
+ * one; with more than JOBS_PER_THREAD jobs, each worker thread (thread.mjs) has its own.
+ */
+export class Lanes {
+  static async create({ exercise, out, options, jobs, remaining }) {
+    // The single-threaded build: the batch's parallelism is its children, and a parent without the
+    // threaded build's worker pool is lighter to fork a child from.
+    return new Lanes({ exercise, out, options, core: await loadCore({ threads: 1 }), pool: new Pool(jobs, remaining) });
+  }
+
+  constructor({ exercise, out, options, core, pool }) {
+    Object.assign(this, { exercise, out, options, core, pool, active: new Set(), aborted: false });
+  }
+
+  abort() {
+    this.aborted = true;
+    for (const s of this.active) s.close();
+  }
+
+  close() { return this.pool.close(); }
+
+  async grade({ s, hash, file }, remaining) {
+    const { exercise, options, out } = this, { lang, timeoutMs, deadlineMs } = options;
+    const started = performance.now();
+    let report, fault = false, peakRss = 0;
+    const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
+    if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
+    else if (!exercise.tracks.includes(s.track)) {
+      report = unGradedReport(exercise, options, lang === 'en' ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})` : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`);
+    } else {
+      let sandbox = null;
+      try {
+        sandbox = await this.pool.take(s.track, remaining);
+        this.active.add(sandbox);
+        if (this.aborted) return null;
+        report = await grade({
+          exercise, source, track: TRACKS[s.track], sandbox, core: this.core, lang, seed: options.seed, timeoutMs, deadlineMs,
+          onGraderError: () => { fault = true; },
+        });
+      } catch (e) {
+        // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
+        fault = true;
+        const why = String(e?.message ?? e).slice(0, 300);
+        report = unGradedReport(exercise, options, lang === 'en' ? `Grader fault (not a fault of the submission): ${why}` : `Сбой проверяющей программы (не работы): ${why}`);
+      } finally {
+        if (sandbox) {
+          this.active.delete(sandbox);
+          await sandbox.close();
+          peakRss = sandbox.peakRss;
+        }
+      }
+      if (this.aborted) return null; // closed under it: its verdicts are not the submission's
+    }
+    const record = {
+      student: s.student, key: s.key, file: s.file, track: s.track ?? null, hash, pack_version: options.version, exercise: exercise.spec.slug,
+      seed: options.seed, lang, fault, ms: Math.round(performance.now() - started), peak_rss: peakRss, report, source,
+    };
+    const dir = (kind) => { const d = join(out, kind, s.key); mkdirSync(d, { recursive: true }); return join(d, 'results.json'); };
+    writeAtomic(dir('exercism'), exercism(report) + '\n');
+    writeAtomic(dir('gradescope'), gradescope(report) + '\n');
+    writeAtomic(file, JSON.stringify(record) + '\n'); // last: a record means the results beside it are whole
+    return record;
+  }
+}
+
+/** Jobs one thread's event loop serves; past this, worker threads share the parent's side (grade(), the children's pipes). */
+export const JOBS_PER_THREAD = 4;
+
+/**
+ * Grades `input` (a folder or a zip), or the `submissions` given (as inputs.mjs finds them), against `exercise` (a loaded pack) into `out`.
+ * options: { jobs, threads (default ceil(jobs / JOBS_PER_THREAD)), force, shard: { index, count } | null, lang, seed, timeoutMs,
+ *   deadlineMs, signal (AbortSignal), onStart({ total, reused, todo }), onDone({ record, done, total }) }.
+ * → { records (every submission of this shard, in student order), version, aborted, skipped }
+ */
+export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, threads, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
+  const version = packVersion(exercise);
+  const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
+  const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
+  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
+  const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
+  for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
+  const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };
+
+  const records = new Array(mine.length), todo = [];
+  mine.forEach((s, i) => {
+    // A submission that could not be taken (no code, several files) is keyed by what was found instead.
+    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem])), { ...options, track: s.track ?? null });
+    const file = join(out, 'records', `${s.key}.json`);
+    if (!force && existsSync(file)) {
+      try {
+        const old = JSON.parse(readFileSync(file, 'utf8'));
+        if (old.hash === hash && !old.fault) { records[i] = old; return; }
+      } catch { /* unreadable: graded again */ }
+    }
+    todo.push({ s, i, hash, file });
+  });
+  const total = mine.length, reused = total - todo.length;
+  let done = reused;
+  onStart?.({ total, reused, todo: todo.length });
+
+  // The queue: `remaining` counts, per track, the submissions not yet handed out (what the pools may start children for).
+  const remaining = {};
+  for (const { s } of todo) if (s.track && exercise.tracks.includes(s.track)) remaining[s.track] = (remaining[s.track] ?? 0) + 1;
+  let next = 0;
+  const take = () => {
+    const item = todo[next++];
+    if (item.s.track in remaining) remaining[item.s.track]--;
+    return item;
+  };
+  const finished = (i, record) => {
+    records[i] = record;
+    done++;
+    onDone?.({ record, done, total });
+  };
+  jobs = Math.max(1, Math.min(jobs, todo.length));
+  threads = Math.max(1, Math.min(threads ?? Math.ceil(jobs / JOBS_PER_THREAD), jobs));
+  let aborted = false, stop;
+  const onAbort = () => { aborted = true; stop?.(); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    if (!todo.length) { /* everything reused */ } else if (threads === 1) {
+      const lanes = await Lanes.create({ exercise, out, options, jobs, remaining: { ...remaining } });
+      stop = () => lanes.abort();
+      if (aborted) stop();
+      const lane = async () => {
+        while (!aborted && next < todo.length) {
+          const item = take();
+          const record = await lanes.grade(item, { ...remaining });
+          if (record) finished(item.i, record);
+        }
+      };
+      try { await Promise.all(Array.from({ length: jobs }, lane)); } finally { await lanes.close(); }
+    } else {
+      const { runThreads } = await import('./thread.mjs');
+      await runThreads({ exercise, out, options, threads, jobs, take, remaining, finished, onStop: (f) => { stop = f; if (aborted) f(); }, more: () => !aborted && next < todo.length });
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return { records: aborted ? records.filter(Boolean) : records, version, aborted, skipped, total };
+}
