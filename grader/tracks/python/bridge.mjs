@@ -53,6 +53,47 @@ const RANK = { bool: 0, int64: 1, float64: 2 };
 const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
 
+// The engine functions numpy.py reaches through op 'np' (one entry each, no other code here).
+const ENGINE = new Set(['split', 'array_split', 'hstack', 'vstack', 'column_stack', 'repeat', 'tile', 'broadcast_to', 'broadcast_arrays',
+  'tri', 'tril_indices', 'triu_indices', 'meshgrid', 'cumsum', 'cumprod', 'sort', 'argsort', 'partition', 'argpartition',
+  'take_along_axis', 'logaddexp', 'nan_to_num', 'einsum', 'norm', 'dot']);
+/**
+ * A call of np[name] (np.linalg.norm for 'norm') with arguments as tokens: 'a' handle | 'f' float |
+ * 'i' int | 'b' bool | 'n' None | 's' string | 'L' count items… (a JS array) | 'k' key item (an option,
+ * gathered into the options object that comes last). The answer: an array handle, a scalar's text
+ * (dtype: the scalar's dtype, '' for the operands' common one), or 'L' + comma-separated handles for
+ * a list of arrays.
+ */
+function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
+  if (!fn && !ENGINE.has(name)) throw new TypeError(`internal: no engine function ${String(name)}`);
+  let k = 0;
+  const dtypes = [];
+  const item = () => {
+    const tag = tokens[k++];
+    switch (tag) {
+      case 'a': { const a = arr(tokens[k++]); dtypes.push(a.dtype); return a; }
+      case 'f': return +tokens[k++];
+      case 'i': return +tokens[k++];
+      case 'b': return Boolean(tokens[k++]);
+      case 'n': return null;
+      case 's': return String(tokens[k++]);
+      case 'L': { const n = tokens[k++], list = []; for (let i = 0; i < n; i++) list.push(item()); return list; }
+      default: throw new TypeError(`internal: argument tag ${tag}`);
+    }
+  };
+  const args = [], opts = {};
+  let hasOpts = false;
+  while (k < tokens.length) {
+    if (tokens[k] === 'k') { const key = String(tokens[k + 1]); k += 2; opts[key] = item(); hasOpts = true; } else args.push(item());
+  }
+  if (hasOpts) args.push(opts);
+  const f = fn ?? (name === 'norm' ? np.linalg.norm : np[name]);
+  const r = f(...args);
+  if (Array.isArray(r)) return 'L' + r.map((a) => put(a)).join(',');
+  const common = dtypes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'bool');
+  return out(r, dtype || common);
+}
+
 export function createBridge() {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
   let next = 1, lastError = ['RuntimeError', ''];
@@ -227,6 +268,13 @@ export function createBridge() {
       np.setitem(arr(h), ...items, operand(tv, vv));
       written(h);
       return h;
+    },
+    // ---- the other engine functions (split, repeat, sort, einsum, linalg.norm, …): see callEngine
+    np: (name, dtype, ...tokens) => callEngine(name, dtype, tokens, arr, put, out),
+    choice: (g, dtype, ...tokens) => {
+      const gen = entry(g).gen;
+      if (!gen) throw new TypeError('internal: not a Generator handle');
+      return callEngine('choice', dtype, tokens, arr, put, out, (...a) => gen.choice(...a));
     },
     // ---- reading
     meta: (h) => { const a = arr(h); return `${a.dtype};${a.shape.join(',')}`; },
