@@ -773,7 +773,7 @@ function linspace(start, stop, ...args) {
   const { num, endpoint, dtype } = parseArgs('linspace', args, ['num', 'endpoint', 'dtype'], { num: 50, endpoint: true });
   if (!isInteger(num) || num < 0) throw new ValueError(`linspace: num must be a non-negative integer, got ${describe(num)}`);
   const div = endpoint ? num - 1 : num, step = (stop - start) / div, out = new Float64Array(num);
-  for (let i = 0; i < num; i++) out[i] = start + i * step;
+  for (let i = 0; i < num; i++) out[i] = div === 0 ? start : start + i * step;
   if (endpoint && num > 1) out[num - 1] = stop;
   const a = new NDArray(out, [num], 'float64');
   return dtype ? a.astype(dtype) : a;
@@ -1001,6 +1001,7 @@ const fullSlices = (n) => Array.from({ length: n }, () => new Slice());
 function splitAt(where, x, ios, axis, equal) {
   const a = asarray(x, null, where);
   if (a.ndim === 0) throw new ValueError(`${where}: a 0-d array cannot be split`);
+  if (isInteger(axis) && (axis < -a.ndim || axis >= a.ndim)) throw new IndexError(`${where}: tuple index out of range (axis ${axis} of an array of dimension ${a.ndim})`);
   const ax = normAxis(axis, a.ndim, where), n = a.shape[ax];
   let bounds;
   const sections = ios instanceof NDArray && ios.ndim === 0 ? ios.item() : ios;
@@ -1068,6 +1069,7 @@ function repeat(x, repeats, ...args) {
 function tile(x, reps) {
   let a = asarray(x, null, 'tile');
   const r = typeof reps === 'number' ? [reps] : normShape(reps, 'tile');
+  if (r.some((v) => !isInteger(v) || v < 0)) throw new ValueError('tile: negative dimensions are not allowed');
   const nd = mmax(a.ndim, r.length), rr = [...new Array(nd - r.length).fill(1), ...r];
   a = reshape(a, [...new Array(nd - a.ndim).fill(1), ...a.shape]);
   for (let ax = 0; ax < nd; ax++) if (rr[ax] !== 1) a = rr[ax] === 0 ? getitem(a, ...fullSlices(ax), new Slice(0, 0)) : concatenate(new Array(rr[ax]).fill(a), ax);
@@ -1175,7 +1177,10 @@ function take_along_axis(x, ind, ...args) {
   if (idx.ndim !== a.ndim) throw new ValueError('take_along_axis: `indices` and `arr` must have the same number of dimensions');
   const ax = normAxis(axis ?? 0, a.ndim, 'take_along_axis'), nd = a.ndim, n = a.shape[ax];
   const other = (s) => s.map((d, i) => (i === ax ? 1 : d));
-  const shape = broadcastShapes('take_along_axis', [other(a.shape), other(idx.shape)]).map((d, i) => (i === ax ? idx.shape[ax] : d));
+  let shape;
+  try { shape = broadcastShapes('take_along_axis', [other(a.shape), other(idx.shape)]).map((d, i) => (i === ax ? idx.shape[ax] : d)); } catch {
+    throw new IndexError(`take_along_axis: shape mismatch: indexing arrays could not be broadcast together with shapes ${formatShape(a.shape)} ${formatShape(idx.shape)}`);
+  }
   const aSt = stridesOf(a.shape), iSt = stridesOf(idx.shape), coords = new Array(nd).fill(0), out = alloc(a.dtype, sizeOf(shape));
   for (let p = 0; p < out.length; p++) {
     let ip = 0, ap = 0;

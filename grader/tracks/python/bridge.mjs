@@ -233,7 +233,8 @@ export function createBridge() {
     },
     // ---- reductions: computed with keepdims, the kept axes dropped here, so the dtype is the engine's
     reduce: (name, h, keepdims, ddof, n, ...rest) => {
-      const a = arr(h), axes = axesOrNull(n, rest);
+      const axes = axesOrNull(n, rest), a0 = arr(h);
+      const a = a0.ndim === 0 && axes === null ? a0.reshape([1]) : a0; // a NumPy scalar's x.sum(): the engine's dtype, a scalar back
       const opts = name === 'var' || name === 'std' ? { axis: axes, keepdims: true, ddof } : { axis: axes, keepdims: true };
       const r = np[name](a, opts);
       if (keepdims) return put(r);

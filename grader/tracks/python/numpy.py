@@ -119,6 +119,12 @@ def _build(B, struct):
             return result(call('un', name, t, v))
         return op
 
+    def scalar_attr(self, name):
+        # the methods of a 0-d array: np.exp(m).sum(), x.max().round(3), s.reshape(1)
+        if name[:1] == '_':
+            raise AttributeError(name)
+        return getattr(asarr(self, name), name)
+
     class float64(float):
         def __init__(self, v=0.0):
             self._v = v + 0.0 if type(v) is float else float(v)
@@ -178,6 +184,7 @@ def _build(B, struct):
                          ('floordiv', 'floor_divide'), ('mod', 'remainder'), ('pow', 'power')):
             setattr(cls, '__' + op + '__', scalar_op(name, False))
             setattr(cls, '__r' + op + '__', scalar_op(name, True))
+        cls.__getattr__ = scalar_attr
         cls.__neg__ = scalar_un('negative')
         cls.__abs__ = scalar_un('absolute')
         cls.__pos__ = lambda self: self
@@ -776,6 +783,8 @@ def _build(B, struct):
         for v in (start, stop, step):
             if not _isinstance(v, (int, float)) or type(v) is bool:
                 raise TypeError('arange: start, stop and step must be numbers')
+        if step == 0:
+            raise ZeroDivisionError('division by zero')
         exact = all_int(start, stop, step)
         name = dtype_name(dtype, 'arange') or ('int64' if exact else 'float64')
         return wrap(call('arange', float(start), float(stop), float(step), name))
@@ -959,6 +968,8 @@ def _build(B, struct):
         return x.dtype.name if type(x) is ndarray else operand_dtype(x, 'nan_to_num')
 
     def split(ary, indices_or_sections, axis=0):
+        if type(indices_or_sections) is int and indices_or_sections == 0:
+            raise ZeroDivisionError('integer division or modulo by zero')
         return engine('split', '', asarr(ary, 'split'), indices_or_sections, axis=int(axis))
 
     def array_split(ary, indices_or_sections, axis=0):
