@@ -1439,6 +1439,20 @@ snippets(
 )
 
 
+snippets(
+    'random',
+    lambda: (np.random.seed(0), np.random.randn(2, 3).shape)[1],
+    lambda: (np.random.rand(4).shape, np.random.rand(2, 3).dtype),
+    lambda: (np.random.randint(5, size=3).dtype, 0 <= np.random.randint(0, 3) < 3),
+    lambda: np.random.normal(0.0, 1.0, (2, 2)).shape,
+    lambda: np.sort(np.random.choice(4, 4, replace=False)),
+    lambda: np.random.default_rng(0).choice(np.array([7, 8, 9]), p=[0.0, 1.0, 0.0]),
+    lambda: np.random.default_rng(0).choice(5, size=(2, 3)).shape,
+    lambda: np.random.default_rng(0).random((2, 2)).dtype,
+    lambda: np.random.default_rng(1).normal(size=3).shape,
+)
+
+
 @dataclass
 class CorpusConfig:
     n_heads: int

@@ -96,7 +96,7 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
 
 export function createBridge() {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
-  let next = 1, lastError = ['RuntimeError', ''];
+  let next = 1, lastError = ['RuntimeError', ''], legacy = np.random.default_rng(0);
   let fresh = []; // handles made during the current request
   let emitted = [], answer = null, functions = '', args = [], argAt = 0, kept = new Set();
 
@@ -273,7 +273,7 @@ export function createBridge() {
     // ---- the other engine functions (split, repeat, sort, einsum, linalg.norm, …): see callEngine
     np: (name, dtype, ...tokens) => callEngine(name, dtype, tokens, arr, put, out),
     choice: (g, dtype, ...tokens) => {
-      const gen = entry(g).gen;
+      const gen = g === 0 ? legacy : entry(g).gen;
       if (!gen) throw new TypeError('internal: not a Generator handle');
       return callEngine('choice', dtype, tokens, arr, put, out, (...a) => gen.choice(...a));
     },
@@ -284,10 +284,12 @@ export function createBridge() {
     repr: (h) => { const a = arr(h); return arrayRepr(a.data, a.shape, a.dtype); },
     pyfloat: (v) => pyFloat(v),
     now: (wall) => hexOf(wall ? Date.now() : clock()),
-    // ---- random: a Generator is a handle too
+    // ---- random: a Generator is a handle too; handle 0 is np.random's own (np.random.seed, randn, …),
+    // which lives as long as the bridge
+    seed: (seed) => { legacy = np.random.default_rng(seed); return 1; },
     rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
     draw: (g, method, a, b, nd, ...rest) => {
-      const gen = entry(g).gen;
+      const gen = g === 0 ? legacy : entry(g).gen;
       if (!gen || !DRAWS.includes(method)) throw new TypeError('internal: not a Generator handle or method');
       const size = nd < 0 ? undefined : shapeArgs(nd, rest);
       const r = method === 'standard_normal' || method === 'random' ? gen[method](size) : gen[method](a, b, size);

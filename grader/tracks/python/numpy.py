@@ -1129,13 +1129,42 @@ def _build(B, struct):
             raise TypeError('default_rng: the seed must be a non-negative integer or None')
         return Generator(0 if seed is None else seed % 4294967296)
 
+    # np.random's own functions (np.random.seed(0); np.random.randn(3, 4)) draw from the bridge's
+    # generator, handle 0: the engine's PRNG, seeded by np.random.seed (numbers other than NumPy's).
+    legacy = object.__new__(Generator)
+    legacy._h = 0
+
+    def seed(seed=None):
+        if seed is not None and (not _isinstance(seed, int) or type(seed) is bool or seed < 0):
+            raise TypeError('np.random.seed: the seed must be a non-negative integer or None')
+        call('seed', 0 if seed is None else seed % 4294967296)
+
+    def dims(shape):
+        return shape if shape else None
+
+    def plain(v):
+        # one number from np.random's functions is a Python float or int, as in NumPy
+        return v if type(v) is ndarray else v.item()
+
+    def randint(low, high=None, size=None, dtype=int):
+        return plain(legacy.integers(low, high, size))
+
     class RandomModule:
         def __init__(self):
             self.default_rng = default_rng
             self.Generator = Generator
+            self.seed = seed
+            self.randn = lambda *shape: plain(legacy.standard_normal(dims(shape)))
+            self.rand = lambda *shape: plain(legacy.random(dims(shape)))
+            self.random = self.random_sample = self.sample = lambda size=None: plain(legacy.random(size))
+            self.standard_normal = lambda size=None: plain(legacy.standard_normal(size))
+            self.normal = lambda loc=0.0, scale=1.0, size=None: plain(legacy.normal(loc, scale, size))
+            self.uniform = lambda low=0.0, high=1.0, size=None: plain(legacy.uniform(low, high, size))
+            self.choice = lambda a, size=None, replace=True, p=None: plain(legacy.choice(a, size, replace, p))
+            self.randint = randint
 
         def __getattr__(self, name):
-            raise AttributeError('numpy.random.' + name + ' is not available in this runtime; use rng = np.random.default_rng(seed), then rng.standard_normal(shape), rng.normal(loc, scale, shape), rng.random(shape), rng.uniform(low, high, shape) or rng.integers(low, high, shape)')
+            raise AttributeError('numpy.random.' + name + ' is not available in this runtime; it has seed, randn, rand, random, standard_normal, normal, uniform, randint, choice and default_rng (whose Generator has standard_normal, normal, random, uniform, integers and choice)')
 
         def __repr__(self):
             return "<module 'numpy.random'>"
