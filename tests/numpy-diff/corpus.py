@@ -1453,6 +1453,42 @@ snippets(
 )
 
 
+snippets(
+    'names',
+    lambda: issubclass(np.AxisError, ValueError),
+    lambda: (np.Infinity, np.PINF, np.NaN, np.e),
+    lambda: np.absolute(V),
+    lambda: np.add(A12, 1)[0],
+    lambda: np.any(A12 > 10, axis=0),
+    lambda: np.asarray([1, 2]),
+    lambda: np.asarray(V) is V,
+    lambda: np.copy(V),
+    lambda: np.divide(A12, 2)[1],
+    lambda: np.true_divide(np.arange(3), 4),
+    lambda: (np.double(2), np.float_(1.5), np.int_(3), np.single(0.5)),
+    lambda: (np.empty((2, 3)).shape, np.empty_like(A12).shape, np.empty(2, dtype=int).dtype),
+    lambda: np.equal(A12, 5).sum(),
+    lambda: np.not_equal(np.arange(3), 1),
+    lambda: (np.greater(V, 0), np.greater_equal(V, 2)),
+    lambda: (np.less(V, 0), np.less_equal(V, 2)),
+    lambda: np.expm1(np.array([0.0, 1e-10, 1.0])),
+    lambda: np.log1p(np.array([0.0, 1e-10, 1.0])),
+    lambda: (np.min(A12), np.min(F12, axis=0)),
+    lambda: np.mod(A12, 5)[2],
+    lambda: np.multiply(A12, A12)[1],
+    lambda: np.subtract(10, A12)[0],
+    lambda: (np.prod(np.arange(1, 6)), np.prod(F12 + 1, axis=-1)),
+    lambda: np.ravel(A12)[::5],
+    lambda: np.vectorize(lambda v: v * 2)(A12),
+    lambda: np.vectorize(lambda a, b: a - b)(np.arange(3), 1),
+    lambda: isinstance(np.random.default_rng(0), np.random.Generator),
+    lambda: (np.random.random(3).shape, np.random.random_sample((2, 2)).shape, np.random.sample(2).shape),
+    lambda: (np.random.standard_normal((2, 3)).shape, np.random.uniform(0, 1, 4).shape),
+    lambda: (np.random.default_rng(0).integers(0, 5, size=3).dtype, np.random.default_rng(0).uniform(0, 1, 3).shape),
+    lambda: np.random.default_rng(0).normal(0.0, 1.0, size=(2,)).shape,
+)
+
+
 @dataclass
 class CorpusConfig:
     n_heads: int
