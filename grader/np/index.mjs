@@ -1101,6 +1101,7 @@ function triIndices(where, n, args, keep) {
   const { k, m } = parseArgs(where, args, ['k', 'm'], { k: 0, m: null });
   if (!isInteger(n) || n < 0) throw new ValueError(`${where}: n must be a non-negative integer, got ${describe(n)}`);
   const cols = m ?? n, rows = [], cs = [];
+  alloc('bool', n * cols); // the size limit, before the loop
   for (let i = 0; i < n; i++) for (let j = 0; j < cols; j++) if (keep(i, j, k)) { rows.push(i); cs.push(j); }
   return [new NDArray(Float64Array.from(rows), [rows.length], 'int64'), new NDArray(Float64Array.from(cs), [cs.length], 'int64')];
 }
@@ -1230,6 +1231,8 @@ function erf(v) {
   return (v < 0 ? -1 : 1) * (1 - erfc);
 }
 
+const nSumOf = (letters, size) => letters.reduce((p, c) => p * size[c], 1);
+
 // einsum with explicit or implicit output ('ij,jk->ik', 'bhqd,bhkd->bhqk', 'ii->i', '...d,...d->...');
 // letters of size 1 broadcast, as in NumPy. Sums in the order of the summed letters.
 function einsum(subscripts, ...ops) {
@@ -1281,8 +1284,8 @@ function einsum(subscripts, ...ops) {
   const shape = [...out].map((c) => size[c]), nOut = out.length, sumLetters = letters.slice(nOut);
   const sumShape = sumLetters.map((c) => size[c]), nSum = sizeOf(sumShape);
   const dtype = BY_RANK[mmax(...arrs.map((a) => RANK[a.dtype]))];
-  const res = new Float64Array(sizeOf(shape));
-  const total = sizeOf(shape);
+  const total = sizeOf(shape), res = alloc('float64', total);
+  if (total * nSumOf(sumLetters, size) > MAX_SIZE * 8) throw new RangeError(`einsum: ${total} outputs of ${nSumOf(sumLetters, size)} products each is too much work; check the subscripts`);
   const q = arrs.length, data = arrs.map((a) => a.data);
   const outIdx = new Array(nOut).fill(0), base = new Array(q).fill(0);
   const sumOff = arrs.map((_, i) => gatherIndex(sumShape, st[i].slice(nOut)));
