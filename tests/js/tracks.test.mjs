@@ -172,3 +172,35 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
     }
   } finally { await sb.close(); }
 });
+
+test('the Python guest: NumPy scalars from the left, what MicroPython cannot do is said, np.random.seed keeps its stream', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const src = [
+      'from typing import Generic, TypeVar', 'import numpy as np', 'Shape = TypeVar("Shape")', '',
+      'class Array(np.ndarray, Generic[Shape]):', '    pass', '',
+      'np.random.seed(3)', 'FIRST = np.random.rand(2)', '',
+      'def left(x):', '    return [1 / np.sqrt(x.shape[-1]), 2 * x.sum(), 1 - x.max(), min(np.int64(3), 2)]', '',
+      'def compare(x):', '    return 3 < x.sum()', '',
+      'def fmt(x):', '    return f"{x.sum():.2f}"', '',
+      'def again():', '    np.random.seed(3)', '    return bool((np.random.rand(2) == FIRST).all())', '',
+    ].join('\n');
+    const load = await sb.load(src, { functions: ['left', 'compare', 'fmt', 'again'], timeoutMs: 5000 });
+    assert.ok(!load.error, JSON.stringify(load.error));
+    const x = nd([2, 2], [1, -2, 3, 4]);
+    assert.deepEqual((await sb.call('left', [x])).value, [1 / Math.sqrt(2), 12, -3, 2]);
+    const c = await sb.call('compare', [x]);
+    assert.match(c.message, /^TypeError: unsupported types for __lt__: 'int', 'float64' \(.*`x\.sum\(\) > 3`/);
+    assert.equal(c.line, 15);
+    assert.match((await sb.call('fmt', [x])).message, /^ValueError: unknown format code 'f' .*f'\{float\(x\):\.3f\}'/);
+    assert.equal((await sb.call('again', [])).value, true);
+  } finally { await sb.close(); }
+});
+
+test('the Python guest: an error at load always has a text', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const load = await sb.load('class A(len, 1):\n    pass\n', { functions: [], timeoutMs: 5000 });
+    assert.match(load.error.message, /^TypeError: \S/);
+  } finally { await sb.close(); }
+});
