@@ -33,10 +33,9 @@ def kv_cache_bytes(n_layers, n_kv_heads, d_head, seq_len, batch, dtype_bytes=2):
 
 
 def repeat_kv(x, n_rep):
-    B, H_kv, T, d = x.shape
-    # (B, H_kv, n_rep, T, d): n_rep copies of each head side by side, then the two head axes merged,
-    # so that head h of the result is KV head h // n_rep (what np.repeat(x, n_rep, axis=1) gives).
-    return np.stack([x] * n_rep, axis=2).reshape(B, H_kv * n_rep, T, d)
+    # Each KV head n_rep times in a row: head h of the result is KV head h // n_rep (0, 0, 1, 1, …),
+    # which is what the query heads of one group share.
+    return np.repeat(x, n_rep, axis=1)
 
 
 def attend_with_cache(x, W_q, W_k, W_v, W_o, n_heads, cache=None, rope=None):

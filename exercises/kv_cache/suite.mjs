@@ -89,24 +89,6 @@ function readStep(ctx, value, label) {
   return [out, arrayOf(ctx, c[0]), arrayOf(ctx, c[1])];
 }
 
-/**
- * ctx.call; when the student's code raised because np has no repeat or tile (NumPy's own spelling of
- * repeat_kv is np.repeat(x, n_rep, axis=1); numpy.py's refusal suggests np.concatenate, which would
- * give the tiled order), the failure also says how to repeat the heads here.
- */
-const NO_REPEAT = /numpy\.(repeat|tile) is not available|np\.(repeat|tile) is not a function/;
-async function callStudent(ctx, fn, ...args) {
-  try {
-    return await ctx.call(fn, ...args);
-  } catch (e) {
-    if (e.raised && !e.cause && NO_REPEAT.test(e.raised)) {
-      e.cause = ctx.t('d.np_repeat');
-      e.message = `${e.message} ${e.cause}`;
-    }
-    throw e;
-  }
-}
-
 /** The reference's [out, [k, v]] → [out, k, v]. */
 const flat = ([out, [k, v]]) => [out, k, v];
 
@@ -172,7 +154,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     if (!omit || rope || cache) args.push(cache ?? null);
     if (rope) args.push(rope);
     const label = name ?? ctx.t(n === 1 ? 'step.one' : 'step.many', { n: i + 1, from: at, to: at + n - 1 });
-    const step = readStep(ctx, await callStudent(ctx, FN, ...args), label);
+    const step = readStep(ctx, await ctx.call(FN, ...args), label);
     calls.push({ x: block, given: null });
     got.push(...step);
     const expected = [rows(full[0], at, at + n), rows(full[1], 0, at + n), rows(full[2], 0, at + n)];
@@ -189,7 +171,7 @@ const showBytes = (x) => (Number.isInteger(x) ? String(x) : String(+x.toPrecisio
 
 async function checkBytes(ctx, args, expected, note = null) {
   const call = `kv_cache_bytes(${args.join(', ')})`;
-  const got = ctx.array(await callStudent(ctx, 'kv_cache_bytes', ...args), 'kv_cache_bytes');
+  const got = ctx.array(await ctx.call('kv_cache_bytes', ...args), 'kv_cache_bytes');
   const want = scalar(expected);
   if (got.shape.length !== 0) ctx.fail(ctx.mismatch(got, want, call));
   if (close(got, want, ctx.tol)) return;
@@ -221,7 +203,7 @@ export async function bytes_factors(ctx) {
 // ---- repeat_kv ----------------------------------------------------------------------------------
 
 async function checkRepeat(ctx, x, n_rep) {
-  const got = ctx.array(await callStudent(ctx, 'repeat_kv', x, n_rep), 'repeat_kv');
+  const got = ctx.array(await ctx.call('repeat_kv', x, n_rep), 'repeat_kv');
   expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), { what: `repeat_kv(x, ${n_rep}), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('repeat_kv', [x, n_rep]) });
 }
 
@@ -268,7 +250,7 @@ async function cachesRepeated(ctx, x, W, n_heads, given) {
   const n_rep = n_heads / given[0].shape[1];
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
-    const probe = readStep(ctx, await callStudent(ctx, FN, x, ...W, n_heads, repeated), '');
+    const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
     return explainWhy(probe, [{ key: 'd.cache_repeated', run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })) }], ctx.tol) !== null;
   } catch { return false; }
 }
@@ -282,7 +264,7 @@ export async function gqa_heads(ctx) {
     const label = ctx.t('gqa.call', { n_kv_heads, n_heads });
     let value;
     try {
-      value = await callStudent(ctx, FN, x, ...W, n_heads, given);
+      value = await ctx.call(FN, x, ...W, n_heads, given);
     } catch (e) {
       if (e.raised && n_kv_heads < n_heads && await cachesRepeated(ctx, x, W, n_heads, given)) ctx.fail(e.message, ctx.t('d.cache_repeated'));
       throw e;

@@ -13,6 +13,7 @@ const isView = (v) => ArrayBuffer.isView(v) && typeof v.length === 'number'; // 
 
 const DTYPES = {
   float64: 'float64', float: 'float64', double: 'float64', f8: 'float64',
+  float32: 'float64', f4: 'float64', single: 'float64', // accepted names; computed in float64 (README, Deviations)
   int64: 'int64', int: 'int64', i8: 'int64', bool: 'bool', bool_: 'bool', '?': 'bool',
 };
 const RANK = { bool: 0, int64: 1, float64: 2 };
@@ -814,9 +815,13 @@ function gemm(A, ao, B, bo, C, co, n, k, m) {
 function dot(x, y) {
   if (isScalar(x) || isScalar(y) || asarray(x).ndim === 0 || asarray(y).ndim === 0) return multiply(x, y);
   const a = asarray(x, null, 'dot'), b = asarray(y, null, 'dot');
-  if (a.ndim > 2 || b.ndim > 2)
-    throw new ValueError(`dot: this np's dot takes 1-D and 2-D arrays only (got ${formatShape(a.shape)} and ${formatShape(b.shape)}); use np.matmul for batches`);
-  return matmul(a, b);
+  if ((a.ndim <= 2 && b.ndim <= 2) || b.ndim === 1) return matmul(a, b);
+  // N-D: the sum over a's last axis and b's second-to-last, shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
+  const k = a.shape[a.ndim - 1], kb = b.shape[b.ndim - 2];
+  if (k !== kb) throw new ValueError(`dot: shapes ${formatShape(a.shape)} and ${formatShape(b.shape)} not aligned: ${k} (dim ${a.ndim - 1}) != ${kb} (dim ${b.ndim - 2})`);
+  const perm = [b.ndim - 2, ...[...Array(b.ndim).keys()].filter((i) => i !== b.ndim - 2)];
+  const r = matmul(reshape(a, [-1, k]), reshape(transpose(b, perm), [k, -1]));
+  return reshape(r, [...a.shape.slice(0, -1), ...b.shape.slice(0, -2), b.shape[b.ndim - 1]]);
 }
 const multiply = (x, y) => binary('multiply', x, y, ...BINARY.multiply);
 
@@ -873,7 +878,7 @@ function linspace(start, stop, ...args) {
   const { num, endpoint, dtype } = parseArgs('linspace', args, ['num', 'endpoint', 'dtype'], { num: 50, endpoint: true });
   if (!isInteger(num) || num < 0) throw new ValueError(`linspace: num must be a non-negative integer, got ${describe(num)}`);
   const div = endpoint ? num - 1 : num, step = (stop - start) / div, out = new Float64Array(num);
-  for (let i = 0; i < num; i++) out[i] = start + i * step;
+  for (let i = 0; i < num; i++) out[i] = div === 0 ? start : start + i * step;
   if (endpoint && num > 1) out[num - 1] = stop;
   const a = new NDArray(out, [num], 'float64');
   return dtype ? a.astype(dtype) : a;
@@ -911,6 +916,7 @@ class Generator {
     const r = this._fill('integers', size, () => low + floor(this._rng.next() * (high - low)));
     return r instanceof NDArray ? new NDArray(r.data, r.shape, 'int64') : r;
   }
+  choice(a, ...args) { return choice(this, a, ...args); }
 }
 
 // ---------------------------------------------------------------- general indexing: NumPy's a[...]
@@ -1090,6 +1096,378 @@ function remainder(x, y) {
   return binary('remainder', x, y, f, 'arith', (p, q) => (q === 0 ? 0 : f(p, q)));
 }
 
+// ---------------------------------------------------------------- joining, repeating, sorting, einsum, norms
+// NumPy's functions that real attention code uses beyond the lesson's (split heads with np.split, GQA
+// with np.repeat, top-k with argsort/partition, cumulative sums for top-p, einsum, linalg.norm).
+// Each returns new data (NumPy's split returns views; here they are copies).
+
+const fullSlices = (n) => Array.from({ length: n }, () => new Slice());
+
+function splitAt(where, x, ios, axis, equal) {
+  const a = asarray(x, null, where);
+  if (a.ndim === 0) throw new ValueError(`${where}: a 0-d array cannot be split`);
+  if (isInteger(axis) && (axis < -a.ndim || axis >= a.ndim)) throw new IndexError(`${where}: tuple index out of range (axis ${axis} of an array of dimension ${a.ndim})`);
+  const ax = normAxis(axis, a.ndim, where), n = a.shape[ax];
+  let bounds;
+  const sections = ios instanceof NDArray && ios.ndim === 0 ? ios.item() : ios;
+  if (typeof sections === 'number') {
+    if (!isInteger(sections) || sections <= 0) throw new ValueError(`${where}: number sections must be larger than 0.`);
+    if (equal && n % sections !== 0) throw new ValueError(`${where}: array split does not result in an equal division (${n} along axis ${ax} into ${sections})`);
+    const q = floor(n / sections), r = n % sections;
+    bounds = [0];
+    for (let i = 0; i < sections; i++) bounds.push(bounds[i] + q + (i < r ? 1 : 0));
+  } else {
+    const idx = asarray(sections, null, where);
+    if (idx.ndim !== 1 || !idx.data.every(isInteger)) throw new TypeError(`${where}: indices_or_sections must be an integer or a 1-D list of integers`);
+    bounds = [0, ...idx.data, n];
+  }
+  const lead = fullSlices(ax), out = [];
+  for (let i = 0; i + 1 < bounds.length; i++) out.push(getitem(a, ...lead, new Slice(bounds[i], bounds[i + 1])));
+  return out;
+}
+function split(x, ios, ...args) {
+  const { axis } = parseArgs('split', args, ['axis'], { axis: 0 });
+  return splitAt('split', x, ios, axis, true);
+}
+function array_split(x, ios, ...args) {
+  const { axis } = parseArgs('array_split', args, ['axis'], { axis: 0 });
+  return splitAt('array_split', x, ios, axis, false);
+}
+
+const atLeast = (a, nd) => (a.ndim >= nd ? a : reshape(a, nd === 1 || a.ndim === 0 ? Array(nd).fill(1).map((d, i) => (i === nd - 1 ? a.size : 1)) : [1, ...a.shape]));
+function joinList(where, arrays) {
+  if (!isArray(arrays) || arrays.length === 0) throw new ValueError(`${where}: need at least one array to concatenate`);
+  return arrays.map((x) => asarray(x, null, where));
+}
+function hstack(arrays) {
+  const list = joinList('hstack', arrays).map((a) => atLeast(a, 1));
+  return concatenate(list, list[0].ndim === 1 ? 0 : 1);
+}
+function vstack(arrays) { return concatenate(joinList('vstack', arrays).map((a) => atLeast(a, 2)), 0); }
+function column_stack(arrays) {
+  return concatenate(joinList('column_stack', arrays).map((a) => (a.ndim < 2 ? reshape(a, [-1, 1]) : a)), 1);
+}
+
+function repeat(x, repeats, ...args) {
+  const { axis } = parseArgs('repeat', args, ['axis'], { axis: null });
+  let a = asarray(x, null, 'repeat');
+  if (axis === null) a = reshape(a, -1);
+  const ax = normAxis(axis ?? 0, a.ndim, 'repeat'), n = a.shape[ax];
+  const r = asarray(repeats, null, 'repeat');
+  if (r.ndim > 1 || !r.data.every(isInteger)) throw new TypeError('repeat: repeats must be an integer or a 1-D list of integers');
+  if (r.size !== 1 && r.size !== n) throw new ValueError(`repeat: operands could not be broadcast together with shape (${n},) (${r.size},)`);
+  const reps = r.size === 1 ? new Array(n).fill(r.data[0]) : Array.from(r.data);
+  if (reps.some((v) => v < 0)) throw new ValueError('repeat: negative dimensions are not allowed');
+  const shape = a.shape.slice();
+  shape[ax] = reps.reduce((s, v) => s + v, 0);
+  const outer = sizeOf(a.shape.slice(0, ax)), inner = sizeOf(a.shape.slice(ax + 1)), out = alloc(a.dtype, sizeOf(shape));
+  let k = 0;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < n; i++) {
+      const row = a.data.subarray((o * n + i) * inner, (o * n + i + 1) * inner);
+      for (let c = 0; c < reps[i]; c++, k += inner) out.set(row, k);
+    }
+  }
+  return new NDArray(out, shape, a.dtype);
+}
+
+function tile(x, reps) {
+  let a = asarray(x, null, 'tile');
+  const r = typeof reps === 'number' ? [reps] : normShape(reps, 'tile');
+  if (r.some((v) => !isInteger(v) || v < 0)) throw new ValueError('tile: negative dimensions are not allowed');
+  const nd = mmax(a.ndim, r.length), rr = [...new Array(nd - r.length).fill(1), ...r];
+  a = reshape(a, [...new Array(nd - a.ndim).fill(1), ...a.shape]);
+  for (let ax = 0; ax < nd; ax++) if (rr[ax] !== 1) a = rr[ax] === 0 ? getitem(a, ...fullSlices(ax), new Slice(0, 0)) : concatenate(new Array(rr[ax]).fill(a), ax);
+  return a.data === asarray(x).data ? a.copy() : a;
+}
+
+function broadcast_to(x, shape) {
+  const a = asarray(x, null, 'broadcast_to'), s = normShape(shape, 'broadcast_to');
+  let ok = a.ndim <= s.length;
+  try { ok = ok && sameShape(broadcastShapes('broadcast_to', [a.shape, s]), s); } catch { ok = false; }
+  if (!ok) throw new ValueError(`broadcast_to: operands could not be broadcast together with remapped shapes [original->remapped]: ${formatShape(a.shape)} and requested shape ${formatShape(s)}`);
+  return take(a, expandIndex(a.shape, s), s);
+}
+
+function broadcast_arrays(...arrays) {
+  const list = arrays.map((x) => asarray(x, null, 'broadcast_arrays'));
+  const s = broadcastShapes('broadcast_arrays', list.map((a) => a.shape));
+  return list.map((a) => take(a, expandIndex(a.shape, s), s));
+}
+
+function tri(N, ...args) {
+  const { M, k, dtype } = parseArgs('tri', args, ['M', 'k', 'dtype'], { M: null, k: 0 });
+  const cols = M ?? N, out = filled('tri', [N, cols], 0, [dtype], 'float64');
+  for (let i = 0; i < N; i++) for (let j = 0; j < cols && j - i <= k; j++) out.data[i * cols + j] = 1;
+  return out;
+}
+
+function triIndices(where, n, args, keep) {
+  const { k, m } = parseArgs(where, args, ['k', 'm'], { k: 0, m: null });
+  if (!isInteger(n) || n < 0) throw new ValueError(`${where}: n must be a non-negative integer, got ${describe(n)}`);
+  const cols = m ?? n, rows = [], cs = [];
+  alloc('bool', n * cols); // the size limit, before the loop
+  for (let i = 0; i < n; i++) for (let j = 0; j < cols; j++) if (keep(i, j, k)) { rows.push(i); cs.push(j); }
+  return [new NDArray(Float64Array.from(rows), [rows.length], 'int64'), new NDArray(Float64Array.from(cs), [cs.length], 'int64')];
+}
+
+function meshgrid(...args) {
+  const opts = args.length && isOptions(args[args.length - 1]) ? args.pop() : {};
+  const { indexing } = parseArgs('meshgrid', [opts], ['indexing'], { indexing: 'xy' });
+  if (indexing !== 'xy' && indexing !== 'ij') throw new ValueError("meshgrid: Valid values for `indexing` are 'xy' and 'ij'.");
+  const xs = args.map((x) => reshape(asarray(x, null, 'meshgrid'), -1));
+  const shape = xs.map((x) => x.size);
+  if (indexing === 'xy' && xs.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];
+  return xs.map((x, i) => {
+    const ax = indexing === 'xy' && xs.length > 1 && i < 2 ? 1 - i : i;
+    const s = shape.map((_, j) => (j === ax ? x.size : 1));
+    return take(x, expandIndex(s, shape), shape);
+  });
+}
+
+// Walks every 1-D line of `a` along `ax`: f(line offsets as [base, stride, n]).
+function lines(a, ax, f) {
+  const n = a.shape[ax], inner = sizeOf(a.shape.slice(ax + 1)), outer = sizeOf(a.shape.slice(0, ax));
+  for (let o = 0; o < outer; o++) for (let j = 0; j < inner; j++) f(o * n * inner + j, inner, n);
+}
+const axisOrFlat = (where, x, axis) => {
+  let a = asarray(x, null, where);
+  if (axis === null) a = reshape(a, -1);
+  if (a.ndim === 0) throw new AxisError(`${where}: axis ${axis} is out of bounds for array of dimension 0`);
+  return [a, normAxis(axis ?? 0, a.ndim, where)];
+};
+
+function cumulative(where, x, args, f, start) {
+  const { axis } = parseArgs(where, args, ['axis'], { axis: null });
+  const [a, ax] = axisOrFlat(where, x, axis);
+  const dt = a.dtype === 'float64' ? 'float64' : 'int64', out = alloc(dt, a.size), d = a.data;
+  lines(a, ax, (b, s, n) => { let acc = start; for (let i = 0, p = b; i < n; i++, p += s) out[p] = acc = f(acc, d[p]); });
+  return new NDArray(out, a.shape, dt);
+}
+const cumsum = (x, ...args) => cumulative('cumsum', x, args, (p, q) => p + q, 0);
+const cumprod = (x, ...args) => cumulative('cumprod', x, args, (p, q) => p * q, 1);
+
+// NaN last, as NumPy sorts; the sort is stable (NumPy's default quicksort may order ties otherwise).
+const order = (p, q) => (p < q ? -1 : p > q ? 1 : p === q ? 0 : p !== p ? (q !== q ? 0 : 1) : -1);
+function sortLines(where, x, args, indices) {
+  const { axis } = parseArgs(where, args, ['axis'], { axis: -1 });
+  const [a, ax] = axisOrFlat(where, x, axis);
+  const out = alloc(indices ? 'int64' : a.dtype, a.size), d = a.data;
+  lines(a, ax, (b, s, n) => {
+    const idx = Array.from({ length: n }, (_, i) => i).sort((i, j) => order(d[b + i * s], d[b + j * s]));
+    for (let i = 0; i < n; i++) out[b + i * s] = indices ? idx[i] : d[b + idx[i] * s];
+  });
+  return new NDArray(out, a.shape, indices ? 'int64' : a.dtype);
+}
+const sort = (x, ...args) => sortLines('sort', x, args, false);
+const argsort = (x, ...args) => sortLines('argsort', x, args, true);
+// A full sort is a valid partition: the k-th element in place, smaller ones before, larger after
+// (NumPy's order within each side differs: print only the k-th element or sorted sides).
+function partitionLike(where, x, kth, args, indices) {
+  const { axis } = parseArgs(where, args, ['axis'], { axis: -1 });
+  const [a, ax] = axisOrFlat(where, x, axis), n = a.shape[ax];
+  for (const k of asarray(kth, null, where).data) {
+    if (!isInteger(k)) throw new TypeError(`${where}: kth must be an integer`);
+    if (k < -n || k >= n) throw new ValueError(`${where}: kth(=${k}) out of bounds (${n})`);
+  }
+  return sortLines(where, a, [ax], indices);
+}
+
+function take_along_axis(x, ind, ...args) {
+  const { axis } = parseArgs('take_along_axis', args, ['axis'], { axis: null });
+  let a = asarray(x, null, 'take_along_axis');
+  const idx = asarray(ind, null, 'take_along_axis');
+  if (idx.dtype !== 'int64' && !(idx.dtype === 'float64' && !(ind instanceof NDArray) && idx.data.every(isInteger)))
+    throw new IndexError('take_along_axis: `indices` must be an integer array');
+  if (axis === null) { a = reshape(a, -1); if (idx.ndim !== 1) throw new ValueError('take_along_axis: when axis=None, `indices` must have a single dimension.'); }
+  if (idx.ndim !== a.ndim) throw new ValueError('take_along_axis: `indices` and `arr` must have the same number of dimensions');
+  const ax = normAxis(axis ?? 0, a.ndim, 'take_along_axis'), nd = a.ndim, n = a.shape[ax];
+  const other = (s) => s.map((d, i) => (i === ax ? 1 : d));
+  let shape;
+  try { shape = broadcastShapes('take_along_axis', [other(a.shape), other(idx.shape)]).map((d, i) => (i === ax ? idx.shape[ax] : d)); } catch {
+    throw new IndexError(`take_along_axis: shape mismatch: indexing arrays could not be broadcast together with shapes ${formatShape(a.shape)} ${formatShape(idx.shape)}`);
+  }
+  const aSt = stridesOf(a.shape), iSt = stridesOf(idx.shape), coords = new Array(nd).fill(0), out = alloc(a.dtype, sizeOf(shape));
+  for (let p = 0; p < out.length; p++) {
+    let ip = 0, ap = 0;
+    for (let d = 0; d < nd; d++) {
+      if (idx.shape[d] !== 1) ip += coords[d] * iSt[d];
+      if (d !== ax && a.shape[d] !== 1) ap += coords[d] * aSt[d];
+    }
+    let v = idx.data[ip];
+    if (v < -n || v >= n) throw new IndexError(`take_along_axis: index ${v} is out of bounds for axis ${ax} with size ${n}`);
+    if (v < 0) v += n;
+    out[p] = a.data[ap + v * aSt[ax]];
+    for (let d = nd - 1; d >= 0; d--) { if (++coords[d] < shape[d]) break; coords[d] = 0; }
+  }
+  return new NDArray(out, shape, a.dtype);
+}
+
+function logaddexp(x, y) {
+  return binary('logaddexp', x, y, (p, q) => {
+    if (p === q) return p + Math.LN2; // equal infinities too
+    const d = p - q;
+    return d > 0 ? p + log1p(exp(-d)) : d <= 0 ? q + log1p(exp(d)) : d;
+  }, 'div');
+}
+
+function nan_to_num(x, ...args) {
+  const o = parseArgs('nan_to_num', args, ['copy', 'nan', 'posinf', 'neginf'], { nan: 0, posinf: null, neginf: null });
+  const a = operand(x, 'nan_to_num');
+  if (a.dtype !== 'float64') return a.scalar ? scalarOut(a.data[0], a.dtype) : asarray(x).copy();
+  const pos = o.posinf ?? Number.MAX_VALUE, neg = o.neginf ?? -Number.MAX_VALUE;
+  return unary('nan_to_num', x, (v) => (v !== v ? o.nan : v === Infinity ? pos : v === -Infinity ? neg : v), 'float');
+}
+
+// erf to ~1e-15: its Taylor series below 2.5, the continued fraction of erfc above (JS track only:
+// NumPy has no erf; Python code takes math.erf).
+function erf(v) {
+  if (v !== v) return v;
+  const x = abs(v);
+  if (x < 2.5) {
+    let term = x, s = x;
+    for (let n = 1; n < 80 && abs(term) > 1e-17 * abs(s); n++) { term *= -x * x / n; s += term / (2 * n + 1); }
+    return (v < 0 ? -1 : 1) * s * 2 / sqrt(Math.PI);
+  }
+  if (x > 6) return v < 0 ? -1 : 1;
+  let f = 0; // erfc(x) = exp(-x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …))))
+  for (let n = 60; n >= 1; n--) f = (n / 2) / (x + f);
+  const erfc = exp(-x * x) / sqrt(Math.PI) / (x + f);
+  return (v < 0 ? -1 : 1) * (1 - erfc);
+}
+
+const nSumOf = (letters, size) => letters.reduce((p, c) => p * size[c], 1);
+
+// einsum with explicit or implicit output ('ij,jk->ik', 'bhqd,bhkd->bhqk', 'ii->i', '...d,...d->...');
+// letters of size 1 broadcast, as in NumPy. Sums in the order of the summed letters.
+function einsum(subscripts, ...ops) {
+  if (typeof subscripts !== 'string') throw new TypeError('einsum: the first argument is the subscripts string, e.g. "ij,jk->ik"');
+  const spec = subscripts.replace(/\s+/g, '');
+  const [lhs, rhs] = spec.includes('->') ? spec.split('->') : [spec, null];
+  const ins = lhs.split(',');
+  if (ins.length !== ops.length) throw new ValueError(`einsum: ${ins.length} operand subscripts for ${ops.length} operands`);
+  const arrs = ops.map((x) => asarray(x, null, 'einsum'));
+  const bad = (spec.replace(/->|\.\.\.|,/g, '').match(/[^a-zA-Z]/) || [])[0];
+  if (bad) throw new ValueError(`einsum: invalid subscript '${bad}' in einstein sum subscripts string, subscripts must be letters`);
+  // '...' → as many digits as the operand has extra axes, right-aligned across operands
+  let ell = 0;
+  const expand = (s, a) => {
+    if (!s.includes('...')) {
+      if (s.length !== a.ndim) throw new ValueError(`einsum: operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.`);
+      return s;
+    }
+    const k = a.ndim - (s.length - 3);
+    if (k < 0) throw new ValueError('einsum: too many subscripts for the operand');
+    ell = mmax(ell, k);
+    return s.replace('...', '0123456789'.slice(10 - k));
+  };
+  const terms = ins.map((s, i) => expand(s, arrs[i]));
+  const dims = '0123456789'.slice(10 - ell);
+  const counts = {};
+  for (const t of terms) for (const c of t) counts[c] = (counts[c] || 0) + 1;
+  let out;
+  if (rhs === null) out = dims + Object.keys(counts).filter((c) => counts[c] === 1 && !/\d/.test(c)).sort().join('');
+  else {
+    out = rhs.includes('...') ? rhs.replace('...', dims) : rhs;
+    for (const c of out) if (!(c in counts)) throw new ValueError(`einsum: einstein sum subscripts string included output subscript '${c}' which never appeared in an input`);
+    if (new Set(out).size !== out.length) throw new ValueError('einsum: einstein sum subscripts string includes output subscript multiple times');
+    if (!rhs.includes('...') && ell > 0 && /\d/.test(terms.join(''))) throw new ValueError("einsum: output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.");
+  }
+  const letters = [...out, ...Object.keys(counts).filter((c) => !out.includes(c))];
+  const size = {};
+  terms.forEach((t, i) => [...t].forEach((c, ax) => {
+    const d = arrs[i].shape[ax];
+    if (size[c] === undefined || size[c] === 1) size[c] = d;
+    else if (d !== 1 && d !== size[c]) throw new ValueError(`einsum: operands could not be broadcast together with remapped shapes; subscript '${c}' has sizes ${size[c]} and ${d}`);
+  }));
+  // strides of each operand per letter (0 where the operand lacks it or has size 1)
+  const st = arrs.map((a, i) => {
+    const s = stridesOf(a.shape), r = letters.map(() => 0);
+    [...terms[i]].forEach((c, ax) => { if (a.shape[ax] !== 1) r[letters.indexOf(c)] += s[ax]; });
+    return r;
+  });
+  const shape = [...out].map((c) => size[c]), nOut = out.length, sumLetters = letters.slice(nOut);
+  const sumShape = sumLetters.map((c) => size[c]), nSum = sizeOf(sumShape);
+  const dtype = BY_RANK[mmax(...arrs.map((a) => RANK[a.dtype]))];
+  const total = sizeOf(shape), res = alloc('float64', total);
+  if (total * nSumOf(sumLetters, size) > MAX_SIZE * 8) throw new RangeError(`einsum: ${total} outputs of ${nSumOf(sumLetters, size)} products each is too much work; check the subscripts`);
+  const q = arrs.length, data = arrs.map((a) => a.data);
+  const outIdx = new Array(nOut).fill(0), base = new Array(q).fill(0);
+  const sumOff = arrs.map((_, i) => gatherIndex(sumShape, st[i].slice(nOut)));
+  for (let p = 0; p < total; p++) {
+    for (let i = 0; i < q; i++) { let b = 0; for (let k = 0; k < nOut; k++) b += outIdx[k] * st[i][k]; base[i] = b; }
+    let s = 0;
+    for (let r = 0; r < nSum; r++) {
+      let prod = 1;
+      for (let i = 0; i < q; i++) prod *= data[i][base[i] + sumOff[i][r]];
+      s += prod;
+    }
+    res[p] = s;
+    for (let k = nOut - 1; k >= 0; k--) { if (++outIdx[k] < shape[k]) break; outIdx[k] = 0; }
+  }
+  const r = dtype === 'float64' ? res : castData(res, 'float64', dtype, 'einsum');
+  return shape.length === 0 ? scalarOut(r[0], dtype) : new NDArray(r, shape, dtype);
+}
+
+// np.linalg.norm: vector norms (ord None/2, 1, inf, -inf, 0, p) along an axis, the Frobenius norm of
+// a whole array or of two axes. Always float64.
+function norm(x, ...args) {
+  const { ord, axis, keepdims } = parseArgs('norm', args, ['ord', 'axis', 'keepdims'], { ord: null, axis: null, keepdims: false });
+  const a = asarray(x, null, 'norm').astype('float64');
+  const axes = axis === null ? null : isArray(axis) ? axis : [axis];
+  const vector = axes ? axes.length === 1 : a.ndim === 1;
+  if (!vector && ord !== null && ord !== 'fro') throw new ValueError(`norm: matrix norm ord=${String(ord)} is not available in this runtime; it has ord=None and 'fro'`);
+  if (axes === null && ord !== null && a.ndim > 2) throw new ValueError('norm: Improper number of dimensions to norm.');
+  const kd = { axis: axes, keepdims };
+  const ab = unary('absolute', a, abs, 'keep');
+  if (!vector || ord === null || ord === 2 || ord === 'fro') return unary('sqrt', reduce('sum', multiply(a, a), [kd]), sqrt, 'float');
+  if (ord === Infinity) return reduce('max', ab, [kd]);
+  if (ord === -Infinity) return reduce('min', ab, [kd]);
+  if (ord === 0) return reduce('sum', binary('not_equal', a, 0, (p, q) => p !== q, 'div'), [kd]);
+  if (ord === 1) return reduce('sum', ab, [kd]);
+  if (typeof ord !== 'number') throw new ValueError(`norm: Invalid norm order '${String(ord)}' for vectors`);
+  return binary('power', reduce('sum', binary('power', ab, ord, cpow, 'div'), [kd]), 1 / ord, cpow, 'div');
+}
+
+function choice(gen, x, ...args) {
+  const { size, replace, p } = parseArgs('choice', args, ['size', 'replace', 'p'], { size: null, replace: true, p: null });
+  const pop = typeof x === 'number' ? (isInteger(x) && x >= 0 ? arange(x) : null) : asarray(x, null, 'choice');
+  if (!pop) throw new ValueError('choice: a must be a positive integer or an array');
+  if (pop.ndim !== 1) throw new ValueError('choice: a must be 1-dimensional');
+  const n = pop.size;
+  if (n === 0) throw new ValueError("choice: a cannot be empty unless no samples are taken");
+  let cdf = null, w = null;
+  if (p !== null) {
+    w = asarray(p, null, 'choice').astype('float64');
+    if (w.ndim !== 1 || w.size !== n) throw new ValueError('choice: a and p must have same size');
+    if (w.data.some((v) => !(v >= 0))) throw new ValueError('choice: probabilities are not non-negative');
+    const total = w.data.reduce((s, v) => s + v, 0);
+    if (abs(total - 1) > sqrt(Number.EPSILON)) throw new ValueError('choice: probabilities do not sum to 1');
+    w = Array.from(w.data);
+  }
+  const shape = size === null ? [] : normShape(size, 'choice'), m = sizeOf(shape), picks = new Array(m);
+  const pick = (weights) => {
+    const total = weights.reduce((s, v) => s + v, 0), u = gen._rng.next() * total;
+    let acc = 0;
+    for (let i = 0; i < weights.length; i++) { acc += weights[i]; if (u < acc) return i; }
+    return weights.findLastIndex((v) => v > 0);
+  };
+  if (replace) for (let i = 0; i < m; i++) picks[i] = w ? pick(w) : floor(gen._rng.next() * n);
+  else {
+    if (m > n) throw new ValueError('choice: Cannot take a larger sample than population when replace is False');
+    if (w) {
+      const left = w.slice();
+      if (left.filter((v) => v > 0).length < m) throw new ValueError('choice: Fewer non-zero entries in p than size');
+      for (let i = 0; i < m; i++) { picks[i] = pick(left); left[picks[i]] = 0; }
+    } else {
+      const perm = Array.from({ length: n }, (_, i) => i);
+      for (let i = 0; i < m; i++) { const j = i + floor(gen._rng.next() * (n - i)); [perm[i], perm[j]] = [perm[j], perm[i]]; picks[i] = perm[i]; }
+    }
+  }
+  const out = take(pop, Int32Array.from(picks), shape);
+  return size === null ? scalarOut(out.data[0], out.dtype) : out;
+}
+
 // ---------------------------------------------------------------- the np object
 
 const np = {
@@ -1126,10 +1504,22 @@ for (const k of Object.keys(REDUCERS)) np[k] = (x, ...args) => reduce(k, x, args
 np.abs = np.absolute;
 np.amax = np.max;
 np.amin = np.min;
+Object.assign(np, {
+  split, array_split, hstack, vstack, column_stack, repeat, tile, broadcast_to, broadcast_arrays, tri, meshgrid,
+  tril_indices: (n, ...args) => triIndices('tril_indices', n, args, (i, j, k) => j - i <= k),
+  triu_indices: (n, ...args) => triIndices('triu_indices', n, args, (i, j, k) => j - i >= k),
+  cumsum, cumprod, sort, argsort, take_along_axis, logaddexp, nan_to_num, einsum,
+  partition: (x, kth, ...args) => partitionLike('partition', x, kth, args, false),
+  argpartition: (x, kth, ...args) => partitionLike('argpartition', x, kth, args, true),
+  erf: (x) => unary('erf', x, erf, 'float'),
+  linalg: { norm },
+  float32: 'float64', infty: Infinity, Inf: Infinity, PINF: Infinity, NINF: -Infinity,
+});
 
 // Methods mirror the functions: a.add(b) is np.add(a, b), a.sum(-1, true) is np.sum(a, -1, true).
 const METHODS = {
-  ...Object.fromEntries([...Object.keys(BINARY), ...Object.keys(UNARY), ...Object.keys(REDUCERS), 'abs', 'matmul', 'dot', 'round', 'clip', 'nonzero', 'isclose', 'allclose']
+  ...Object.fromEntries([...Object.keys(BINARY), ...Object.keys(UNARY), ...Object.keys(REDUCERS), 'abs', 'matmul', 'dot', 'round', 'clip', 'nonzero', 'isclose', 'allclose',
+    'repeat', 'cumsum', 'cumprod', 'argsort']
     .map((k) => [k, np[k]])),
   sub: np.subtract, mul: np.multiply, div: np.divide, pow: np.power, neg: np.negative,
   getitem, floor_divide: floorDivide, remainder, mod: remainder,

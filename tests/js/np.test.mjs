@@ -35,7 +35,8 @@ test('array: dtype inference, nesting, ragged and bad elements', () => {
   throwsMsg(() => np.array([[1, 2], [3]]),
     'setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (2,) + inhomogeneous part.');
   throwsMsg(() => np.array([1, 'a']), 'element [1] is a string');
-  throwsMsg(() => np.zeros([2, 2], 'float32'), "unsupported dtype 'float32'");
+  throwsMsg(() => np.zeros([2, 2], 'float16'), "unsupported dtype 'float16'");
+  assert.equal(np.zeros([2], 'float32').dtype, 'float64'); // an accepted name, computed in float64
   // array() copies, asarray() does not
   assert.notEqual(np.array(a), a);
   assert.equal(np.asarray(a), a);
@@ -169,7 +170,7 @@ test('matmul: 2-D, 1-D promotion, batches, broadcasting, errors', () => {
   throwsMsg(() => np.matmul(np.ones([2, 3, 4]), np.ones([3, 4, 5])),
     'operands could not be broadcast together with remapped shapes [original->remapped]: (2,3,4)->(2,newaxis,newaxis) (3,4,5)->(3,newaxis,newaxis)  and requested shape (3,5)');
   throwsMsg(() => np.matmul(np.ones(3), 2), 'Input operand 1 does not have enough dimensions');
-  throwsMsg(() => np.dot(np.ones([2, 2, 2]), np.ones([2, 2])), 'use np.matmul');
+  throwsMsg(() => np.dot(np.ones([2, 2, 3]), np.ones([2, 2])), 'not aligned: 3 (dim 2) != 2 (dim 0)');
 
   // random shapes, odd sizes included, against a plain triple loop with batch broadcasting
   const seed = 7, rng = new Rng(seed);
@@ -420,4 +421,56 @@ test('repr: NumPy 1.24\'s array(...) form', async () => {
   assert.equal(r(np.array([true, false])), 'array([ True, False])');
   assert.equal(r(np.array(true)), 'array(True)');
   assert.equal(r(np.arange(2000)), 'array([   0,    1,    2, ..., 1997, 1998, 1999])');
+});
+
+// Expected values: NumPy 1.24 (/usr/bin/python3), printed with tolist().
+test('dot on N-D arrays: the sum over the last axis of a and the second-to-last of b', () => {
+  const a = np.arange(24).reshape(2, 3, 4), b = np.arange(20).reshape(4, 5), c = np.arange(40).reshape(2, 4, 5);
+  eq(np.dot(a, b).get(1, 2), [670, 756, 842, 928, 1014]);
+  assert.deepEqual(np.dot(a, c).shape, [2, 3, 2, 5]);
+  eq(np.dot(a, c).get(1, 2, 1), [2390, 2476, 2562, 2648, 2734]);
+  eq(np.dot(a, np.ones(4)).get(0), [6, 22, 38]);
+});
+
+test('split, array_split, hstack, vstack, repeat, tile, broadcast_to, meshgrid, tri and its indices', () => {
+  const x = np.arange(12).reshape(3, 4);
+  eq(np.split(x, [1, 3], { axis: 1 }).map(list), [[[0], [4], [8]], [[1, 2], [5, 6], [9, 10]], [[3], [7], [11]]]);
+  throwsMsg(() => np.split(np.arange(10), 4), 'array split does not result in an equal division');
+  eq(np.array_split(np.arange(10), 4).map(list), [[0, 1, 2], [3, 4, 5], [6, 7], [8, 9]]);
+  eq(np.hstack([np.arange(2), np.arange(3)]), [0, 1, 0, 1, 2]);
+  eq(np.vstack([np.arange(2), np.arange(2)]), [[0, 1], [0, 1]]);
+  eq(np.repeat(np.arange(4).reshape(1, 2, 2, 1), 2, 1).ravel(), [0, 1, 0, 1, 2, 3, 2, 3]);
+  eq(x.repeat([1, 0, 2], 0).get(null, 0), [0, 8, 8]);
+  eq(np.tile([[1, 2]], [2, 2]), [[1, 2, 1, 2], [1, 2, 1, 2]]);
+  eq(np.broadcast_to(np.arange(3), [2, 3]), [[0, 1, 2], [0, 1, 2]]);
+  throwsMsg(() => np.broadcast_to(np.arange(3), [2, 4]), 'requested shape (2,4)');
+  eq(np.meshgrid(np.arange(3), np.arange(2), { indexing: 'ij' })[0], [[0, 0], [1, 1], [2, 2]]);
+  eq(np.tri(2, 3, 1), [[1, 1, 0], [1, 1, 1]]);
+  eq(np.triu_indices(3, 1).map(list), [[0, 0, 1], [1, 2, 2]]);
+});
+
+test('cumsum, argsort, sort, take_along_axis, partition, logaddexp, nan_to_num, einsum, linalg.norm, choice', () => {
+  const c = np.cumsum([[true, false], [true, true]], 0);
+  assert.equal(c.dtype, 'int64');
+  eq(c, [[1, 0], [2, 1]]);
+  eq(np.argsort([3, NaN, 1, 2]), [2, 3, 0, 1]);
+  eq(np.sort([[3, 1], [0, -1]], 0), [[0, -1], [3, 1]]);
+  eq(np.take_along_axis(np.array([[10, 30, 20], [5, 1, 7]]), np.array([[2], [0]]).astype('int64'), 1), [[20], [5]]);
+  assert.equal(np.partition([5, 1, 4, 2], 2).get(2), 4);
+  close(np.logaddexp([1], [2]), [2.313261687518223]);
+  eq(np.logaddexp([-Infinity, Infinity], [-Infinity, 1]), [-Infinity, Infinity]);
+  eq(np.nan_to_num([NaN, Infinity, -Infinity]), [0, Number.MAX_VALUE, -Number.MAX_VALUE]);
+  const q = np.arange(16).reshape(1, 2, 2, 4);
+  eq(np.einsum('bhqd,bhkd->bhqk', q, q), [[[[14, 38], [38, 126]], [[366, 518], [518, 734]]]]);
+  eq(np.einsum('ii->i', np.eye(2)), [1, 1]);
+  assert.equal(np.einsum('i,i', np.arange(3), np.arange(3)), 5);
+  throwsMsg(() => np.einsum('ij,jk->ik', np.ones([2, 3]), np.ones([4, 2])), "subscript 'j' has sizes 3 and 4");
+  eq(np.linalg.norm([[1, -2], [3, 4]], { ord: 1, axis: 1 }), [3, 7]);
+  eq(np.linalg.norm([[1, -2], [3, 4]], { ord: Infinity, axis: 0 }), [3, 4]);
+  assert.equal(np.linalg.norm([3, 4]), 5);
+  close(np.erf(0.5), 0.5204998778130465, 1e-15);
+  const rng = np.random.default_rng(3);
+  assert.deepEqual([...new Set(rng.choice(4, [4], false).tolist())].sort(), [0, 1, 2, 3]);
+  eq(rng.choice([7, 8, 9], [3], true, [0, 1, 0]), [8, 8, 8]);
+  throwsMsg(() => rng.choice(3, [4], false), 'Cannot take a larger sample than population');
 });

@@ -141,12 +141,13 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
       'def pair(x):', '    return x * 2, (x > 0).tolist()', '',
       'def raises(x):', '    return x @ np.ones((7, 7))', '',
       'def einsum(x):', '    return np.einsum("ij->ji", x)', '',
+      'def roll(x):', '    return np.roll(x, 1)', '',
       'def keep(x):', '    KEPT.append(x + 1)', '    return len(KEPT)', '',
       'def kept():', '    return KEPT[0]', '',
       'def big(x):', '    return np.ones((1024, 1024, 4)).sum()', '',
     ].join('\n');
-    const load = await sb.load(src, { functions: ['none', 'pair', 'raises', 'einsum', 'keep', 'kept', 'big', 'absent'], timeoutMs: 5000 });
-    assert.deepEqual(load.functions.sort(), ['big', 'einsum', 'keep', 'kept', 'none', 'pair', 'raises']);
+    const load = await sb.load(src, { functions: ['none', 'pair', 'raises', 'einsum', 'roll', 'keep', 'kept', 'big', 'absent'], timeoutMs: 5000 });
+    assert.deepEqual(load.functions.sort(), ['big', 'einsum', 'keep', 'kept', 'none', 'pair', 'raises', 'roll']);
     const x = nd([2, 2], [1, -2, 3, 4]);
     assert.deepEqual((await sb.call('none', [x])).value, { $undef: true });
     const p = await sb.call('pair', [x]);
@@ -157,8 +158,9 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
     assert.equal(e.kind, 'error');
     assert.match(e.message, /^ValueError: matmul: /);
     assert.equal(e.line, 11);
-    const u = await sb.call('einsum', [x]);
-    assert.match(u.message, /^AttributeError: numpy\.einsum is not available in this runtime; use np\.matmul/);
+    assert.deepEqual(Array.from((await sb.call('einsum', [x])).value.$nd.data), [1, 3, -2, 4]);
+    const u = await sb.call('roll', [x]);
+    assert.match(u.message, /^AttributeError: numpy\.roll is not available in this runtime; use np\.concatenate/);
     assert.equal((await sb.call('absent', [])).kind, 'missing');
     for (let i = 1; i <= 3; i++) assert.equal((await sb.call('keep', [x])).value, i);
     assert.deepEqual(Array.from((await sb.call('kept', [])).value.$nd.data), [2, -1, 4, 5], 'an array kept in a global outlives its call');
@@ -168,5 +170,37 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
       assert.ok(r.ok, `call ${i}: ${r.kind} ${r.message}`);
       assert.equal(r.value, 1024 * 1024 * 4);
     }
+  } finally { await sb.close(); }
+});
+
+test('the Python guest: NumPy scalars from the left, what MicroPython cannot do is said, np.random.seed keeps its stream', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const src = [
+      'from typing import Generic, TypeVar', 'import numpy as np', 'Shape = TypeVar("Shape")', '',
+      'class Array(np.ndarray, Generic[Shape]):', '    pass', '',
+      'np.random.seed(3)', 'FIRST = np.random.rand(2)', '',
+      'def left(x):', '    return [1 / np.sqrt(x.shape[-1]), 2 * x.sum(), 1 - x.max(), min(np.int64(3), 2)]', '',
+      'def compare(x):', '    return 3 < x.sum()', '',
+      'def fmt(x):', '    return f"{x.sum():.2f}"', '',
+      'def again():', '    np.random.seed(3)', '    return bool((np.random.rand(2) == FIRST).all())', '',
+    ].join('\n');
+    const load = await sb.load(src, { functions: ['left', 'compare', 'fmt', 'again'], timeoutMs: 5000 });
+    assert.ok(!load.error, JSON.stringify(load.error));
+    const x = nd([2, 2], [1, -2, 3, 4]);
+    assert.deepEqual((await sb.call('left', [x])).value, [1 / Math.sqrt(2), 12, -3, 2]);
+    const c = await sb.call('compare', [x]);
+    assert.match(c.message, /^TypeError: unsupported types for __lt__: 'int', 'float64' \(.*`x\.sum\(\) > 3`/);
+    assert.equal(c.line, 15);
+    assert.match((await sb.call('fmt', [x])).message, /^ValueError: unknown format code 'f' .*f'\{float\(x\):\.3f\}'/);
+    assert.equal((await sb.call('again', [])).value, true);
+  } finally { await sb.close(); }
+});
+
+test('the Python guest: an error at load always has a text', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const load = await sb.load('class A(len, 1):\n    pass\n', { functions: [], timeoutMs: 5000 });
+    assert.match(load.error.message, /^TypeError: \S/);
   } finally { await sb.close(); }
 });

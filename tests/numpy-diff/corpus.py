@@ -4,13 +4,16 @@
 # function marked @case; the driver at the bottom prints "=== <name>" before each one and
 # "!! <ErrorType>" for an exception (the builtin base class, so NumPy's AxisError reads ValueError).
 # Run: node --test tests/js/numpy-diff.test.mjs (tests/numpy-diff/README.md).
+from __future__ import annotations
+from dataclasses import dataclass, field
+from typing import Generic, List, Optional, Tuple, TypeVar, cast
 import numpy as np
 
 CASES = []
 
 
 def case(f):
-    CASES.append(f)
+    CASES.append((f.__name__, f))
     return f
 
 
@@ -930,6 +933,602 @@ def inplace_add_sub_on_views():
     print(a)
 
 
+# ---------------------------------------------------------------- snippets: one expression each, printed
+# snippets('name', f, …) adds one case per function, named name_0, name_1, …; what it returns is printed.
+
+def snippets(prefix, *fs):
+    for i, f in enumerate(fs):
+        CASES.append((prefix + '_' + str(i), f))
+
+
+A12 = np.arange(12).reshape(3, 4)
+F12 = np.arange(12.0).reshape(3, 4) / 4
+B3 = np.arange(24).reshape(2, 3, 4)
+V = np.array([0.5, -1.25, 2.0, 3.5])
+
+snippets(
+    'split',
+    lambda: np.split(np.arange(6), 3),
+    lambda: np.split(np.arange(6), [2, 5]),
+    lambda: np.split(A12, 2, axis=1),
+    lambda: np.split(A12, [1], axis=0),
+    lambda: np.split(A12, [1, 3], axis=-1),
+    lambda: np.split(B3, 2, axis=-1)[1].shape,
+    lambda: np.split(np.arange(5), 2),
+    lambda: np.split(np.arange(4), [-1]),
+    lambda: np.split(np.arange(4), [3, 1]),
+    lambda: np.split(np.arange(4), [0]),
+    lambda: len(np.split(np.zeros((2, 8, 6)), 3, axis=-1)),
+    lambda: [p.shape for p in np.split(np.zeros((2, 5, 12)), 3, axis=2)],
+    lambda: np.split(np.arange(6), 0),
+    lambda: np.split(A12, 2, axis=2),
+    lambda: np.array_split(np.arange(7), 3),
+    lambda: np.array_split(np.arange(10), 4),
+    lambda: np.array_split(A12, 3, axis=1),
+    lambda: np.array_split(np.arange(3), 5),
+    lambda: [a.shape for a in np.array_split(np.zeros((5, 2)), 2)],
+    lambda: np.array_split(np.arange(6), [1, 4]),
+)
+
+snippets(
+    'join',
+    lambda: np.hstack([np.arange(2), np.arange(3)]),
+    lambda: np.hstack((A12, A12)).shape,
+    lambda: np.hstack([np.array([1.5]), np.array([2])]),
+    lambda: np.hstack([np.zeros((2, 1)), np.ones((2, 2))]),
+    lambda: np.vstack([np.arange(3), np.arange(3, 6)]),
+    lambda: np.vstack((A12, np.arange(4))),
+    lambda: np.vstack([np.array([True]), np.array([False])]),
+    lambda: np.vstack([B3, B3]).shape,
+    lambda: np.concatenate([A12, A12], axis=1),
+    lambda: np.concatenate([A12, A12], axis=None),
+    lambda: np.concatenate((np.zeros((1, 2, 3)), np.ones((1, 2, 3))), axis=-1).shape,
+    lambda: np.concatenate([np.arange(2), np.array([0.5])]),
+    lambda: np.stack([np.arange(3), np.arange(3)], axis=1),
+    lambda: np.stack([A12, A12, A12], axis=-1).shape,
+    lambda: np.stack([A12, A12]).shape,
+    lambda: np.stack((np.array(1.5), np.array(2.5))),
+    lambda: np.column_stack([np.arange(3), np.arange(3, 6)]),
+    lambda: np.hstack([A12, np.arange(3)]),
+    lambda: np.vstack([A12, np.arange(3)]),
+    lambda: np.stack([np.arange(2), np.arange(3)]),
+    lambda: np.concatenate([]),
+    lambda: np.hstack([np.zeros((2, 3)), np.zeros((3, 3))]),
+)
+
+snippets(
+    'repeat',
+    lambda: np.repeat(np.arange(3), 2),
+    lambda: np.repeat(A12, 2, axis=0),
+    lambda: np.repeat(A12, 2, axis=1),
+    lambda: np.repeat(A12, 2),
+    lambda: np.repeat(np.arange(4).reshape(1, 2, 2, 1), 2, axis=1).ravel(),
+    lambda: np.repeat(np.zeros((2, 3, 5, 4)), 4, axis=1).shape,
+    lambda: np.repeat(np.arange(3), [1, 0, 2]),
+    lambda: np.repeat(A12, [2, 1, 0], axis=0),
+    lambda: np.repeat(np.array([True, False]), 3),
+    lambda: np.repeat(np.array(2.5), 3),
+    lambda: np.repeat(7, 2),
+    lambda: A12.repeat(2, axis=-1)[0],
+    lambda: np.repeat(np.arange(3), [1, 2]),
+    lambda: np.repeat(np.arange(3), -1),
+    lambda: np.repeat(A12, 2, axis=3),
+    lambda: np.tile(np.arange(3), 2),
+    lambda: np.tile(np.arange(3), (2, 2)),
+    lambda: np.tile(A12, (1, 2)).shape,
+    lambda: np.tile(np.array([[1, 2], [3, 4]]), 2),
+    lambda: np.tile(np.array([True]), 3),
+    lambda: np.tile(np.arange(2), (2, 1, 2)).shape,
+    lambda: np.tile(np.arange(3), 0),
+)
+
+snippets(
+    'broadcast',
+    lambda: np.broadcast_to(np.arange(3), (2, 3)),
+    lambda: np.broadcast_to(np.array([[1], [2]]), (2, 4)),
+    lambda: np.broadcast_to(5, (2, 2)),
+    lambda: np.broadcast_to(np.ones((1, 3)), (2, 4, 3)).shape,
+    lambda: np.broadcast_to(np.arange(3), (2, 4)),
+    lambda: np.broadcast_to(np.ones((2, 3)), (3,)),
+    lambda: [a.shape for a in np.broadcast_arrays(np.ones((3, 1)), np.ones(4))],
+    lambda: np.broadcast_arrays(np.arange(2), np.array([[10], [20]]))[1],
+)
+
+snippets(
+    'tri',
+    lambda: np.tri(3),
+    lambda: np.tri(3, 4, k=1),
+    lambda: np.tri(4, k=-1, dtype=int),
+    lambda: np.tri(2, dtype=bool),
+    lambda: np.tri(3, 2),
+    lambda: np.tril_indices(3),
+    lambda: np.triu_indices(3, 1),
+    lambda: np.triu_indices(4, k=2),
+    lambda: np.tril_indices(3, -1),
+    lambda: np.triu_indices(2, m=3),
+    lambda: A12[:3, :3][np.triu_indices(3, 1)],
+    lambda: (lambda s: (s.__setitem__(np.triu_indices(3, 1), -np.inf), s)[1])(np.zeros((3, 3))),
+    lambda: np.tril(np.ones((2, 3, 3)), k=-1).sum(),
+    lambda: np.triu(np.ones((3, 3), dtype=bool), k=1),
+)
+
+snippets(
+    'grid',
+    lambda: np.meshgrid(np.arange(3), np.arange(2)),
+    lambda: np.meshgrid(np.arange(3), np.arange(2), indexing='ij'),
+    lambda: [g.shape for g in np.meshgrid(np.arange(2), np.arange(3), np.arange(4))],
+    lambda: [g.shape for g in np.meshgrid(np.arange(2), np.arange(3), np.arange(4), indexing='ij')],
+    lambda: np.meshgrid(np.array([0.5, 1.5]))[0],
+    lambda: np.linspace(0, 1, 5),
+    lambda: np.linspace(0, 1, 4, endpoint=False),
+    lambda: np.linspace(-1.0, 1.0, 3),
+    lambda: np.linspace(0, 10, 6, dtype=int),
+    lambda: np.linspace(2, 3, 1),
+    lambda: np.linspace(0, 1, 0),
+    lambda: np.arange(0, 1, 0.1),
+    lambda: np.arange(0.5, 3),
+    lambda: np.arange(1, 2, 0.25),
+    lambda: np.arange(0, 128, 2, dtype=np.float64) / 128,
+    lambda: np.arange(5, 0, -1.5),
+    lambda: np.arange(3, dtype=float),
+    lambda: np.arange(0, 6, 2).dtype,
+    lambda: 1.0 / (10000 ** (np.arange(0, 8, 2) / 8)),
+    lambda: np.arange(0, -3, -1),
+)
+
+snippets(
+    'dtype',
+    lambda: np.zeros(2, dtype=np.float64).dtype,
+    lambda: np.zeros(2, dtype=np.int64),
+    lambda: np.zeros(2, dtype=np.bool_),
+    lambda: np.ones(3, dtype='int64'),
+    lambda: np.array([1, 2], dtype='float64'),
+    lambda: np.array([1.9, -1.9]).astype(np.int64),
+    lambda: np.array([0, 2]).astype(np.bool_),
+    lambda: np.array([True, False]).astype(int),
+    lambda: np.array([1, 2]).astype(float).dtype,
+    lambda: np.arange(3).astype('float64') / 2,
+    lambda: np.float64(2.5),
+    lambda: np.float64(3),
+    lambda: np.int64(7),
+    lambda: np.int64(7.9),
+    lambda: np.bool_(1),
+    lambda: np.float32(0.5) + 0.25,
+    lambda: np.array([1, 2], dtype=np.float32).sum(),
+    lambda: np.float64(2.5).dtype,
+    lambda: np.int64(3).dtype,
+    lambda: np.array(1.5).dtype == np.float64,
+    lambda: np.arange(3).dtype == np.int64,
+    lambda: np.zeros(1).dtype == 'float64',
+    lambda: np.dtype('float64'),
+    lambda: np.dtype(int).name,
+    lambda: np.array([1, 2]).dtype.kind,
+    lambda: repr(np.array([1, 2]).dtype),
+    lambda: repr(np.zeros(2, dtype=bool)),
+    lambda: repr(np.array([1.5, 2])),
+    lambda: repr(np.arange(3)),
+    lambda: np.array([0.1, 0.25], dtype=np.float32),
+    lambda: np.ones((2, 2), dtype=np.float32) * 3,
+    lambda: np.int64(2).astype(float),
+    lambda: np.float64(2.7).astype(int),
+    lambda: np.array([3.7]).astype(int).dtype,
+)
+
+snippets(
+    'sorting',
+    lambda: np.argmax(V),
+    lambda: np.argmax(A12, axis=1),
+    lambda: np.argmax(A12, axis=0),
+    lambda: np.argmin(F12, axis=-1),
+    lambda: A12.argmax(axis=-1),
+    lambda: np.argmax(np.array([1, 3, 3, 2])),
+    lambda: np.argmax(np.array([1.0, np.nan, 3.0])),
+    lambda: np.argmax(A12, axis=1, keepdims=True),
+    lambda: np.argsort(np.array([3, 1, 2])),
+    lambda: np.argsort(np.array([[3, 1, 2], [0, 5, 4]])),
+    lambda: np.argsort(np.array([[3, 1, 2], [0, 5, 4]]), axis=0),
+    lambda: np.argsort(-V),
+    lambda: np.argsort(V)[::-1][:2],
+    lambda: np.argsort(np.array([2.0, np.nan, -1.0])),
+    lambda: np.argsort(A12, axis=None),
+    lambda: np.sort(np.array([3, 1, 2])),
+    lambda: np.sort(np.array([[3.5, -1], [0, 2]]), axis=0),
+    lambda: np.sort(V)[::-1],
+    lambda: np.sort(np.array([1.0, np.nan, -np.inf, 0.0])),
+    lambda: np.sort(A12, axis=None)[-3:],
+    lambda: (lambda a: (a.sort(), a)[1])(np.array([3, 1, 2])),
+    lambda: np.sort(np.array([True, False, True])),
+    lambda: np.take_along_axis(A12, np.argsort(-A12, axis=1)[:, :2], axis=1),
+    lambda: np.take_along_axis(F12, np.argmax(F12, axis=-1)[:, None], axis=-1),
+    lambda: np.take_along_axis(A12, np.array([[0], [1], [2]]), axis=1),
+    lambda: np.take_along_axis(np.arange(5), np.array([4, 0]), axis=0),
+    lambda: np.take_along_axis(A12, np.array([[0, 1]]), axis=0),
+    lambda: np.take_along_axis(A12, np.array([1]), axis=1),
+    lambda: np.take_along_axis(A12, np.array([[5]]), axis=1),
+    lambda: np.partition(np.array([5, 1, 4, 2, 3]), 2)[2],
+    lambda: np.sort(np.partition(np.array([5, 1, 4, 2, 3]), -2)[-2:]),
+    lambda: np.partition(V, 1)[1],
+    lambda: np.sort(np.argpartition(np.array([5, 1, 4, 2]), 2)[:2]),
+    lambda: np.partition(np.arange(3), 5),
+    lambda: np.sort(np.partition(F12, -2, axis=-1)[:, -2:], axis=-1),
+    lambda: np.argmax(np.zeros(0)),
+)
+
+snippets(
+    'cumulative',
+    lambda: np.cumsum(np.arange(5)),
+    lambda: np.cumsum(A12, axis=0),
+    lambda: np.cumsum(A12, axis=1),
+    lambda: np.cumsum(A12),
+    lambda: np.cumsum(np.array([0.1, 0.2, 0.3, 0.4])),
+    lambda: np.cumsum(np.array([True, True, False])),
+    lambda: np.cumsum(F12, axis=-1)[:, -1],
+    lambda: A12.cumsum(axis=1)[-1],
+    lambda: np.cumprod(np.array([1, 2, 3, 4])),
+    lambda: np.cumprod(np.array([[1.5, 2.0], [0.5, 4.0]]), axis=1),
+    lambda: np.cumsum(A12, axis=2),
+    lambda: np.cumsum(np.sort(np.array([0.1, 0.5, 0.2, 0.2]))[::-1]) <= 0.7,
+)
+
+snippets(
+    'elementwise',
+    lambda: np.clip(V, -1, 2),
+    lambda: np.clip(A12, 2, 9),
+    lambda: np.clip(V, None, 0),
+    lambda: np.clip(V, 0, None),
+    lambda: V.clip(min=0),
+    lambda: np.clip(A12, 1.5, 3),
+    lambda: np.clip(3.7, 0, 1),
+    lambda: np.logaddexp(0.0, 0.0),
+    lambda: np.logaddexp(V, 1.0),
+    lambda: np.logaddexp(np.array([-np.inf, np.inf, 1.0]), np.array([-np.inf, 1.0, np.nan])),
+    lambda: np.logaddexp(np.array([1000.0]), np.array([1000.0])),
+    lambda: np.logaddexp(A12, 0)[0],
+    lambda: np.nan_to_num(np.array([np.nan, np.inf, -np.inf, 1.5])),
+    lambda: np.nan_to_num(np.array([np.nan, -np.inf]), nan=-1.0, neginf=-9.0),
+    lambda: np.nan_to_num(np.array([1, 2])),
+    lambda: np.nan_to_num(np.nan),
+    lambda: np.nan_to_num(np.array([np.inf]), posinf=1e9),
+    lambda: np.isclose(V, V + 1e-9),
+    lambda: np.isclose(np.array([1.0, np.nan]), np.array([1.0, np.nan]), equal_nan=True),
+    lambda: np.allclose(V, V * (1 + 1e-7)),
+    lambda: np.allclose(np.array([1.0, 2.0]), np.array([1.0, 2.1])),
+    lambda: np.allclose(A12, A12.astype(float), atol=0),
+    lambda: np.isclose(1.0, 1.0001, rtol=1e-3),
+    lambda: np.maximum(V, 0),
+    lambda: np.maximum(A12, np.arange(4)[::-1]),
+    lambda: np.maximum(np.array([1.0, np.nan]), 2.0),
+    lambda: np.minimum(A12, 5),
+    lambda: np.maximum(3, 4.5),
+    lambda: np.tanh(V),
+    lambda: np.tanh(np.array([-np.inf, 0.0, np.inf])),
+    lambda: 0.5 * V * (1 + np.tanh(np.sqrt(2 / np.pi) * (V + 0.044715 * V ** 3))),
+    lambda: V / (1 + np.exp(-V)),
+    lambda: np.abs(V - np.array([0.5, -1.25, 2.0, 3.25])).max(),
+    lambda: np.sqrt(np.mean(V ** 2) + 1e-6),
+)
+
+snippets(
+    'einsum',
+    lambda: np.einsum('ij,jk->ik', A12, A12.T),
+    lambda: np.einsum('ij,kj->ik', F12, F12),
+    lambda: np.einsum('bij,bjk->bik', B3, B3.swapaxes(1, 2)).shape,
+    lambda: np.einsum('bhqd,bhkd->bhqk', B3.reshape(1, 2, 3, 4), B3.reshape(1, 2, 3, 4)),
+    lambda: np.einsum('bhqk,bhkd->bhqd', np.ones((1, 2, 3, 3)) / 3, B3.reshape(1, 2, 3, 4)),
+    lambda: np.einsum('i,i->', V, V),
+    lambda: np.einsum('i,i', np.arange(3), np.arange(3)),
+    lambda: np.einsum('i,j->ij', np.arange(3), np.arange(2)),
+    lambda: np.einsum('ij->ji', A12),
+    lambda: np.einsum('ij->', A12),
+    lambda: np.einsum('ij->j', A12),
+    lambda: np.einsum('ii->i', np.arange(9).reshape(3, 3)),
+    lambda: np.einsum('ii', np.arange(9).reshape(3, 3)),
+    lambda: np.einsum('ij', A12).shape,
+    lambda: np.einsum('...d,...d->...', F12, F12),
+    lambda: np.einsum('...qd,...kd->...qk', B3, B3).shape,
+    lambda: np.einsum('btd,dh->bth', B3, np.ones((4, 2))),
+    lambda: np.einsum('ij,jk->ik', A12, A12),
+    lambda: np.einsum('ij,jk->il', A12, A12.T),
+    lambda: np.einsum('i,i->i', np.array([True, False]), np.array([True, True])),
+)
+
+snippets(
+    'norm',
+    lambda: np.linalg.norm(np.array([3.0, 4.0])),
+    lambda: np.linalg.norm(np.array([3, 4])),
+    lambda: np.linalg.norm(np.array([[1.0, 2.0], [2.0, 4.0]])),
+    lambda: np.linalg.norm(np.array([[3.0, 4.0], [6.0, 8.0]]), axis=1),
+    lambda: np.linalg.norm(np.array([[3.0, 4.0], [6.0, 8.0]]), axis=-1, keepdims=True),
+    lambda: np.linalg.norm(np.array([[3.0, 4.0], [6.0, 8.0]]), axis=0),
+    lambda: np.linalg.norm(np.array([1.0, -2.0, 2.0]), ord=1),
+    lambda: np.linalg.norm(np.array([1.0, -5.0, 2.0]), ord=np.inf),
+    lambda: np.linalg.norm(np.array([1.0, -5.0, 2.0]), ord=-np.inf),
+    lambda: np.linalg.norm(np.array([0.0, 3.0, 0.0, 4.0]), ord=0),
+    lambda: np.linalg.norm(np.zeros((2, 2)), 'fro'),
+    lambda: np.linalg.norm(np.ones((2, 2, 2))),
+    lambda: np.linalg.norm(np.ones((2, 3, 4)), axis=(1, 2)),
+    lambda: np.linalg.norm(np.ones((2, 2, 2)), ord=2),
+    lambda: F12 / np.linalg.norm(F12 + 1, axis=-1, keepdims=True) < 0.5,
+)
+
+snippets(
+    'dot',
+    lambda: np.dot(np.arange(3), np.arange(3)),
+    lambda: np.dot(A12, np.arange(4)),
+    lambda: np.dot(A12, A12.T),
+    lambda: np.dot(B3, np.ones((4, 2))),
+    lambda: np.dot(B3, np.ones((2, 4, 3))).shape,
+    lambda: np.dot(B3, np.arange(4)),
+    lambda: np.dot(np.arange(3), np.ones((2, 3, 2))).shape,
+    lambda: np.dot(2, A12)[0],
+    lambda: np.dot(B3, np.ones((3, 2))),
+    lambda: A12.dot(np.ones(4)),
+    lambda: np.dot(np.ones((2, 3)), np.ones((2, 3))),
+)
+
+snippets(
+    'aliases',
+    lambda: np.infty,
+    lambda: -np.infty < np.NINF,
+    lambda: np.NINF,
+    lambda: np.where(np.tri(3, dtype=bool), 0.0, np.NINF),
+    lambda: A12[np.newaxis].shape,
+    lambda: A12[:, np.newaxis, :].shape,
+    lambda: np.newaxis is None,
+    lambda: np.Inf,
+    lambda: np.full((2, 2), -np.infty),
+    lambda: np.nan == np.nan,
+)
+
+S = np.array([1.0, 2.0, 4.0]).sum()
+I = np.arange(4).sum()
+M = np.array([0.5, 1.5]).max()
+
+snippets(
+    'scalars',
+    lambda: 1 / np.sqrt(16),
+    lambda: 1.0 / np.sqrt(16),
+    lambda: 2 * S,
+    lambda: S * 2,
+    lambda: 1 - M,
+    lambda: M - 1,
+    lambda: 1 + I,
+    lambda: I + 1,
+    lambda: I * 2.5,
+    lambda: 2.5 * I,
+    lambda: 7 // I,
+    lambda: I // 4,
+    lambda: 10 % I,
+    lambda: I % 4,
+    lambda: 2 ** I,
+    lambda: I ** 2,
+    lambda: 2.0 ** M,
+    lambda: M ** 2,
+    lambda: 1 / I,
+    lambda: I / 4,
+    lambda: S / I,
+    lambda: I / S,
+    lambda: S + I,
+    lambda: -S,
+    lambda: -I,
+    lambda: abs(-M),
+    lambda: (2 * S).dtype,
+    lambda: (1 + I).dtype,
+    lambda: (I / 2).dtype,
+    lambda: (I * 1.5).dtype,
+    lambda: (True + I).dtype,
+    lambda: S == 7.0,
+    lambda: S > 3,
+    lambda: I >= 6,
+    lambda: M < 2,
+    lambda: S + np.arange(3),
+    lambda: np.arange(3) * S,
+    lambda: I * np.ones(2),
+    lambda: M - np.array([1.0, 2.0]),
+    lambda: np.float64(1.0) / 0,
+    lambda: np.float64(-1.0) / 0,
+    lambda: np.float64(0.0) / 0,
+    lambda: np.int64(7) // 0,
+    lambda: np.int64(2) ** -1,
+    lambda: float(S) + 1,
+    lambda: int(I) + 1,
+    lambda: round(float(M), 1),
+    lambda: [S, I, M],
+    lambda: (S, I),
+    lambda: {'s': S},
+    lambda: str(S) + '|' + str(I),
+    lambda: 'scale %.3f' % S,
+    lambda: S.item() + 1,
+    lambda: I.item(),
+    lambda: np.sqrt(S) * np.sqrt(S),
+    lambda: np.exp(M) / np.exp(M).sum(),
+    lambda: 1.0 / np.sqrt(np.float64(64)),
+    lambda: 3 * np.float64(0.1),
+    lambda: np.float64(0.1) + np.float64(0.2),
+    lambda: 10 - np.argmax(np.array([1, 5, 2])),
+    lambda: [0, 10, 20][np.argmax(np.array([1, 5, 2]))],
+    lambda: range(np.int64(3)),
+    lambda: np.int64(5) - 2 * np.int64(2),
+    lambda: np.float64(1e300) * 1e10,
+    lambda: 0.5 * np.sum(np.array([1, 2, 3])),
+    lambda: 1 - np.mean(np.array([True, False, False, False])),
+    lambda: len(A12) * S,
+    lambda: max(S, 5.0),
+    lambda: min(I, 2),
+    lambda: sum([S, S]),
+)
+
+snippets(
+    'errors',
+    lambda: np.array([1, 2]) + np.array([1, 2, 3]),
+    lambda: np.ones((2, 3)) @ np.ones((2, 3)),
+    lambda: np.zeros((2, 2)).reshape(3),
+    lambda: np.sum(A12, axis=2),
+    lambda: np.concatenate([A12, np.zeros((3, 5))], axis=0),
+    lambda: np.stack([A12, A12.T]),
+    lambda: A12[5],
+    lambda: A12[0, 0, 0],
+    lambda: A12[1.5],
+    lambda: np.ones(3).reshape(-1, -1),
+    lambda: np.swapaxes(A12, 0, 3),
+    lambda: np.transpose(B3, (0, 1)),
+    lambda: np.array([[1, 2], [3]]),
+    lambda: np.max(np.zeros(0)),
+    lambda: np.arange(3) ** -1,
+    lambda: np.einsum('ij,jk->ik', np.ones((2, 3)), np.ones((4, 2))),
+    lambda: np.split(np.arange(5), 2),
+    lambda: np.repeat(np.arange(3), [1, 2]),
+    lambda: np.broadcast_to(np.ones(3), (2, 2)),
+    lambda: np.take_along_axis(A12, np.array([0, 1]), axis=1),
+    lambda: np.linalg.norm(np.ones((2, 2, 2)), ord=1),
+    lambda: np.dot(np.ones((2, 3, 4)), np.ones((3, 2))),
+    lambda: bool(np.array([1, 2])),
+    lambda: len(np.array(1.0)),
+    lambda: np.where(np.array([True]), np.ones(2), np.ones(3)),
+    lambda: np.squeeze(np.ones((2, 3)), axis=0),
+    lambda: np.expand_dims(np.ones(3), 3),
+    lambda: np.ones((2, 3))[:, [0, 5]],
+    lambda: np.ones(3)[np.array([True, False])],
+    lambda: np.random.default_rng(0).choice(3, size=4, replace=False),
+    lambda: np.random.default_rng(0).choice(3, p=[0.5, 0.6, 0.1]),
+    lambda: np.tile(np.arange(3), -1),
+    lambda: np.meshgrid(np.arange(2), indexing='xz'),
+    lambda: np.linspace(0, 1, -1),
+    lambda: np.arange(0, 1, 0),
+    lambda: np.cumsum(A12, axis=-3),
+    lambda: np.argsort(A12, axis=2),
+    lambda: np.clip(A12),
+    lambda: np.array([1, 2]).sum(axis=(0, 0)),
+    lambda: np.int64(5) ** -1,
+)
+
+snippets(
+    'idioms',
+    lambda: np.exp(F12 - F12.max(axis=-1, keepdims=True)).sum(axis=-1),
+    lambda: (lambda e: e / e.sum(-1, keepdims=True))(np.exp(V - np.max(V))),
+    lambda: np.where(np.triu(np.ones((3, 3)), k=1).astype(bool), -np.inf, 0.0),
+    lambda: np.triu(np.full((3, 3), -np.inf), k=1),
+    lambda: (1 - np.tri(3)) * -1e9,
+    lambda: np.tril(np.ones((3, 3))) == 0,
+    lambda: np.where(np.arange(4)[None, :] <= np.arange(4)[:, None], 0.0, -np.inf),
+    lambda: np.split(np.arange(24).reshape(2, 12), 3, axis=-1)[2],
+    lambda: [h.shape for h in np.split(np.zeros((2, 5, 48)), 3, axis=-1)],
+    lambda: np.hstack(np.split(np.arange(12).reshape(2, 6), 3, axis=-1)),
+    lambda: np.concatenate(np.split(A12, 2, axis=-1), axis=-1),
+    lambda: np.repeat(np.arange(8).reshape(1, 2, 2, 2), 3, axis=1)[0, :, 0, 0],
+    lambda: np.argsort(V)[-2:],
+    lambda: (lambda p: p / p.sum())(np.exp(V / 0.7)),
+    lambda: np.take_along_axis(V[None], np.argsort(V)[None, ::-1][:, :2], axis=-1),
+    lambda: np.cumsum(np.sort(np.array([0.1, 0.4, 0.2, 0.3]))[::-1]),
+    lambda: np.arange(5)[None, :] - np.arange(3)[:, None],
+    lambda: np.abs(np.arange(4)[None, :] - np.arange(4)[:, None]) * -0.5,
+    lambda: np.outer(np.arange(3), 1.0 / 10000 ** (np.arange(0, 4, 2) / 4)),
+    lambda: (lambda a: np.stack([np.sin(a), np.cos(a)], axis=-1).reshape(3, -1))(np.outer(np.arange(3), np.array([1.0, 0.01]))),
+    lambda: F12 / np.sqrt((F12 ** 2).mean(-1, keepdims=True) + 1e-5),
+    lambda: (lambda m, v: (F12 - m) / np.sqrt(v + 1e-5))(F12.mean(-1, keepdims=True), F12.var(-1, keepdims=True)),
+    lambda: np.maximum(0, F12 - 1),
+    lambda: np.einsum('bqd,bkd->bqk', B3, B3)[0] / np.sqrt(4),
+    lambda: np.argmax(np.einsum('qd,kd->qk', F12, F12), axis=-1),
+    lambda: np.float64(np.sqrt(64)) ** -1,
+    lambda: (A12 > 5).sum(axis=1),
+    lambda: np.mean(np.argmax(F12, -1) == np.array([3, 3, 3])),
+    lambda: np.nan_to_num(np.where(np.tri(2) > 0, 1.0, -np.inf)),
+    lambda: np.allclose(np.einsum('ij,jk->ik', F12, F12.T), F12 @ F12.T),
+    lambda: np.isclose(np.linalg.norm(V), np.sqrt((V ** 2).sum())),
+    lambda: np.clip(np.round(V * 2), -2, 2).astype(int),
+)
+
+
+snippets(
+    'random',
+    lambda: (np.random.seed(0), np.random.randn(2, 3).shape)[1],
+    lambda: (np.random.rand(4).shape, np.random.rand(2, 3).dtype),
+    lambda: (np.random.randint(5, size=3).dtype, 0 <= np.random.randint(0, 3) < 3),
+    lambda: np.random.normal(0.0, 1.0, (2, 2)).shape,
+    lambda: np.sort(np.random.choice(4, 4, replace=False)),
+    lambda: np.random.default_rng(0).choice(np.array([7, 8, 9]), p=[0.0, 1.0, 0.0]),
+    lambda: np.random.default_rng(0).choice(5, size=(2, 3)).shape,
+    lambda: np.random.default_rng(0).random((2, 2)).dtype,
+    lambda: np.random.default_rng(1).normal(size=3).shape,
+)
+
+
+snippets(
+    'names',
+    lambda: issubclass(np.AxisError, ValueError),
+    lambda: (np.Infinity, np.PINF, np.NaN, np.e),
+    lambda: np.absolute(V),
+    lambda: np.add(A12, 1)[0],
+    lambda: np.any(A12 > 10, axis=0),
+    lambda: np.asarray([1, 2]),
+    lambda: np.asarray(V) is V,
+    lambda: np.copy(V),
+    lambda: np.divide(A12, 2)[1],
+    lambda: np.true_divide(np.arange(3), 4),
+    lambda: (np.double(2), np.float_(1.5), np.int_(3), np.single(0.5)),
+    lambda: (np.empty((2, 3)).shape, np.empty_like(A12).shape, np.empty(2, dtype=int).dtype),
+    lambda: np.equal(A12, 5).sum(),
+    lambda: np.not_equal(np.arange(3), 1),
+    lambda: (np.greater(V, 0), np.greater_equal(V, 2)),
+    lambda: (np.less(V, 0), np.less_equal(V, 2)),
+    lambda: np.expm1(np.array([0.0, 1e-10, 1.0])),
+    lambda: np.log1p(np.array([0.0, 1e-10, 1.0])),
+    lambda: (np.min(A12), np.min(F12, axis=0)),
+    lambda: np.mod(A12, 5)[2],
+    lambda: np.multiply(A12, A12)[1],
+    lambda: np.subtract(10, A12)[0],
+    lambda: (np.prod(np.arange(1, 6)), np.prod(F12 + 1, axis=-1)),
+    lambda: np.ravel(A12)[::5],
+    lambda: np.vectorize(lambda v: v * 2)(A12),
+    lambda: np.vectorize(lambda a, b: a - b)(np.arange(3), 1),
+    lambda: isinstance(np.random.default_rng(0), np.random.Generator),
+    lambda: (np.random.random(3).shape, np.random.random_sample((2, 2)).shape, np.random.sample(2).shape),
+    lambda: (np.random.standard_normal((2, 3)).shape, np.random.uniform(0, 1, 4).shape),
+    lambda: (np.random.default_rng(0).integers(0, 5, size=3).dtype, np.random.default_rng(0).uniform(0, 1, 3).shape),
+    lambda: np.random.default_rng(0).normal(0.0, 1.0, size=(2,)).shape,
+)
+
+
+@dataclass
+class CorpusConfig:
+    n_heads: int
+    d_model: int = 16
+    layers: List[int] = field(default_factory=list)
+
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+
+ShapeT = TypeVar('ShapeT')
+
+
+class Array(np.ndarray, Generic[ShapeT]):
+    pass
+
+
+def head_dim(c: CorpusConfig) -> Optional[int]:
+    return c.d_model // c.n_heads
+
+
+@case
+def typing_and_dataclasses():
+    x = cast(Array, np.ones((2, 3)))
+    c = CorpusConfig(4)
+    print(c, head_dim(c), c.d_head(), CorpusConfig(2, d_model=8) == CorpusConfig(2, 8), x.shape, isinstance(x, np.ndarray))
+    t: Tuple[int, int] = (1, 2)
+    print(t, CorpusConfig(1, 2, [3]))
+
+
+@case
+def dataclass_missing_field():
+    CorpusConfig()
+
+
+@case
+def dataclass_unknown_keyword():
+    CorpusConfig(2, heads=3)
+
+
 # ---------------------------------------------------------------- the driver
 
 def error_kind(e):
@@ -941,10 +1540,12 @@ def error_kind(e):
 
 def run_case(i):
     """Prints case i's name and output (or its error's kind); → the number of cases."""
-    f = CASES[i]
-    print('=== ' + f.__name__)
+    name, f = CASES[i]
+    print('=== ' + name)
     try:
-        f()
+        value = f()
+        if value is not None:
+            print(value)
     except Exception as e:
         print('!! ' + error_kind(e))
     return len(CASES)

@@ -57,9 +57,50 @@ const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
 const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
 
+// The engine functions numpy.py reaches through op 'np' (one entry each, no other code here).
+const ENGINE = new Set(['split', 'array_split', 'hstack', 'vstack', 'column_stack', 'repeat', 'tile', 'broadcast_to', 'broadcast_arrays',
+  'tri', 'tril_indices', 'triu_indices', 'meshgrid', 'cumsum', 'cumprod', 'sort', 'argsort', 'partition', 'argpartition',
+  'take_along_axis', 'logaddexp', 'nan_to_num', 'einsum', 'norm', 'dot']);
+/**
+ * A call of np[name] (np.linalg.norm for 'norm') with arguments as tokens: 'a' handle | 'f' float |
+ * 'i' int | 'b' bool | 'n' None | 's' string | 'L' count items… (a JS array) | 'k' key item (an option,
+ * gathered into the options object that comes last). The answer: an array handle, a scalar's text
+ * (dtype: the scalar's dtype, '' for the operands' common one), or 'L' + comma-separated handles for
+ * a list of arrays.
+ */
+function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
+  if (!fn && !ENGINE.has(name)) throw new TypeError(`internal: no engine function ${String(name)}`);
+  let k = 0;
+  const dtypes = [];
+  const item = () => {
+    const tag = tokens[k++];
+    switch (tag) {
+      case 'a': { const a = arr(tokens[k++]); dtypes.push(a.dtype); return a; }
+      case 'f': return +tokens[k++];
+      case 'i': return +tokens[k++];
+      case 'b': return Boolean(tokens[k++]);
+      case 'n': return null;
+      case 's': return String(tokens[k++]);
+      case 'L': { const n = tokens[k++], list = []; for (let i = 0; i < n; i++) list.push(item()); return list; }
+      default: throw new TypeError(`internal: argument tag ${tag}`);
+    }
+  };
+  const args = [], opts = {};
+  let hasOpts = false;
+  while (k < tokens.length) {
+    if (tokens[k] === 'k') { const key = String(tokens[k + 1]); k += 2; opts[key] = item(); hasOpts = true; } else args.push(item());
+  }
+  if (hasOpts) args.push(opts);
+  const f = fn ?? (name === 'norm' ? np.linalg.norm : np[name]);
+  const r = f(...args);
+  if (Array.isArray(r)) return 'L' + r.map((a) => put(a)).join(',');
+  const common = dtypes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'bool');
+  return out(r, dtype || common);
+}
+
 export function createBridge() {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
-  let next = 1, lastError = ['RuntimeError', ''];
+  let next = 1, lastError = ['RuntimeError', ''], legacy = np.random.default_rng(0);
   let fresh = []; // handles made since the last release
   let freshBytes = 0;
   let emitted = [], answer = null, functions = '', args = [], argAt = 0, kept = new Set();
@@ -206,7 +247,8 @@ export function createBridge() {
     },
     // ---- reductions: computed with keepdims, the kept axes dropped here, so the dtype is the engine's
     reduce: (name, h, keepdims, ddof, n, ...rest) => {
-      const a = arr(h), axes = axesOrNull(n, rest);
+      const axes = axesOrNull(n, rest), a0 = arr(h);
+      const a = a0.ndim === 0 && axes === null ? a0.reshape([1]) : a0; // a NumPy scalar's x.sum(): the engine's dtype, a scalar back
       const opts = name === 'var' || name === 'std' ? { axis: axes, keepdims: true, ddof } : { axis: axes, keepdims: true };
       const r = np[name](a, opts);
       if (keepdims) return put(r);
@@ -260,6 +302,13 @@ export function createBridge() {
       written(h);
       return h;
     },
+    // ---- the other engine functions (split, repeat, sort, einsum, linalg.norm, …): see callEngine
+    np: (name, dtype, ...tokens) => callEngine(name, dtype, tokens, arr, put, out),
+    choice: (g, dtype, ...tokens) => {
+      const gen = g === 0 ? legacy : entry(g).gen;
+      if (!gen) throw new TypeError('internal: not a Generator handle');
+      return callEngine('choice', dtype, tokens, arr, put, out, (...a) => gen.choice(...a));
+    },
     // ---- reading
     meta: (h) => { const a = arr(h); return `${a.dtype};${a.shape.join(',')}`; },
     hex: (h) => hexOfData(arr(h).data),
@@ -267,10 +316,12 @@ export function createBridge() {
     repr: (h) => { const a = arr(h); return arrayRepr(a.data, a.shape, a.dtype); },
     pyfloat: (v) => pyFloat(v),
     now: (wall) => hexOf(wall ? Date.now() : clock()),
-    // ---- random: a Generator is a handle too
+    // ---- random: a Generator is a handle too; handle 0 is np.random's own (np.random.seed, randn, …),
+    // which lives as long as the bridge
+    seed: (seed) => { legacy = np.random.default_rng(seed); return 1; },
     rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
     draw: (g, method, a, b, nd, ...rest) => {
-      const gen = entry(g).gen;
+      const gen = g === 0 ? legacy : entry(g).gen;
       if (!gen || !DRAWS.includes(method)) throw new TypeError('internal: not a Generator handle or method');
       const size = nd < 0 ? undefined : shapeArgs(nd, rest);
       const r = method === 'standard_normal' || method === 'random' ? gen[method](size) : gen[method](a, b, size);

@@ -39,7 +39,8 @@ def install(B, limits):
     FILE = 'submission.py'
 
     class Stub:
-        """typing and __future__: every name is an inert object that annotations may subscript."""
+        """typing and __future__: every name is an inert object that annotations may subscript; called
+        on one function or class (a decorator: @overload, @final) it gives that back unchanged."""
         def __getattr__(self, name):
             return self
 
@@ -47,10 +48,149 @@ def install(B, limits):
             return self
 
         def __call__(self, *args, **kwargs):
+            if len(args) == 1 and not kwargs and callable(args[0]):
+                return args[0]
             return self
 
         def __or__(self, other):
             return self
+
+    class GenericBase:
+        """What typing.Generic[...] gives, and typing.Protocol is: a base class that adds nothing."""
+        pass
+
+    class Subscriptable:
+        def __getitem__(self, key):
+            return GenericBase
+
+    class Typing:
+        """The typing module at run time: no-ops, and cast() gives back its value."""
+        TYPE_CHECKING = False
+        Protocol = GenericBase
+        Generic = Subscriptable()
+
+        def cast(self, typ, value):
+            return value
+
+        def NewType(self, name, tp):
+            return lambda x: x
+
+        def __getattr__(self, name):
+            return stub
+
+    # dataclasses: @dataclass writes __init__, __repr__ and __eq__ over the fields in the order the
+    # class declares them (MicroPython keeps no annotations, so load() reads the order from the source).
+    MISSING = Stub()
+
+    class Field:
+        def __init__(self, default, default_factory):
+            self.default = default
+            self.default_factory = default_factory
+
+    def field(default=MISSING, default_factory=None, **options):
+        return Field(default, default_factory)
+
+    def make_dataclass(cls):
+        attrs = cls.__dict__
+        names = state['fields'].get(cls.__name__)
+        if names is None:
+            names = [k for k in attrs if not k.startswith('__') and not callable(attrs[k])]
+        defaults = {}
+        for n in names:
+            if n in attrs:
+                defaults[n] = attrs[n]
+        title = cls.__name__ + '.__init__()'
+
+        def __init__(self, *args, **kwargs):
+            if len(args) > len(names):
+                raise TypeError(title + ' takes ' + str(len(names) + 1) + ' positional arguments but ' + str(len(args) + 1) + ' were given')
+            for i, n in enumerate(names):
+                if i < len(args):
+                    if n in kwargs:
+                        raise TypeError(title + " got multiple values for argument '" + n + "'")
+                    v = args[i]
+                elif n in kwargs:
+                    v = kwargs.pop(n)
+                elif n in defaults:
+                    v = defaults[n]
+                    if isinstance(v, Field):
+                        if v.default_factory is not None:
+                            v = v.default_factory()
+                        elif v.default is MISSING:
+                            raise TypeError(title + " missing 1 required positional argument: '" + n + "'")
+                        else:
+                            v = v.default
+                else:
+                    raise TypeError(title + " missing 1 required positional argument: '" + n + "'")
+                setattr(self, n, v)
+            for k in kwargs:
+                raise TypeError(title + " got an unexpected keyword argument '" + k + "'")
+            post = getattr(self, '__post_init__', None)
+            if post is not None:
+                post()
+
+        def __repr__(self):
+            return cls.__name__ + '(' + ', '.join(n + '=' + repr(getattr(self, n)) for n in names) + ')'
+
+        def __eq__(self, other):
+            if type(other) is not type(self):
+                return False
+            for n in names:
+                if getattr(self, n) != getattr(other, n):
+                    return False
+            return True
+
+        cls.__init__ = __init__
+        cls.__repr__ = __repr__
+        cls.__eq__ = __eq__
+        return cls
+
+    def dataclass(cls=None, **options):
+        return make_dataclass(cls) if cls is not None else make_dataclass
+
+    class Dataclasses:
+        def __init__(self):
+            self.dataclass = dataclass
+            self.field = field
+
+        def __getattr__(self, name):
+            raise AttributeError('dataclasses.' + name + ' is not available here; it has dataclass and field')
+
+    KEYWORDS = ('def', 'class', 'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'return', 'pass', 'lambda')
+
+    def dataclass_fields(source):
+        """{class name: [field, …]} of the classes decorated with @dataclass, in the order of their body."""
+        out = {}
+        lines = source.split('\n')
+        i = 0
+        while i < len(lines):
+            if not lines[i].strip().startswith(('@dataclass', '@dataclasses.dataclass')):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(lines) and lines[j].strip().startswith('@'):
+                j += 1
+            head = lines[j].strip() if j < len(lines) else ''
+            if head.startswith('class '):
+                name = head[6:].split('(')[0].split(':')[0].strip()
+                fields = []
+                indent = None
+                outer = len(lines[j]) - len(lines[j].lstrip())
+                for line in lines[j + 1:]:
+                    body = line.strip()
+                    if not body or body.startswith('#'):
+                        continue
+                    at = len(line) - len(line.lstrip())
+                    if at <= outer:
+                        break
+                    indent = at if indent is None else indent
+                    colon = body.find(':')
+                    word = body[:colon].strip() if at == indent and colon > 0 else ''
+                    if word and word not in KEYWORDS and all(c.isalpha() or c.isdigit() or c == '_' for c in word) and not word[0].isdigit():
+                        fields.append(word)
+                out[name] = fields
+            i = j
+        return out
 
     class Clock:
         """time: perf_counter, monotonic and time, in seconds, from the realm's clock (no sleep)."""
@@ -66,29 +206,48 @@ def install(B, limits):
             raise AttributeError('time.' + name + ' is not available here; it has perf_counter, monotonic and time')
 
     stub = Stub()
-    allowed = {'numpy': numpy, 'math': math, 'numpy.random': numpy.random, 'time': Clock()}
+    typing = Typing()
+    allowed = {'numpy': numpy, 'math': math, 'numpy.random': numpy.random, 'numpy.linalg': numpy.linalg, 'time': Clock(),
+               'typing': typing, 'typing_extensions': typing, 'dataclasses': Dataclasses()}
 
     def guard(name, globals=None, locals=None, fromlist=(), level=0):
         if level:
             raise ImportError('relative imports are not available here')
-        if name in ('typing', '__future__', 'typing_extensions'):
+        if name == '__future__':
             return stub
         if name in allowed:
             return allowed[name] if fromlist else allowed[name.split('.')[0]]
-        raise ImportError("no module named '" + name + "' here: this runtime offers numpy, math and time")
+        raise ImportError("no module named '" + name + "' here: this runtime offers numpy, math, time, typing and dataclasses")
 
     def blocked(name, error, why):
         def f(*args, **kwargs):
             raise error(name + '() is not available here: ' + why)
         return f
 
+    # min and max compare with `<`, and MicroPython has no reflected comparison for a number on the left
+    # of a NumPy scalar (min(np.int64(3), 2) asks 2 < np.int64(3)): on that TypeError, compare again by value.
+    scalar_types = (names['float64'], names['int64'])
+
+    def plain(v):
+        return v._v if type(v) in scalar_types else v
+
+    def by_value(orig):
+        def f(*args, key=None, **kwargs):
+            try:
+                return orig(*args, key=key, **kwargs) if key is not None else orig(*args, **kwargs)
+            except TypeError:
+                return orig(*args, key=(lambda v: plain(key(v))) if key is not None else plain, **kwargs)
+        return f
+
+    builtins.min = by_value(builtins.min)
+    builtins.max = by_value(builtins.max)
     builtins.__import__ = guard
     builtins.open = blocked('open', OSError, 'this runtime has no files')
     builtins.input = blocked('input', RuntimeError, 'there is no keyboard; pass values as arguments')
     for n in ('exec', 'eval', 'compile'):
         setattr(builtins, n, blocked(n, RuntimeError, 'write the code itself'))
 
-    state = {'globals': {'__name__': '__main__'}}
+    state = {'globals': {'__name__': '__main__'}, 'fields': {}}
 
     # ---- exceptions
 
@@ -110,6 +269,9 @@ def install(B, limits):
         return line
 
     HINT = ' (in this runtime a comparison cannot have a number on the left of an array: write the array first, e.g. `x > 0` instead of `0 < x`)'
+    SCALAR_HINT = (' (in this runtime a comparison cannot have a number on the left of a NumPy scalar: write the scalar first, '
+                   'e.g. `x.sum() > 3` instead of `3 < x.sum()`, or convert it: `3 < float(x.sum())`)')
+    FORMAT_HINT = " (in this runtime a NumPy scalar is formatted after float() or int(): f'{float(x):.3f}')"
 
     def message_of(e):
         try:
@@ -119,9 +281,16 @@ def install(B, limits):
             return 'an exception that cannot be printed'
         if name == 'TypeError' and text.startswith('unsupported types for __') and text.endswith("'ndarray'"):
             text += HINT
+        elif name == 'TypeError' and text.startswith('unsupported types for __') and text.endswith(("'float64'", "'int64'")):
+            text += SCALAR_HINT
+        elif name == 'ValueError' and text.startswith('unknown format code') and text.endswith(("'float64'", "'int64'")):
+            text += FORMAT_HINT
         elif name == 'TypeError' and text.startswith("can't convert ndarray to "):
             text += ' (for an array of one element use a.item())'
-        return name + ': ' + text if text else name
+        if not text:  # MicroPython raises some errors without a text: say at least what kind it is
+            text = {'TypeError': 'an operation or a call got a value of the wrong type (MicroPython gave no details)',
+                    'AttributeError': 'an attribute does not exist (MicroPython gave no details)'}.get(name, 'raised without a message')
+        return name + ': ' + text
 
     def report(e, fallback):
         try:
@@ -251,6 +420,7 @@ def install(B, limits):
     def load(source, wanted):
         g = {'__name__': '__main__'}
         state['globals'] = g
+        state['fields'] = dataclass_fields(source) if 'dataclass' in source else {}
         try:
             code = compile_source(source, FILE, 'exec')
         except SyntaxError as e:  # IndentationError too
