@@ -1,7 +1,7 @@
 // <attnlab-exercise>: one exercise of attnlab inside any page, in two lines of HTML.
 //
 //   <script type="module" src="https://example.org/attnlab/embed.js"></script>
-//   <attnlab-exercise exercise="sdpa" track="python" lang="en"></attnlab-exercise>
+//   <attnlab-exercise exercise="SLUG" track="python" lang="en"></attnlab-exercise>   (SLUG: a pack, `node grader/cli.mjs list`)
 //
 // Attributes: exercise (a pack's slug), track (js | python), lang (ru | en), src (the folder of the
 // attnlab page; by default the one this script came from). The element frames the page in embed mode
