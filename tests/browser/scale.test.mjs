@@ -26,11 +26,10 @@ after(async () => {
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the page');
 });
 
-/** Runs `trigger` and resolves with the results of the measurement it starts, and its wall time. */
+/** Runs `trigger` and resolves with the results of the measurement it starts. */
 async function measured(trigger) {
   const done = page.evaluate(() => new Promise((r) => {
-    const t0 = performance.now();
-    addEventListener('attnlab:scaled', (e) => r({ ...e.detail, wallMs: performance.now() - t0 }), { once: true });
+    addEventListener('attnlab:scaled', (e) => r(e.detail), { once: true });
   }));
   await trigger();
   return done;
@@ -78,10 +77,11 @@ test('the panel opens on demand and measures all three series at every size', as
 });
 
 test('a slow attention: the first size over 1 s is cut off, larger ones skipped, not waited for', async () => {
-  // Busy-waits 50 ms · (T/16)⁴: 50 ms at T=16, 0.8 s at 32, 12.8 s at 64 (over the limit), 205 s at 128.
+  // Busy-waits 5 ms · (T/16)⁵: 5 ms at T=16, 0.16 s at 32, 5.1 s at 64 (five times the limit), 164 s at
+  // 128: far on either side of the 1 s limit, so no machine's load moves a size across it.
   await setCode(page, `${solution}
 function attention(Q, K, V, mask = null) {
-  const T = Q.shape[0], until = performance.now() + 50 * (T / 16) ** 4;
+  const T = Q.shape[0], until = performance.now() + 5 * (T / 16) ** 5;
   while (performance.now() < until) { /* slow on purpose */ }
   return [np.zeros([T, V.shape[1]]), np.zeros([T, T])];
 }
@@ -91,8 +91,8 @@ function attention(Q, K, V, mask = null) {
   assert.equal(s.error, undefined, JSON.stringify(s.error));
   assert.deepEqual(s.points.map((p) => p.T), [16, 32]);
   assert.deepEqual(s.skipped, [{ T: 64, why: 'timeout' }, { T: 128, why: 'after' }]);
-  // T=64 alone would take 12.8 s: the limit stopped it (the whole measurement, fast paths included, is far shorter).
-  assert.ok(r.wallMs < 12800, `measuring took ${r.wallMs} ms`);
+  // T=64 alone would take 5.1 s: the limit stopped it (`timeout` above; how long the whole measurement
+  // took is not judged, it depends on the machine).
   assert.deepEqual((await cells('student')).slice(2), ['> 1 s, cut off', 'skipped']);
   assert.equal(await page.locator('.scale-plot [data-series=student] > :not(polyline)').count(), 3); // 2 points + the cut-off one
   // The fast paths are measured as before, and the page still works afterwards.
