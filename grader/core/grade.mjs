@@ -184,6 +184,56 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
   let measuring = null, measured = null; // ctx.measure's request, and what the last call reported
+  /**
+   * One call into the student's code (ctx.call and ctx.probe): `retry` confirms an overrun by a second run.
+   */
+  const callWith = async ({ retry }, fn, ...args) => {
+    const wire = args.map(toWire);
+    const attempt = async (ms, fresh) => {
+      if (clock.over) throw new DeadlineReached();
+      const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // an integer: vm.runInContext refuses a fractional timeout
+      const t0 = now();
+      const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh, ...(measuring && { measure: measuring }) });
+      clock.bill(res, t0);
+      measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
+      if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
+      return res;
+    };
+    let res = await attempt(timeoutMs, false);
+    if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
+    if (!res.ok && res.kind === 'timeout') {
+      res = await attempt(timeoutMs * 2, true);
+      // Confirmed, while it kept taking memory: the memory problem it is.
+      if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
+      if (!res.ok && res.kind === 'timeout') {
+        if (res.output) ctx.output += res.output;
+        fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));
+      }
+    }
+    if (res.output) ctx.output += res.output; // a retried call's output is the retry's
+    if (!res.ok) {
+      if (res.kind === 'memory') {
+        // np refused one array larger than the whole budget, when it was asked for: its shape and line.
+        const shape = /^MemoryError: an array of shape (\([\d, ]*\))/.exec(String(res.message))?.[1];
+        if (shape) fail(t('memory.array', { fn, shape, mb: memoryMb, where: res.line ? t('error.where', { line: res.line }) : '' }));
+        fail(t('memory', { fn, mb: memoryMb }));
+      }
+      if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
+      if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
+      if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
+      const where = res.line ? t('error.where', { line: res.line }) : '';
+      const why = explainError(res, source, ctx.track);
+      const cause = why && t(why.key, why.params);
+      // Explained: the error's type and where, then the explanation (in the student's language).
+      const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];
+      const problem = cause && type ? t('error.explained', { fn, message: res.message, type, where }) : t('error', { fn, message: res.message, where });
+      const err = new Failure(sentences(problem, cause), { problem, cause, error: { fn, message: res.message, line: res.line } });
+      err.raised = res.message;
+      throw err;
+    }
+    if (res.value && res.value.$undef) fail(t('not_implemented', { fn }));
+    return res.value;
+  };
   const ctx = {
     spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
     /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
@@ -216,61 +266,14 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
      * overruns its limit is run once more, alone in a fresh sandbox with twice the limit, and only a
      * second overrun is a `timeout` (a busy machine or a slow first start is never called a loop).
      */
-    call(fn, ...args) { return ctx.callWith({ retry: true }, fn, ...args); },
+    call(fn, ...args) { return callWith({ retry: true }, fn, ...args); },
 
     /**
      * A diagnosis' call: like call(), but an overrun is not run again (the probe's answer only
      * sharpens a message, so it costs at most one limit; the suite treats any failure as "no").
      */
-    probe(fn, ...args) { return ctx.callWith({ retry: false }, fn, ...args); },
+    probe(fn, ...args) { return callWith({ retry: false }, fn, ...args); },
 
-    async callWith({ retry }, fn, ...args) {
-      const wire = args.map(toWire);
-      const attempt = async (ms, fresh) => {
-        if (clock.over) throw new DeadlineReached();
-        const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // an integer: vm.runInContext refuses a fractional timeout
-        const t0 = now();
-        const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh, ...(measuring && { measure: measuring }) });
-        clock.bill(res, t0);
-        measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
-        if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
-        return res;
-      };
-      let res = await attempt(timeoutMs, false);
-      if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
-      if (!res.ok && res.kind === 'timeout') {
-        res = await attempt(timeoutMs * 2, true);
-        // Confirmed, while it kept taking memory: the memory problem it is.
-        if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
-        if (!res.ok && res.kind === 'timeout') {
-          if (res.output) ctx.output += res.output;
-          fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));
-        }
-      }
-      if (res.output) ctx.output += res.output; // a retried call's output is the retry's
-      if (!res.ok) {
-        if (res.kind === 'memory') {
-          // np refused one array larger than the whole budget, when it was asked for: its shape and line.
-          const shape = /^MemoryError: an array of shape (\([\d, ]*\))/.exec(String(res.message))?.[1];
-          if (shape) fail(t('memory.array', { fn, shape, mb: memoryMb, where: res.line ? t('error.where', { line: res.line }) : '' }));
-          fail(t('memory', { fn, mb: memoryMb }));
-        }
-        if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
-        if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
-        if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
-        const where = res.line ? t('error.where', { line: res.line }) : '';
-        const why = explainError(res, source, ctx.track);
-        const cause = why && t(why.key, why.params);
-        // Explained: the error's type and where, then the explanation (in the student's language).
-        const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];
-        const problem = cause && type ? t('error.explained', { fn, message: res.message, type, where }) : t('error', { fn, message: res.message, where });
-        const err = new Failure(sentences(problem, cause), { problem, cause, error: { fn, message: res.message, line: res.line } });
-        err.raised = res.message;
-        throw err;
-      }
-      if (res.value && res.value.$undef) fail(t('not_implemented', { fn }));
-      return res.value;
-    },
 
     /** A returned value as a tensor, or a Failure saying why it is not an array. */
     array(value, fn) {
