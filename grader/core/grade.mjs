@@ -191,7 +191,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     const wire = args.map(toWire);
     const attempt = async (ms, fresh) => {
       if (clock.over) throw new DeadlineReached();
-      const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // an integer: vm.runInContext refuses a fractional timeout
+      const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // whole milliseconds, as the messages say them
       const t0 = now();
       const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh, ...(measuring && { measure: measuring }) });
       clock.bill(res, t0);

@@ -7,9 +7,8 @@
 // - time: a request's `timeoutMs` is CPU time of the child's main thread, where the student's code
 //   runs (/proc/<pid>/task/<pid>/stat, utime + stime; V8's helper threads, parallel GC and background
 //   compiles, are the runtime's), so a busy machine, where the child waits for a core, changes no
-//   verdict. Past it the child gets SIGINT
-//   and V8 interrupts the script; what V8 cannot interrupt (a long native loop) ends when the child
-//   is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
+//   verdict. Past it the child gets SIGINT and V8 interrupts the script; what V8 cannot interrupt (a
+//   long native loop) ends when the child is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
 //   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
 //   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
 //   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was killed).
@@ -36,7 +35,6 @@ const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 const GRACE_MS = 250;
 const POLL_MS = 10;
 const WALL_FACTOR = LIMITS.wallFactor; // the wall-clock backstop of a request, as a multiple of its CPU limit
-const RELEASE_MS = 5000; // CPU for the runtime's own clean-up after a request (not the student's)
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s (USER_HZ)
 const PROC = existsSync('/proc/self/stat');
 const STDERR_CAP = 8192;
@@ -185,7 +183,8 @@ class Child {
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     if (!(await this.ready)) return this.#verdict();
     if (this.dead) return this.#verdict();
-    const wallMs = Math.max(1, Math.min(timeoutMs * WALL_FACTOR, deadlineMs));
+    // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
+    const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
     const start = this.rss();
     const cpu0 = this.cpu() ?? 0;
     const wall0 = performance.now();
@@ -298,7 +297,7 @@ export class NodeSandbox {
   async #released(res) {
     const child = this.child;
     if (child && !child.dead && !child.verdict) {
-      const done = await child.request({ op: 'release' }, { timeoutMs: RELEASE_MS });
+      const done = await child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs });
       if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
     }
     return res;

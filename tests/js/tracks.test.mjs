@@ -204,3 +204,14 @@ test('the Python guest: an error at load always has a text', async () => {
     assert.match(load.error.message, /^TypeError: \S/);
   } finally { await sb.close(); }
 });
+
+test('the Node host takes limits with fractions of a millisecond (what is left of a billed budget)', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.js });
+  try {
+    const load = await sb.load('function f() { return 1; }', { functions: ['f'], timeoutMs: 123.4, deadlineMs: 5000.7 });
+    assert.equal(load.ok, true);
+    // a wall deadline below ten times the CPU limit, with a fraction: vm's `timeout` wants whole ms
+    const r = await sb.call('f', [], { timeoutMs: 100, deadlineMs: 777.3 });
+    assert.deepEqual([r.ok, r.value], [true, 1], r.message);
+  } finally { await sb.close(); }
+});
