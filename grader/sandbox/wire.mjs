@@ -27,6 +27,7 @@ export const LIMITS = Object.freeze({
   message: 2000, // an error message
   output: 20000, // what one request printed
   wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
+  releaseMs: 5000, // the runtime's own clean-up after a request (a request of its own, never the student's time)
 });
 
 /** Arrays with at least this many elements cross packed (base64 of their bytes); smaller ones as lists. */

@@ -91,8 +91,6 @@ class Realm {
   }
 }
 
-const RELEASE_MS = 5000; // the runtime's clean-up after a request (not the student's time)
-
 const DEAD = {
   timeout: (detail, grew) => ({ kind: 'timeout', message: 'timeout', grew }),
   memory: () => ({ kind: 'memory', message: 'memory limit' }),
@@ -130,7 +128,7 @@ export class BrowserSandbox {
     const cpuMs = performance.now() - t0;
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };
-      const done = await realm.request({ op: 'release' }, RELEASE_MS);
+      const done = await realm.request({ op: 'release' }, LIMITS.releaseMs);
       if (done.dead && this.realm === realm) this.realm = null;
       return res;
     }
