@@ -73,12 +73,14 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
  * Every test of the spec is in `tests`, whatever happened (a syntax error, a script that cannot load,
  * the deadline). `deadlineMs` bounds the whole submission: each request to the sandbox is ended by
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
- * stack (the report carries only its message).
+ * stack (the report carries only its message). `onTest(entry, { index, sameAs })` sees each test's
+ * entry as soon as it is graded (a page shows progress with it); `sameAs` is the id of the earlier
+ * test whose error or cause this one's message refers to, else null.
  */
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
 
-export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
+export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError, onTest }) {
   // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). A test's own
   // timeout_ms is used as it is, and the default deadline grows by what such tests grant beyond the
   // pack's limit. Limits given explicitly (--timeout-ms, --deadline-ms) are used as they are.
@@ -138,19 +140,22 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
 
   // An error or a cause is said in full once; a later test that meets it again refers to the first.
   const firstSaid = new Map();
+  let sameAs = null; // the earlier test the last sayOnce() referred to
   const testName = (test) => test.name[lang] || test.name.en;
   const sayOnce = (f, test) => {
     // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
     const key = f.error ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}` : f.cause ? `cause\0${f.cause}` : null;
     if (!key) return f.message;
-    if (!firstSaid.has(key)) { firstSaid.set(key, testName(test)); return f.message; }
+    if (!firstSaid.has(key)) { firstSaid.set(key, test); return f.message; }
     const first = firstSaid.get(key);
-    return f.error ? t('error.same', { fn: f.error.fn, where: f.error.line ? t('error.where', { line: f.error.line }) : '', test: first })
-      : sentences(f.problem, t('cause.same', { test: first }));
+    sameAs = first.id;
+    return f.error ? t('error.same', { fn: f.error.fn, where: f.error.line ? t('error.where', { line: f.error.line }) : '', test: testName(first) })
+      : sentences(f.problem, t('cause.same', { test: testName(first) }));
   };
 
+  const done = (e) => { report.tests.push(e); onTest?.(e, { index: report.tests.length - 1, sameAs }); sameAs = null; };
   for (const test of spec.tests) {
-    if (clock.over) { report.tests.push(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
+    if (clock.over) { done(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
     const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs, memoryMb, clock, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
     let status = 'pass', message = null;
     try {
@@ -165,7 +170,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
       }
     }
     if (status === 'pass') report.passed++;
-    report.tests.push(entry(test, status, message, ctx.output));
+    done(entry(test, status, message, ctx.output));
   }
   report.time_ms = Math.round(clock.spent);
   report.status = report.passed === report.total && report.total > 0 ? 'pass'

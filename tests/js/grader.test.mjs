@@ -163,3 +163,33 @@ test('an explained np error: English keeps NumPy\'s words, Russian gives the typ
   // No English word left: only code spans, shapes, the error's type and NumPy's names.
   assert.doesNotMatch(ru.replace(/`[^`]*`/g, '').replace(/ValueError/g, ''), /[A-Za-z]{3,}/);
 });
+
+// grade()'s onTest (the page's progress): each entry as it is graded, in order, and which earlier test
+// a "same cause" / "same error" reference points to (flash's scale-twice fixture says one cause in
+// several tests: its expected_results.json).
+test('grade(): onTest sees every entry in order, with sameAs naming the test a reference points to', async () => {
+  const [{ grade }, { loadExercise }, { NodeSandbox }, { loadCore }, { TRACKS }, { say }] = await Promise.all([
+    import('../../grader/core/grade.mjs'), import('../../grader/node/exercise.mjs'), import('../../grader/node/sandbox.mjs'),
+    import('../../wasm/index.mjs'), import('../../grader/tracks/index.mjs'), import('../../grader/core/messages.mjs')]);
+  const root = new URL('../../exercises/flash/', import.meta.url).pathname;
+  const exercise = await loadExercise('flash');
+  const source = readFileSync(join(root, 'fixtures/scale-twice/submission.js'), 'utf8');
+  const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+  const seen = [];
+  let report;
+  try {
+    report = await grade({ exercise, source, track: TRACKS.js, sandbox, core: await loadCore(), lang: 'en', onTest: (e, info) => seen.push({ e, ...info }) });
+  } finally { await sandbox.close(); }
+  assert.deepEqual(seen.map((s) => s.e), report.tests);
+  assert.deepEqual(seen.map((s) => s.index), report.tests.map((_, i) => i));
+  const [before, after] = say('en', 'cause.same', { test: '\0' }).split('\0');
+  const referring = seen.filter((s) => s.e.message?.includes(before));
+  assert.ok(referring.length >= 1, 'the fixture has a cause said once and referred to');
+  for (const s of seen) {
+    const quoted = s.e.message?.includes(before) ? s.e.message.split(before)[1].split(after)[0] : null;
+    if (!quoted) { assert.equal(s.sameAs, null, s.e.id); continue; }
+    const first = report.tests.findIndex((x) => x.name === quoted);
+    assert.ok(first >= 0 && first < s.index, `${s.e.id} refers to an earlier test`);
+    assert.equal(s.sameAs, report.tests[first].id, s.e.id);
+  }
+});
