@@ -1,19 +1,43 @@
-// CodeMirror 6 editor with the track's highlighting (JavaScript bundled; Python loaded on first use, a
-// chunk of its own), Ctrl/Cmd+Enter → run, and a change hook for autosave.
+// CodeMirror 6 editor with the track's highlighting and indentation (JavaScript bundled; Python loaded on
+// first use, a chunk of its own), Ctrl/Cmd+Enter → run, Shift+Ctrl/Cmd+Enter → check, and a change hook
+// for autosave. basicSetup brings bracket matching and auto-closed brackets.
+// Tab and Shift+Tab indent and dedent (indentWithTab); Escape then Tab leaves the editor (CodeMirror's
+// accessible pattern, see its Tab example): Escape turns tab-focus mode on until another key is typed
+// in the editor or focus leaves it, so keyboard users are never trapped (no timer involved).
 import { basicSetup } from 'codemirror';
 import { EditorView, keymap } from '@codemirror/view';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
+import { indentUnit } from '@codemirror/language';
+import { indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 
 const LANGUAGES = {
   js: async () => javascript(),
   python: async () => (await import('@codemirror/lang-python')).python(),
 };
+// The starters' indentation: 2 spaces in JavaScript, 4 in Python (PEP 8).
+const INDENT = { js: '  ', python: '    ' };
+const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta', 'Tab', 'Escape'];
 
-export function createEditor({ parent, doc, onRun, onChange, label }) {
+/** Escape: the next Tab (or Shift+Tab) moves focus out instead of indenting; any other key ends that. */
+const escapeThenTab = () => {
+  let leaving = false;
+  const end = (view) => { if (leaving) { leaving = false; view.setTabFocusMode(false); } };
+  return EditorView.domEventHandlers({
+    keydown(e, view) {
+      if (e.key === 'Escape') { leaving = true; view.setTabFocusMode(true); } else if (!MODIFIERS.includes(e.key)) end(view);
+      return false;
+    },
+    blur(e, view) { end(view); return false; },
+  });
+};
+
+export function createEditor({ parent, doc, onRun, onCheck, onChange, label, track = 'js' }) {
   const labelling = new Compartment();
   const language = new Compartment();
+  const indent = new Compartment();
   const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text });
+  const indentExt = (name) => [indentUnit.of(INDENT[name] ?? INDENT.js), EditorState.tabSize.of((INDENT[name] ?? INDENT.js).length)];
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -21,7 +45,13 @@ export function createEditor({ parent, doc, onRun, onChange, label }) {
       extensions: [
         basicSetup,
         language.of(javascript()),
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => { onRun(); return true; } }])),
+        indent.of(indentExt(track)),
+        Prec.highest(keymap.of([
+          { key: 'Mod-Enter', run: () => { onRun(); return true; } },
+          { key: 'Shift-Mod-Enter', run: () => { onCheck(); return true; } },
+        ])),
+        keymap.of([indentWithTab]),
+        escapeThenTab(),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
         labelling.of(labelExt(label)),
       ],
@@ -40,7 +70,10 @@ export function createEditor({ parent, doc, onRun, onChange, label }) {
       view.focus();
     },
     setLabel(text) { view.dispatch({ effects: labelling.reconfigure(labelExt(text)) }); },
-    /** Switches the highlighting to a track's language ('js' | 'python'). */
-    async setLanguage(track) { view.dispatch({ effects: language.reconfigure(await (LANGUAGES[track] ?? LANGUAGES.js)()) }); },
+    /** Switches the highlighting and the indentation to a track's language ('js' | 'python'). */
+    async setLanguage(name) {
+      const lang = await (LANGUAGES[name] ?? LANGUAGES.js)();
+      view.dispatch({ effects: [language.reconfigure(lang), indent.reconfigure(indentExt(name))] });
+    },
   };
 }

@@ -76,6 +76,16 @@ export const STRINGS = {
       tooLong: (n, max) => `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
     crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
+    // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
+    stop: 'Остановить', hintsH: 'Подсказки', hintNext: 'Следующая подсказка', close: 'Закрыть',
+    pending: 'ожидает', notChecked: 'не проверен',
+    verdictAll: (n) => `Все тесты пройдены: ${n} из ${n}.`,
+    verdictFail: (p, n) => `Пройдено ${p} из ${n} — первая ошибка: `, verdictLoad: 'код не загрузился',
+    progress: (done, n) => `Проверено ${done} из ${n}…`,
+    stale: 'Результаты относятся к прежней версии кода — нажмите «Проверить» ещё раз.',
+    stopped: { check: 'Проверка остановлена, результаты неполные. Нажмите «Проверить», чтобы проверить заново.', run: 'Запуск остановлен.' },
+    sameCauseIn: 'Эта же причина и в тестах:', testOutput: 'Что напечатал код в этом тесте', testCode: 'Код теста',
+    trackQueued: (label) => `Переключусь на ${label}, как только закончится текущая операция.`,
   },
   en: {
     skip: 'Skip to the editor', task: 'Task', code: 'Code',
@@ -153,5 +163,15 @@ export const STRINGS = {
       tooLong: (n, max) => `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },
     crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
+    // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
+    stop: 'Stop', hintsH: 'Hints', hintNext: 'Next hint', close: 'Close',
+    pending: 'pending', notChecked: 'not checked',
+    verdictAll: (n) => `All tests passed: ${n} of ${n}.`,
+    verdictFail: (p, n) => `${p} of ${n} passed — first failure: `, verdictLoad: 'the code did not load',
+    progress: (done, n) => `Checked ${done} of ${n}…`,
+    stale: 'These results belong to an earlier version of the code — press Check again.',
+    stopped: { check: 'Check stopped, the results are incomplete. Press Check to start over.', run: 'Run stopped.' },
+    sameCauseIn: 'The same cause also fails:', testOutput: 'What the code printed in this test', testCode: 'The test\'s code',
+    trackQueued: (label) => `Switching to ${label} as soon as the current action ends.`,
   },
 };

@@ -79,7 +79,9 @@ const starter = () => exercise.starters[track.name];
 
 const state = {
   core: null, sandbox: new BrowserSandbox({ track }),
-  busy: false, hintsShown: 0, report: null, student: null /* heatmap of the student's function */,
+  busy: null /* the running action: { action, stopped, stop() } */, gen: 0 /* bumped by each action, Stop and track switch: late answers of an older one are dropped */,
+  hintsShown: 0, report: null, sameAs: {} /* test id → the earlier test its message refers to (grade()'s onTest) */,
+  stale: false /* the results shown belong to an earlier version of the code */, student: null /* heatmap of the student's function */,
   heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
   backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */, memory: null /* last Memory results */,
 };
@@ -106,6 +108,7 @@ function renderTexts() {
   renderHints();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
+  else renderPending();
 }
 
 function lineButton(line, column, text) {
@@ -160,45 +163,130 @@ function showOutput(res) {
   }
 }
 
+// ---------- the Tests pane and the verdict line ----------
+const testName = (test) => test.name?.[lang] || test.name?.en || test.id;
+const ICON = { pass: '✓', fail: '✗', error: '!', pending: '…' };
+
+/** One test's row: its name and status in a <summary>; the message, the others it explains, its output and code inside. */
+function testItem(test, entry) {
+  const status = entry?.status ?? 'pending';
+  const li = document.createElement('li');
+  li.className = status;
+  li.dataset.test = test.id;
+  li.id = `test-${test.id}`;
+  const d = document.createElement('details');
+  d.open = status === 'fail' || status === 'error';
+  const head = document.createElement('summary');
+  head.className = 'head';
+  head.append(Object.assign(document.createElement('span'), { className: 'icon', textContent: ICON[status] }),
+    Object.assign(document.createElement('span'), { className: 'name', textContent: entry?.name ?? testName(test) }),
+    Object.assign(document.createElement('span'), { className: 'st', textContent: status === 'pending' ? t().pending : t().status[status] }));
+  head.querySelector('.icon').setAttribute('aria-hidden', 'true');
+  d.append(head);
+  if (entry?.message) {
+    const msg = document.createElement('div');
+    msg.className = 'msg';
+    msg.append(messageDom(visible(entry.message)));
+    d.append(msg);
+  }
+  const also = Object.entries(state.sameAs).filter(([, first]) => first === test.id).map(([id]) => id);
+  if (also.length) { // one diagnosis, shown once, with every test it fails
+    const p = document.createElement('p');
+    p.className = 'same';
+    p.append(t().sameCauseIn, ' ');
+    also.forEach((id, i) => p.append(i ? ', ' : '', testLink(id, testName(exercise.spec.tests.find((x) => x.id === id) ?? { id }))));
+    d.append(p);
+  }
+  const block = (title, text, cls) => {
+    const sub = document.createElement('details');
+    sub.className = cls;
+    sub.append(Object.assign(document.createElement('summary'), { textContent: title }), Object.assign(document.createElement('pre'), { textContent: visible(text) }));
+    d.append(sub);
+  };
+  if (entry?.output) block(t().testOutput, entry.output, 'test-output');
+  if (entry?.test_code) block(t().testCode, entry.test_code, 'test-code');
+  li.append(d);
+  return li;
+}
+
+/** A link to a test's row: opens it, scrolls it into view, focuses its summary. */
+function testLink(id, text) {
+  const a = Object.assign(document.createElement('a'), { href: `#test-${id}`, textContent: text });
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    const li = $(`test-${id}`);
+    if (!li) return;
+    const d = li.querySelector('details');
+    if (d) d.open = true;
+    li.scrollIntoView({ block: 'nearest' });
+    (li.querySelector('summary') ?? li).focus({ preventScroll: true });
+  });
+  return a;
+}
+
+/** Every test of the pack, by the task text's names, as pending (before the first Check, and as one starts). */
+function renderPending(done = []) {
+  $('results').replaceChildren(...exercise.spec.tests.map((test, i) => testItem(test, done[i])));
+  $('results').toggleAttribute('data-stale', false);
+}
+
+/** One graded test in place of its pending row (grade()'s onTest). */
+function showProgress(entry, { index, sameAs }) {
+  if (sameAs) state.sameAs[entry.id] = sameAs;
+  const old = $('results').children[index];
+  const test = exercise.spec.tests[index];
+  if (old && test?.id === entry.id) old.replaceWith(testItem(test, entry));
+  if (sameAs) $(`test-${sameAs}`)?.replaceWith(testItem(exercise.spec.tests.find((x) => x.id === sameAs), state.progress[sameAs]));
+  state.progress[entry.id] = entry;
+  $('summary').textContent = t().progress(index + 1, exercise.spec.tests.length);
+}
+
 function renderReport(report) {
   const list = $('results');
-  list.replaceChildren();
-  for (const test of report.tests) {
-    const li = document.createElement('li');
-    li.className = test.status;
-    li.dataset.test = test.id;
-    const head = document.createElement('div');
-    head.className = 'head';
-    head.innerHTML = `<span class="icon" aria-hidden="true">${{ pass: '✓', fail: '✗', error: '!' }[test.status]}</span>`;
-    head.append(Object.assign(document.createElement('span'), { className: 'name', textContent: test.name ?? test.id }),
-      Object.assign(document.createElement('span'), { className: 'st', textContent: t().status[test.status] }));
-    li.append(head);
-    if (test.message) {
-      const msg = document.createElement('div');
-      msg.className = 'msg';
-      msg.append(messageDom(visible(test.message)));
-      li.append(msg);
-    }
-    if (test.output) {
-      const d = document.createElement('details');
-      d.innerHTML = `<summary>${t().output_}</summary>`;
-      d.append(Object.assign(document.createElement('pre'), { textContent: visible(test.output) }));
-      li.append(d);
-    }
-    list.append(li);
-  }
+  const byId = new Map(exercise.spec.tests.map((x) => [x.id, x]));
+  list.replaceChildren(...report.tests.map((entry) => testItem(byId.get(entry.id) ?? entry, entry)));
   // A load failure (syntax error, top level that never ends) has no per-test list worth reading alone.
   if (report.message && report.status === 'error') {
     const li = document.createElement('li');
     li.className = 'error';
     li.dataset.test = 'load';
+    li.id = 'test-load';
+    li.tabIndex = -1;
     li.append(messageDom(visible(report.message)));
     list.prepend(li);
   }
+  list.toggleAttribute('data-stale', state.stale);
   const s = $('summary');
   s.textContent = t().summary(report.passed, report.total);
   s.title = t().summaryLong(report.passed, report.total);
   s.className = `summary ${report.passed === report.total ? 'all' : 'some'}`;
+  renderVerdict(report);
+}
+
+/** The one-line verdict beside the toolbar: how many passed and a link to the first failure. */
+function renderVerdict(report) {
+  const v = $('verdict');
+  v.replaceChildren();
+  v.className = 'verdict';
+  if (!report) return;
+  if (report.passed === report.total) {
+    v.classList.add('all');
+    v.append(t().verdictAll(report.total));
+  } else {
+    v.classList.add('some');
+    const load = report.message && report.status === 'error';
+    const first = report.tests.find((x) => x.status !== 'pass');
+    v.append(t().verdictFail(report.passed, report.total), load ? testLink('load', t().verdictLoad) : testLink(first.id, first.name ?? first.id));
+  }
+  if (state.stale) v.append(' ', Object.assign(document.createElement('span'), { className: 'stale-note', textContent: t().stale }));
+}
+
+/** The results shown no longer match the code (Run, Reset): dimmed and said so, until the next Check. */
+function markStale() {
+  if (!state.report || state.stale) return;
+  state.stale = true;
+  $('results').toggleAttribute('data-stale', true);
+  renderVerdict(state.report);
 }
 
 // The picker lists every exercise; choosing one opens it (its own code, texts and panels).
@@ -230,7 +318,13 @@ function renderTracks() {
  */
 async function switchTrack(name) {
   const next = chooseTrack(name);
-  if (next === track || state.busy) return;
+  if (next === track) return;
+  if (state.busy) { // a click during a Check or Run is kept: the switch happens when it ends
+    $('verdict').textContent = t().trackQueued(next.label);
+    await state.idle;
+    return switchTrack(name);
+  }
+  state.gen++;
   performance.mark('attnlab:track-switch');
   store.set(KEY.code(track), editor.value);
   track = next;
@@ -240,11 +334,11 @@ async function switchTrack(name) {
   history.replaceState(null, '', url);
   state.sandbox.close();
   state.sandbox = new BrowserSandbox({ track });
-  Object.assign(state, { report: null, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
+  Object.assign(state, { report: null, sameAs: {}, stale: false, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
-  $('results').replaceChildren();
   $('summary').textContent = '';
+  renderVerdict(null);
   $('output').replaceChildren();
   renderTexts();
   await trackReady();
@@ -279,6 +373,8 @@ function renderHints() {
     div.innerHTML = `<h4>${t().hintN(i + 1, hints.length)}</h4>${renderMarkdown(hints[i])}`;
     box.append(div);
   }
+  if (!state.hintsShown && !state.hintsShownAll) closeHints();
+  $('hint-next').hidden = state.hintsShown >= hints.length && state.hintsShownAll;
   if (state.hintsShown >= hints.length && state.hintsShownAll) box.append(Object.assign(document.createElement('p'), { className: 'note', textContent: hints.length ? t().hintsDone(hints.length) : t().noHints }));
 }
 
@@ -317,67 +413,132 @@ const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn
 
 // ---------- actions ----------
 // One action at a time. aria-disabled (not `disabled`) keeps keyboard focus on the pressed button.
+// `fn(job)` checks `job.stopped` after each wait: Stop (Check and Run) ends the action at once (its
+// sandbox closed, a fresh one in its place) and whatever the old one still answers is dropped.
+// `state.idle` resolves when no action runs (a track switch clicked meanwhile waits for it).
+const BUSY_IDS = ['run', 'check', 'scale-run', 'memory-run'];
+state.idle = Promise.resolve();
 async function busy(fn, action) {
   if (state.busy) return;
-  state.busy = true;
+  let stop, idle;
+  const stopped = new Promise((r) => { stop = r; });
+  const job = { action, gen: ++state.gen, stopped: false, stop() { job.stopped = true; stop(); } };
+  state.busy = job;
+  state.idle = new Promise((r) => { idle = r; });
   store.set(KEY.running, action);
-  for (const id of ['run', 'check', 'scale-run', 'memory-run']) $(id).setAttribute('aria-disabled', 'true');
+  for (const id of BUSY_IDS) $(id).setAttribute('aria-disabled', 'true');
+  $('stop').hidden = action !== 'check' && action !== 'run';
   $('busy').classList.add('on');
   $('editor-panel').setAttribute('aria-busy', 'true');
-  try { await fn(); } finally {
+  try { await Promise.race([fn(job), stopped]); } finally {
     store.remove(KEY.running);
-    state.busy = false;
-    for (const id of ['run', 'check', 'scale-run', 'memory-run']) $(id).removeAttribute('aria-disabled');
+    state.busy = null;
+    for (const id of BUSY_IDS) $(id).removeAttribute('aria-disabled');
+    const stopHad = document.activeElement === $('stop');
+    $('stop').hidden = true;
+    if (stopHad) $(action).focus(); // focus never falls to the page when its button hides
     $('busy').classList.remove('on');
     $('editor-panel').removeAttribute('aria-busy');
+    idle();
   }
 }
 
-const run = () => busy(async () => {
+/** Stop: ends the running Check or Run by closing its sandbox (its worker terminated); the page keeps working. */
+function stopAction() {
+  const job = state.busy;
+  if (!job || (job.action !== 'check' && job.action !== 'run')) return;
+  const old = state.sandbox;
+  state.sandbox = new BrowserSandbox({ track });
+  old.close();
+  state.gen++;
+  if (job.action === 'check') {
+    for (const li of $('results').querySelectorAll('li.pending .st')) li.textContent = t().notChecked;
+    $('summary').textContent = '';
+    $('verdict').className = 'verdict some';
+    $('verdict').textContent = t().stopped.check;
+  } else {
+    $('output').textContent = t().stopped.run;
+  }
+  job.stop();
+  dispatchEvent(new CustomEvent('attnlab:stopped', { detail: { action: job.action } }));
+}
+
+const run = () => busy(async (job) => {
   const source = editor.value;
   store.set(KEY.code(track), source);
+  markStale();
   $('output').textContent = t().running;
   // Same syntax check and `export` handling as Check, so both report the same line numbers (a Python
   // syntax error comes back from the load, as `error` with its line).
   const prepared = track.prepareSource(source);
   if (!prepared.ok) {
     showOutput({ error: prepared.error });
-    await updateStudentHeatmap(false);
-    return dispatchEvent(new Event('attnlab:ran'));
+    afterwards(job, false, 'attnlab:ran');
+    return;
   }
   const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
   const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
+  if (job.stopped) return;
   showOutput(res.ok === false ? { ...res, ms: limit } : res);
-  await updateStudentHeatmap(res.ok);
-  dispatchEvent(new Event('attnlab:ran'));
+  afterwards(job, res.ok, 'attnlab:ran');
 }, 'run');
 
-const check = () => busy(async () => {
+const check = () => busy(async (job) => {
   const source = editor.value;
   store.set(KEY.code(track), source);
+  // The previous results go: every test pending again, filled in as each is graded.
+  Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false });
+  renderPending();
+  renderVerdict(null);
+  $('verdict').textContent = t().checking;
+  $('summary').className = 'summary';
   $('summary').textContent = t().checking;
   const core = await state.coreReady;
+  if (job.stopped) return;
   if (!core) return void ($('summary').textContent = t().coreFailed(state.coreError));
   let report;
   try {
-    report = await grade({ exercise, source, track, sandbox: state.sandbox, core, lang, timeoutMs });
+    report = await grade({ exercise, source, track, sandbox: state.sandbox, core, lang, timeoutMs, onTest: (e, info) => { if (!job.stopped) showProgress(e, info); } });
   } catch (e) { // a grader fault, not the student's: say so instead of failing silently
+    if (job.stopped) return;
     $('summary').textContent = `grader error: ${e.message}`;
     throw e;
   }
+  if (job.stopped) return;
   state.report = report;
   renderReport(report);
   showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
+  revealVerdict(report);
   // Results are on screen now (tools/measure-page times click → this event).
   dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total, tests: report.tests } }));
-  await updateStudentHeatmap(report.status !== 'error');
+  afterwards(job, report.status !== 'error');
 }, 'check');
 
+/**
+ * After Check: the first failure's row scrolled into view (its message on screen; the toolbar with the
+ * verdict stays at the top, sticky) and focus on the verdict, which the live region also reads.
+ */
+function revealVerdict(report) {
+  const first = report.message && report.status === 'error' ? $('test-load') : report.tests.find((x) => x.status !== 'pass') && $(`test-${report.tests.find((x) => x.status !== 'pass').id}`);
+  (first ?? $('results')).scrollIntoView({ block: 'nearest' });
+  $('verdict').focus({ preventScroll: true });
+}
+
+/**
+ * The student's heatmap once the buttons are free again: the action is over for the student when its
+ * results show, so nothing waits for this call; a newer action's generation drops its late answer.
+ */
+function afterwards(job, loaded, event) {
+  updateStudentHeatmap(loaded, job.gen).then(() => { if (event) dispatchEvent(new Event(event)); });
+}
+
 /** Calls the student's heatmap function on the pack's example (the sandbox holds the last loaded source). */
-async function updateStudentHeatmap(loaded) {
+async function updateStudentHeatmap(loaded, gen = state.gen) {
   if (!state.heat) return;
-  state.student = loaded ? studentWeights(await state.sandbox.call(PANELS.heatmap.function,
-    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? callLimitMs(exercise.spec, track) })) : null;
+  const answer = loaded ? await state.sandbox.call(PANELS.heatmap.function,
+    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? callLimitMs(exercise.spec, track) }) : null;
+  if (gen !== state.gen) return; // another action (or Stop, or a track switch) came since
+  state.student = answer && studentWeights(answer);
   renderHeatmaps();
   dispatchEvent(new Event('attnlab:heatmap'));
 }
@@ -477,11 +638,29 @@ function measureMem() {
   }, 'memory');
 }
 
+// Hints open in a drawer beside the editor (fixed to the window, so the page never scrolls away from
+// the code); each press reveals the next one and focuses it; Escape or Close hands focus back.
 function hint() {
   if (state.hintsShown < hintList().length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
   renderHints();
-  $('hints').lastElementChild?.scrollIntoView({ block: 'nearest' });
+  const drawer = $('hints-drawer');
+  drawer.hidden = false;
+  $('hint').setAttribute('aria-expanded', 'true');
+  const last = $('hints').lastElementChild;
+  if (!last) return;
+  last.tabIndex = -1;
+  last.focus({ preventScroll: true });
+  $('hints').scrollTop = last.offsetTop - $('hints').offsetTop; // within the drawer only
+}
+
+function closeHints() {
+  const drawer = $('hints-drawer');
+  if (drawer.hidden) return;
+  const inside = drawer.contains(document.activeElement);
+  drawer.hidden = true;
+  $('hint').setAttribute('aria-expanded', 'false');
+  if (inside) $('hint').focus({ preventScroll: true });
 }
 
 function reset() {
@@ -493,6 +672,7 @@ function onResetClosed() {
   if ($('confirm-reset').returnValue !== 'ok') return;
   editor.value = starter();
   store.set(KEY.code(track), starter());
+  markStale();
   editor.view.focus();
 }
 
@@ -501,7 +681,9 @@ const editor = createEditor({
   parent: $('editor'),
   doc: store.get(KEY.code(track)) ?? starter(),
   label: t().editorLabel(track.label),
+  track: track.name,
   onRun: () => { run(); },
+  onCheck: () => { check(); },
   onChange: (text) => { store.set(KEY.code(track), text); dispatchEvent(new Event('attnlab:edited')); },
 });
 const languageReady = editor.setLanguage(track.name);
@@ -513,6 +695,17 @@ renderTexts();
 $('run').addEventListener('click', run);
 $('check').addEventListener('click', check);
 $('hint').addEventListener('click', hint);
+$('hint-next').addEventListener('click', hint);
+$('hints-close').addEventListener('click', closeHints);
+$('hints-drawer').addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.stopPropagation(); closeHints(); } });
+$('stop').addEventListener('click', stopAction);
+// Ctrl/Cmd+Enter runs and Shift+Ctrl/Cmd+Enter checks anywhere on the page (the editor's own keymap
+// handles them inside it and marks the event handled); not behind the Reset dialog.
+addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.altKey || e.defaultPrevented || $('confirm-reset').open) return;
+  e.preventDefault();
+  if (e.shiftKey) check(); else run();
+});
 $('reset').addEventListener('click', reset);
 $('scale').addEventListener('click', toggleScale);
 $('scale-run').addEventListener('click', () => { measure(); });
@@ -564,11 +757,11 @@ state.backendReady = state.coreReady.then(async (core) => core && (await core.th
 })));
 
 // For the browser tests and the console: the editor and the live state.
-window.attnlab = { editor, state, exercise, run, check, measure, switchTrack, get track() { return track.name; } };
+window.attnlab = { editor, state, exercise, run, check, stop: stopAction, measure, switchTrack, get track() { return track.name; } };
 const firstReady = Promise.allSettled([state.coreReady, trackReady()]);
 // What the embed API (and the SCORM bridge) may do with the page.
 const host = {
-  exercise: exercise.slug, get track() { return track.name; }, ready: firstReady, busy: () => state.busy,
+  exercise: exercise.slug, get track() { return track.name; }, ready: firstReady, busy: () => Boolean(state.busy),
   getCode: () => editor.value, setCode: (code) => { editor.value = code; }, check,
 };
 connectEmbed(host, mode.parentOrigin);

@@ -99,6 +99,8 @@ const DEAD = {
   closed: () => ({ kind: 'crash', message: 'the sandbox was closed' }),
 };
 
+const CLOSED = () => ({ ok: false, output: '', line: null, column: null, cpuMs: 0, ...DEAD.closed() });
+
 export class BrowserSandbox {
   /**
    * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
@@ -143,6 +145,7 @@ export class BrowserSandbox {
    * here (Python: `error.syntax`), with their line.
    */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
+    if (this.closed) return CLOSED();
     this.realm?.kill();
     this.realm = this.#take();
     this.loaded = { source, functions, aliases, timeoutMs };
@@ -150,6 +153,7 @@ export class BrowserSandbox {
   }
 
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
+    if (this.closed) return CLOSED();
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
     if (fresh && this.realm) { this.realm.kill(); this.realm = null; }
     if (!this.realm) {
@@ -167,7 +171,9 @@ export class BrowserSandbox {
     return this.spare.warm;
   }
 
+  /** Ends its workers; a request still running, and every later one, answers as a closed sandbox (Stop). */
   close() {
+    this.closed = true;
     this.realm?.kill();
     this.spare?.kill();
     this.realm = this.spare = null;
