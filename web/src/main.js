@@ -108,7 +108,7 @@ function renderTexts() {
   renderHints();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
-  else renderPending();
+  else renderPending(exercise.spec.tests.map((x) => state.progress?.[x.id])); // a Check under way keeps its rows
 }
 
 function lineButton(line, column, text) {
@@ -334,7 +334,7 @@ async function switchTrack(name) {
   history.replaceState(null, '', url);
   state.sandbox.close();
   state.sandbox = new BrowserSandbox({ track });
-  Object.assign(state, { report: null, sameAs: {}, stale: false, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
+  Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
   $('summary').textContent = '';
