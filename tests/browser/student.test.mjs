@@ -121,6 +121,7 @@ test('Tab and Shift+Tab indent in the editor (2 spaces in JavaScript, 4 in Pytho
   assert.equal(await getCode(page), 'function f() {\n  return 1;\n}\n');
 
   await open(page, `${b.url}?lang=en&track=python`);
+  await page.waitForFunction(() => document.documentElement.dataset.track === 'python'); // Python's highlighting and indentation rules loaded
   await setCode(page, 'def f(x):\nreturn x');
   await page.evaluate(() => window.attnlab.editor.goTo(2, 1));
   await page.keyboard.press('Tab');
@@ -134,7 +135,7 @@ test('Tab and Shift+Tab indent in the editor (2 spaces in JavaScript, 4 in Pytho
   assert.match(await getCode(page), /\n {4}z = np\.array\(\[\]\)\n/);
 });
 
-test('Ctrl+Enter runs and Shift+Ctrl+Enter checks from anywhere on the page', async () => {
+test('Ctrl+Enter runs and Shift+Ctrl+Enter checks from anywhere on the page; Run on other code dims the results', async () => {
   await open(page, `${b.url}?lang=en&track=js`);
   await setCode(page, 'print(40 + 2);\n');
   await page.focus('#lang');
@@ -144,6 +145,13 @@ test('Ctrl+Enter runs and Shift+Ctrl+Enter checks from anywhere on the page', as
   const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail.total), { once: true })));
   await page.keyboard.press('Shift+Control+Enter');
   assert.equal(await done, spec.tests.length);
+  // Run on the code just checked leaves the results as they are; on other code it dims them.
+  await run(page, () => page.keyboard.press('Control+Enter'));
+  assert.equal(await page.getAttribute('#results', 'data-stale'), null);
+  await setCode(page, 'print(43);\n');
+  await run(page, () => page.keyboard.press('Control+Enter'));
+  assert.equal(await page.getAttribute('#results', 'data-stale'), '');
+  assert.match(await page.textContent('#verdict'), /earlier version of the code/);
 });
 
 test('Stop ends a check and a run that never end; a track switch clicked meanwhile happens; the next Check grades', { timeout: 300000 }, async () => {

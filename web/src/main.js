@@ -281,9 +281,9 @@ function renderVerdict(report) {
   if (state.stale) v.append(' ', Object.assign(document.createElement('span'), { className: 'stale-note', textContent: t().stale }));
 }
 
-/** The results shown no longer match the code (Run, Reset): dimmed and said so, until the next Check. */
+/** The results shown no longer match the code (Run or Reset of other code): dimmed and said so, until the next Check. */
 function markStale() {
-  if (!state.report || state.stale) return;
+  if (!state.report || state.stale || editor.value === state.checked) return;
   state.stale = true;
   $('results').toggleAttribute('data-stale', true);
   renderVerdict(state.report);
@@ -506,6 +506,7 @@ const check = () => busy(async (job) => {
   }
   if (job.stopped) return;
   state.report = report;
+  state.checked = source;
   renderReport(report);
   showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
   revealVerdict(report);
