@@ -486,6 +486,7 @@ const run = () => busy(async (job) => {
 const check = () => busy(async (job) => {
   const source = editor.value;
   store.set(KEY.code(track), source);
+  closeHints(); // the drawer would cover the results (the hints stay revealed: Hint reopens it)
   // The previous results go: every test pending again, filled in as each is graded.
   Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false });
   renderPending();
@@ -698,7 +699,8 @@ $('check').addEventListener('click', check);
 $('hint').addEventListener('click', hint);
 $('hint-next').addEventListener('click', hint);
 $('hints-close').addEventListener('click', closeHints);
-$('hints-drawer').addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.stopPropagation(); closeHints(); } });
+// Escape closes the drawer from inside it, or from anywhere but the editor (where Escape means "Tab leaves").
+addEventListener('keydown', (e) => { if (e.key === 'Escape' && !e.target.closest?.('.cm-editor') && !$('confirm-reset').open) closeHints(); });
 $('stop').addEventListener('click', stopAction);
 // Ctrl/Cmd+Enter runs and Shift+Ctrl/Cmd+Enter checks anywhere on the page (the editor's own keymap
 // handles them inside it and marks the event handled); not behind the Reset dialog.
