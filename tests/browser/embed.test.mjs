@@ -109,7 +109,7 @@ before(async () => {
   page = b.page;
   A = new URL(b.url).origin;
   C = await htmlServer({ '/c.html': thirdPage });
-  const embed = `${A}/?embed=1&exercise=sdpa&track=js&lang=en&timeout=300&parent-origin=`;
+  const embed = `${A}/?embed=1&exercise=sdpa&track=js&lang=en&timeout=3000&parent-origin=`;
   const pages = {};
   B = await htmlServer(pages);
   Object.assign(pages, {
