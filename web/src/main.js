@@ -493,6 +493,7 @@ function hint() {
   if (state.hintsShown < hintList().length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
   renderHints();
+  layout.select('task'); // the hints are under the task (its tab, where tabs are shown)
   $('hints').lastElementChild?.scrollIntoView({ block: 'nearest' });
 }
 
