@@ -93,7 +93,7 @@ test('the Reset dialog open', async () => {
 
 test('dark mode', async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
   await noSerious('dark');
   await page.emulateMedia({ colorScheme: 'light' });
 });
