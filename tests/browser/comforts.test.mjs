@@ -98,3 +98,12 @@ test('the last exercise of the course says so instead of a link', async () => {
   assert.equal(await page.$('#cheer a.next'), null);
   assert.match(await page.textContent('#cheer'), /последнее упражнение курса/);
 });
+
+test('embed mode: the congratulation alone (the course decides what comes next), no theme toggle', async () => {
+  await open(page, `${b.url}?embed=1&timeout=300&nosw&exercise=sdpa`);
+  assert.equal(await page.isVisible('#theme'), false);
+  await setCode(page, await read('exercises/sdpa/solution.js'));
+  assert.deepEqual(await check(page), { passed: 7, total: 7 });
+  assert.match(await page.textContent('#cheer'), /Пройдены все тесты \(7\)/);
+  assert.equal(await page.$('#cheer a'), null);
+});

@@ -25,7 +25,8 @@ export function nextExercise(list, slug) {
 
 /**
  * The congratulation under the results: shown when `report` passed every test, else hidden.
- * `href(slug)`: the page's address for another exercise (the same language and track).
+ * `href(slug)`: the page's address for another exercise (the same language and track), or null where
+ * the page must not lead elsewhere (embed mode, a package: the course decides what comes next).
  */
 export function renderCheer(el, { report, list, slug, lang, strings, href }) {
   const all = report && report.total > 0 && report.passed === report.total && report.status !== 'error';
@@ -34,7 +35,9 @@ export function renderCheer(el, { report, list, slug, lang, strings, href }) {
   if (!all) return;
   const s = strings();
   const next = nextExercise(list, slug);
-  el.append(Object.assign(document.createElement('strong'), { textContent: s.cheer(report.total) }), ' ');
+  el.append(Object.assign(document.createElement('strong'), { textContent: s.cheer(report.total) }));
+  if (!href) return;
+  el.append(' ');
   if (!next) return void el.append(s.cheerLast);
   el.append(`${s.cheerNext} `, Object.assign(document.createElement('a'), { href: href(next.slug), textContent: next.spec.title[lang], className: 'next' }));
 }

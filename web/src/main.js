@@ -515,7 +515,7 @@ function onResetClosed() {
 // A pass: a short congratulation and the next exercise in the picker's order (comforts.js).
 function showCheer() {
   const href = (slug) => { const q = new URLSearchParams(location.search); q.set('exercise', slug); return `?${q}`; };
-  renderCheer($('cheer'), { report: state.report, list: exercises, slug: exercise.slug, lang, strings: t, href });
+  renderCheer($('cheer'), { report: state.report, list: exercises, slug: exercise.slug, lang, strings: t, href: mode.embed ? null : href });
 }
 
 // ---------- start ----------
@@ -530,7 +530,7 @@ const editor = createEditor({
   onRun: () => { run(); },
   onChange: (text) => { store.set(KEY.code(track), text); saved.note(); dispatchEvent(new Event('attnlab:edited')); },
 });
-theme = connectTheme({ button: $('theme'), editor, store, strings: t });
+theme = connectTheme({ button: $('theme'), editor, store, strings: t, choice: !mode.embed });
 // Its scroller is a scrollable region whose content a keyboard must reach (axe: scrollable-region-focusable).
 editor.view.contentDOM.tabIndex = 0;
 const languageReady = editor.setLanguage(track.name);

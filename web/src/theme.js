@@ -38,12 +38,13 @@ const darkEditor = [
  * @param {{ view: EditorView }} o.editor
  * @param {{ get(k): string|null, set(k, v): void }} o.store
  * @param {() => { themeDark: string, themeLight: string }} o.strings  the page's strings now
+ * @param {boolean} [o.choice]  false in embed mode: no toggle shown, the system's setting only
  */
-export function connectTheme({ button, editor, store, strings }) {
+export function connectTheme({ button, editor, store, strings, choice = true }) {
   const system = matchMedia('(prefers-color-scheme: dark)');
   const slot = new Compartment();
   editor.view.dispatch({ effects: StateEffect.appendConfig.of(slot.of([])) });
-  const chosen = () => { const v = store.get(THEME_KEY); return v === 'dark' || v === 'light' ? v : null; };
+  const chosen = () => { const v = choice && store.get(THEME_KEY); return v === 'dark' || v === 'light' ? v : null; };
   const apply = () => {
     const dark = (chosen() ?? (system.matches ? 'dark' : 'light')) === 'dark';
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
