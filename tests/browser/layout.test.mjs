@@ -125,4 +125,10 @@ test('a phone returning to an exercise with its code kept opens on the editor', 
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.ok(await page.isVisible('#editor'));
   assert.ok(await page.isVisible('#task'));
+  // A window too short to be one screen keeps the tabs (nothing cut off below a page that cannot scroll).
+  await page.setViewportSize({ width: 1280, height: 500 });
+  assert.ok(await page.isVisible('#tab-code'));
+  await page.click('#tab-code');
+  assert.ok(await page.isVisible('#editor'));
+  assert.equal(await page.isVisible('#task'), false);
 });

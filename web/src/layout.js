@@ -1,8 +1,9 @@
 // The page's tabs (Задание · Код · Результаты / Task · Code · Results), the ARIA tabs pattern.
-// At ≥ 1024 px (WIDE) the editor is always shown on the right and the left column holds Task · Results,
-// scrolling on its own; below that one panel at a time. Embed mode keeps everything stacked (no tabs:
-// the frame follows its content's height).
-export const WIDE = '(min-width: 1024px)';
+// At ≥ 1024 px (WIDE, and at least 560 px tall: the page is then one screen) the editor is always shown
+// on the right and the left column holds Task · Results, scrolling on its own; elsewhere one panel at a
+// time. Embed mode keeps everything stacked (no tabs: the frame follows its content's height).
+// styles.css repeats this query.
+export const WIDE = '(min-width: 1024px) and (min-height: 560px)';
 
 /**
  * @param {object} o
