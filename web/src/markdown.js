@@ -38,7 +38,8 @@ export function renderMarkdown(md) {
       const rows = [];
       for (i += 2; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(cells(lines[i]));
       out.push(`<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join('')}</tr></thead><tbody>${
-        rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`);
+        // data-label: each cell's column name, shown above the cell where a phone stacks the rows (styles.css).
+        rows.map((r) => `<tr>${r.map((c, k) => `<td data-label="${esc((head[k] ?? '').replace(/[`*]/g, ''))}">${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`);
     } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
       const ordered = /^\s*\d+\./.test(line);
       const items = [];
