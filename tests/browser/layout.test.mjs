@@ -121,14 +121,28 @@ test('a phone returning to an exercise with its code kept opens on the editor', 
   assert.equal(await page.getAttribute('#tab-results', 'aria-selected'), 'true');
   await page.keyboard.press('Home');
   assert.equal(await page.getAttribute('#tab-task', 'aria-selected'), 'true');
-  // Widening the window to a desktop shows the editor again beside the selected side panel.
+  // Widening the window to a desktop shows the editor again beside the selected side panel (once the
+  // media query's change event has come: waited for, not timed).
   await page.setViewportSize({ width: 1280, height: 800 });
-  assert.ok(await page.isVisible('#editor'));
+  await page.waitForSelector('#editor', { state: 'visible' });
   assert.ok(await page.isVisible('#task'));
   // A window too short to be one screen keeps the tabs (nothing cut off below a page that cannot scroll).
   await page.setViewportSize({ width: 1280, height: 500 });
-  assert.ok(await page.isVisible('#tab-code'));
+  await page.waitForSelector('#tab-code', { state: 'visible' });
   await page.click('#tab-code');
   assert.ok(await page.isVisible('#editor'));
   assert.equal(await page.isVisible('#task'), false);
+});
+
+test('in English at 320 wide: the tabs read Task · Code · Results and nothing overflows', async () => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await open(page, `${b.url}?timeout=300&nosw&lang=en`);
+  assert.deepEqual(await page.$$eval('#tabs [role=tab]', (ts) => ts.map((t) => t.textContent)), ['Task', 'Code', 'Results']);
+  assert.equal(await page.getAttribute('#theme', 'aria-label'), 'Dark theme');
+  for (const tab of ['task', 'code', 'results']) {
+    await page.click(`#tab-${tab}`);
+    const o = await overflow();
+    assert.ok(o.scrollWidth <= o.innerWidth, `${tab}: ${o.scrollWidth} px in ${o.innerWidth}`);
+  }
+  await shot('layout-320-en');
 });
