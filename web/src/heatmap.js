@@ -81,7 +81,8 @@ function table({ weights, mask, tokens, maskedLabel }) {
   box.append(t);
   const row = (cells, th) => {
     const tr = document.createElement('tr');
-    cells.forEach((c, k) => tr.append(Object.assign(document.createElement(th || k === 0 ? 'th' : 'td'), { textContent: c })));
+    // The top-left corner names nothing: a td, not an empty header (axe: empty-table-header).
+    cells.forEach((c, k) => tr.append(Object.assign(document.createElement(c !== '' && (th || k === 0) ? 'th' : 'td'), { textContent: c })));
     return tr;
   };
   t.append(row(['', ...tokens], true));

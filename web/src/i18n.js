@@ -36,7 +36,8 @@ export const STRINGS = {
       axisT: 'T — длина последовательности (токенов)', axisMs: 'время одного вызова',
       caption: (d) => `Время одного вызова от T, обе оси логарифмические (d = ${d}, причинная маска). Каждый из T запросов сравнивается с T ключами, матрица весов — T×T, поэтому работа растёт как T²: удвоение T даёт примерно вчетверо больше времени, а на графике это прямая с наклоном 2 (пунктир). При малых T время уходит на накладные расходы вызова, и кривые там положе; маска отбрасывает половину пар, но степень не меняет.`,
       limit: (t) => `предел ${t}`, guide: '∝ T² (наклон 2)', slope: (k) => `наклон ≈ ${k}`, none: 'нет точек',
-      noGpu: (why) => `не используется: ${why}`,
+      // The backend's reason is for developers (the badge's title); the legend says it in plain words.
+      noGpu: (why) => (/^requested:/.test(why) ? 'не измерялось: выбран бэкенд на CPU (?backend=)' : 'WebGPU в этом браузере недоступен'),
       swiftshader: 'WebGPU здесь работает на SwiftShader (эмуляция на CPU): эти времена ничего не говорят о настоящих GPU.',
       tableCaption: 'Время одного вызова (d = 64, причинная маска)',
       skip: { timeout: (t) => `> ${t}, прервано`, memory: () => 'превышен лимит памяти', predicted: (t) => `не запускалось (≈ ${t})`, after: () => 'пропущено' },
@@ -75,6 +76,11 @@ export const STRINGS = {
       notSent: (why) => `Система курса не приняла результат (${why}).`,
       tooLong: (n, max) => `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
+    // pagelook (layouts, theme, comforts)
+    tabsLabel: 'Разделы страницы', resultsTab: 'Результаты',
+    themeDark: 'Тёмная тема', themeLight: 'Светлая тема', saved: 'Сохранено',
+    cheer: (n) => `Пройдены все тесты (${n}) — отлично!`, cheerNext: 'Следующее упражнение:',
+    cheerLast: 'Это было последнее упражнение курса.',
     crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
     // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
     stop: 'Остановить', hintsH: 'Подсказки', hintNext: 'Ещё подсказка', close: 'Закрыть',
@@ -123,7 +129,7 @@ export const STRINGS = {
       axisT: 'T — sequence length (tokens)', axisMs: 'time per call',
       caption: (d) => `Time per call against T, both axes logarithmic (d = ${d}, causal mask). Each of the T queries is compared with T keys and the weights are a T×T matrix, so the work grows as T²: doubling T takes about four times as long, which on this plot is a line of slope 2 (dashed). At small T the fixed cost of a call dominates, so the curves are flatter there; the mask drops half of the pairs but not the power.`,
       limit: (t) => `limit ${t}`, guide: '∝ T² (slope 2)', slope: (k) => `slope ≈ ${k}`, none: 'no points',
-      noGpu: (why) => `not in use: ${why}`,
+      noGpu: (why) => (/^requested:/.test(why) ? 'not measured: a CPU backend was chosen (?backend=)' : 'WebGPU is not available in this browser'),
       swiftshader: 'WebGPU runs on SwiftShader here (a CPU emulation): these times say nothing about real GPUs.',
       tableCaption: 'Time per call (d = 64, causal mask)',
       skip: { timeout: (t) => `> ${t}, cut off`, memory: () => 'memory limit reached', predicted: (t) => `not started (≈ ${t})`, after: () => 'skipped' },
@@ -162,6 +168,11 @@ export const STRINGS = {
       notSent: (why) => `The course's system did not accept the result (${why}).`,
       tooLong: (n, max) => `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },
+    // pagelook (layouts, theme, comforts)
+    tabsLabel: 'Page sections', resultsTab: 'Results',
+    themeDark: 'Dark theme', themeLight: 'Light theme', saved: 'Saved',
+    cheer: (n) => `All ${n} tests passed — well done!`, cheerNext: 'Next exercise:',
+    cheerLast: 'That was the last exercise of the course.',
     crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
     // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
     stop: 'Stop', hintsH: 'Hints', hintNext: 'Next hint', close: 'Close',

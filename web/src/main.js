@@ -19,6 +19,9 @@ import { measureScale, renderScale } from './scale.js';
 import { pageMode } from './mode.js';
 import { connectEmbed } from './embed.js';
 import { measureMemory, renderMemory } from './memory.js';
+import { createLayout } from './layout.js';
+import { connectTheme } from './theme.js';
+import { savedSign, renderCheer } from './comforts.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -109,6 +112,8 @@ function renderTexts() {
   renderHeatmaps();
   if (state.report) renderReport(state.report);
   else renderPending(exercise.spec.tests.map((x) => state.progress?.[x.id])); // a Check under way keeps its rows
+  theme?.render();
+  showCheer();
 }
 
 function lineButton(line, column, text) {
@@ -335,6 +340,7 @@ async function switchTrack(name) {
   state.sandbox.close();
   state.sandbox = new BrowserSandbox({ track });
   Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
+  showCheer();
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
   $('summary').textContent = '';
@@ -406,7 +412,7 @@ function renderScalePanel() {
   const r = state.scale;
   $('scale-sw').hidden = !r?.software;
   $('scale-sw').textContent = t().scale.swiftshader;
-  if (r) $('scale-out').replaceChildren(renderScale(r.result, t().scale));
+  if (r) $('scale-out').replaceChildren(renderScale(r.result, t().scale, { width: $('scale-out').clientWidth }));
 }
 
 const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn.data.slice(i * tn.shape[1], (i + 1) * tn.shape[1]), (v) => (tn.dtype === 'bool' ? !!v : v)));
@@ -480,6 +486,7 @@ const run = () => busy(async (job) => {
   const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
   if (job.stopped) return;
   showOutput(res.ok === false ? { ...res, ms: limit } : res);
+  layout.showResults();
   afterwards(job, res.ok, 'attnlab:ran');
 }, 'run');
 
@@ -509,6 +516,8 @@ const check = () => busy(async (job) => {
   state.report = report;
   state.checked = source;
   renderReport(report);
+  layout.showResults();
+  showCheer();
   showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
   revealVerdict(report);
   // Results are on screen now (tools/measure-page times click → this event).
@@ -564,7 +573,8 @@ function toggleScale() {
   panel.hidden = !open;
   $('scale').setAttribute('aria-expanded', String(open));
   if (!open) return;
-  panel.scrollIntoView({ block: 'nearest' });
+  layout.select('results');
+  panel.scrollIntoView({ block: 'start' });
   if (!state.scale) measure();
 }
 
@@ -594,6 +604,7 @@ function measure() {
       });
       state.scale = { result, software: Boolean(gpu && softwareAdapter(gpu.adapterInfo)) };
       renderScalePanel();
+      $('scale-out').querySelector('.scale-plot')?.scrollIntoView({ block: 'nearest' });
       $('scale-status').textContent = t().scaleDone(result.series.reduce((n, s) => n + s.points.length, 0));
       dispatchEvent(new CustomEvent('attnlab:scaled', { detail: result }));
     } catch (e) { // a fault of the page, not of the student's code: say so where the results would be
@@ -612,7 +623,8 @@ function toggleMemory() {
   panel.hidden = !open;
   $('memory').setAttribute('aria-expanded', String(open));
   if (!open) return;
-  panel.scrollIntoView({ block: 'nearest' });
+  layout.select('results');
+  panel.scrollIntoView({ block: 'start' });
   if (!state.memory) measureMem();
 }
 
@@ -675,10 +687,22 @@ function onResetClosed() {
   editor.value = starter();
   store.set(KEY.code(track), starter());
   markStale();
+  showCheer();
+  layout.select('code');
   editor.view.focus();
 }
 
+// A pass: a short congratulation and the next exercise in the picker's order (comforts.js).
+function showCheer() {
+  const href = (slug) => { const q = new URLSearchParams(location.search); q.set('exercise', slug); return `?${q}`; };
+  renderCheer($('cheer'), { report: state.stale ? null : state.report, list: exercises, slug: exercise.slug, lang, strings: t, href: mode.embed ? null : href });
+}
+
 // ---------- start ----------
+// Tabs below 1024 px (layout.js): a first visit opens on the task, a return (code kept) on the editor.
+const layout = createLayout({ embed: mode.embed, first: store.get(KEY.code(track)) ? 'code' : 'task' });
+const saved = savedSign($('saved'), t);
+let theme = null;
 const editor = createEditor({
   parent: $('editor'),
   doc: store.get(KEY.code(track)) ?? starter(),
@@ -686,8 +710,11 @@ const editor = createEditor({
   track: track.name,
   onRun: () => { run(); },
   onCheck: () => { check(); },
-  onChange: (text) => { store.set(KEY.code(track), text); dispatchEvent(new Event('attnlab:edited')); },
+  onChange: (text) => { store.set(KEY.code(track), text); saved.note(); dispatchEvent(new Event('attnlab:edited')); },
 });
+theme = connectTheme({ button: $('theme'), editor, store, strings: t, choice: !mode.embed });
+// Its scroller is a scrollable region whose content a keyboard must reach (axe: scrollable-region-focusable).
+editor.view.contentDOM.tabIndex = 0;
 const languageReady = editor.setLanguage(track.name);
 if (/Mac|iPhone|iPad/.test(navigator.platform)) $('run').querySelector('kbd').textContent = '⌘ Enter';
 // The last Check/Run/Scale never finished: the browser took the tab down while student code ran.

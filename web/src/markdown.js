@@ -29,16 +29,17 @@ export function renderMarkdown(md) {
       i++;
       out.push(`<pre><code${m[1] ? ` class="lang-${esc(m[1])}"` : ''}>${esc(body.join('\n'))}</code></pre>`);
     } else if ((m = line.match(/^(#{1,6})\s+(.*)/))) {
-      // The page title is the h1; headings inside the task text start at h3.
-      const level = Math.min(6, m[1].length + 2);
+      // The page title is the h1 (the text's own `#` line) and the task's section an h2: `##` is an h3.
+      const level = Math.min(6, Math.max(3, m[1].length + 1));
       out.push(`<h${level}>${inline(m[2])}</h${level}>`);
       i++;
     } else if (line.trim().startsWith('|') && /^\s*\|?[\s:|-]+\|?\s*$/.test(lines[i + 1] ?? '') && lines[i + 1].includes('-')) {
       const head = cells(line);
       const rows = [];
       for (i += 2; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(cells(lines[i]));
-      out.push(`<div class="table-wrap"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join('')}</tr></thead><tbody>${
-        rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`);
+      out.push(`<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join('')}</tr></thead><tbody>${
+        // data-label: each cell's column name, shown above the cell where a phone stacks the rows (styles.css).
+        rows.map((r) => `<tr>${r.map((c, k) => `<td data-label="${esc((head[k] ?? '').replace(/[`*]/g, ''))}">${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`);
     } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
       const ordered = /^\s*\d+\./.test(line);
       const items = [];

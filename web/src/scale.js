@@ -179,14 +179,17 @@ const decade = (e, [us, ms, s]) => (e < 0 ? `${+(10 ** (e + 3)).toPrecision(1)} 
 /**
  * @param {ReturnType<typeof measureScale>} r  measured results
  * @param {object} S  the page strings for the current language (i18n.js: S.scale)
+ * @param {object} [o]
+ * @param {number} [o.width]  the room for the plot in CSS px: drawn 1:1 (320…560 px wide), so that its
+ *   labels keep their 12 px however narrow the column
  * @returns {DocumentFragment} the plot (figure), its legend, the table with the same numbers, notes
  */
-export function renderScale(r, S) {
+export function renderScale(r, S, { width = 560 } = {}) {
   const frag = document.createDocumentFragment();
   const labelOf = (s) => (s.id === 'student' ? S.student(r.track) : s.label);
   const measured = r.series.filter((s) => s.points.length);
   const pts = measured.flatMap((s) => s.points);
-  const W = 560, H = 340, L = 62, R = 14, Tp = 14, B = 46;
+  const W = Math.round(Math.max(320, Math.min(560, width || 560))), H = 340, L = 62, R = 14, Tp = 14, B = 46;
   const xs = r.sizes.map(Math.log2), x0 = xs[0], x1 = Math.max(xs.at(-1), x0 + 1);
   // Whole decades from the fastest point up to the limit, so the 1 s line is always in view.
   const y0 = Math.floor(Math.log10(Math.max(1e-4, Math.min(...pts.map((p) => p.ms), r.limitMs))));
@@ -195,7 +198,7 @@ export function renderScale(r, S) {
   const X = (T) => L + ((Math.log2(T) - x0) / (x1 - x0)) * (W - L - R);
   const Y = (ms) => Tp + ((y1 - Math.log10(ms)) / (y1 - y0)) * (H - Tp - B);
 
-  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 'scale-cap', class: 'scale-plot' });
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, width: W, role: 'img', 'aria-labelledby': 'scale-cap', class: 'scale-plot' });
   const clip = svgEl('clipPath', { id: 'scale-clip' });
   clip.append(svgEl('rect', { x: L, y: Tp, width: W - L - R, height: H - Tp - B }));
   svg.append(svgEl('defs'));

@@ -1,0 +1,72 @@
+// The page's tabs (Задание · Код · Результаты / Task · Code · Results), the ARIA tabs pattern.
+// At ≥ 1024 px (WIDE, and at least 560 px tall: the page is then one screen) the editor is always shown
+// on the right and the left column holds Task · Results, scrolling on its own; elsewhere one panel at a
+// time. Embed mode keeps everything stacked (no tabs: the frame follows its content's height).
+// styles.css repeats this query.
+export const WIDE = '(min-width: 1024px) and (min-height: 560px)';
+
+/**
+ * @param {object} o
+ * @param {boolean} o.embed       embed mode or a package: no tabs
+ * @param {'task'|'code'} o.first the tab shown first on a narrow screen
+ * @returns {{ select(name: string, opts?: { focus?: boolean }): void, showResults(): void, readonly current: string }}
+ */
+export function createLayout({ embed, first = 'task' }) {
+  const tabs = [...document.querySelectorAll('#tabs [role=tab]')];
+  const panelOf = (tab) => document.getElementById(tab.getAttribute('aria-controls'));
+  const wide = matchMedia(WIDE);
+  let current = null;
+  if (embed) return { select() {}, showResults() {}, get current() { return null; } };
+  document.documentElement.classList.add('tabbed');
+  for (const tab of tabs) {
+    const panel = panelOf(tab);
+    panel.setAttribute('role', 'tabpanel');
+    panel.setAttribute('aria-labelledby', tab.id);
+  }
+  // Only the tabs on screen: at WIDE the Code tab is hidden (the editor always shows).
+  const shown = () => tabs.filter((tab) => !(wide.matches && tab.dataset.tab === 'code'));
+
+  function select(name, { focus = false } = {}) {
+    if (wide.matches && name === 'code') name = current === 'results' ? 'results' : 'task';
+    current = name;
+    // Focus in a panel about to be hidden (Check pressed on the Code tab) moves to the panel shown.
+    const had = tabs.map(panelOf).find((p) => p.contains(document.activeElement));
+    for (const tab of tabs) {
+      const on = tab.dataset.tab === name;
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+      // The editor's panel stays shown at WIDE whichever side tab is selected.
+      panelOf(tab).hidden = !on && !(wide.matches && tab.dataset.tab === 'code');
+      if (on && focus) tab.focus();
+    }
+    if (had?.hidden) document.getElementById(tabs.find((tab) => tab.dataset.tab === name).getAttribute('aria-controls')).focus({ preventScroll: true });
+    document.documentElement.dataset.tab = name;
+  }
+
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => select(tab.dataset.tab));
+    tab.addEventListener('keydown', (e) => {
+      const list = shown(), i = list.indexOf(tab);
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      select(list[(to + list.length) % list.length].dataset.tab, { focus: true });
+    });
+  }
+  // The verdict line sits beside the toolbar where the editor always shows (WIDE); on one-panel screens at
+  // the top of Results, the tab Check brings forward, so the sentence is read where the results are.
+  const verdict = document.getElementById('verdict');
+  const bar = verdict?.parentElement;
+  const cheer = document.getElementById('cheer');
+  const placeVerdict = () => { if (verdict && cheer) (wide.matches ? bar.append(verdict) : cheer.before(verdict)); };
+  wide.addEventListener('change', () => { placeVerdict(); select(current); });
+  placeVerdict();
+  select(wide.matches ? 'task' : first);
+
+  return {
+    select,
+    /** After Run or Check: the results, where they are not already beside the editor. */
+    showResults() { select('results'); },
+    get current() { return current; },
+  };
+}
