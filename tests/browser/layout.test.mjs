@@ -100,8 +100,9 @@ for (const [width, height] of [[390, 844], [320, 640]]) {
     assert.equal(await page.isVisible('#editor'), false);
     const first = await box('#results li.fail .msg');
     assert.ok(first.top >= 0 && first.top + 20 <= height, `the first failure's message at ${first.top}…${first.bottom} in ${height}`);
-    // Focus was on Check, now hidden: it moved to the results, not to the page's body.
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'results-panel');
+    // Focus was on Check, now hidden: it moved to the verdict line at the top of the results, not to the page's body.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'verdict');
+    assert.ok(await page.evaluate(() => document.getElementById('results-panel').contains(document.activeElement)));
     o = await overflow();
     assert.ok(o.scrollWidth <= o.innerWidth, `after Check: ${o.scrollWidth} px in ${o.innerWidth}`);
     await shot(`layout-${width}x${height}-checked`);

@@ -79,6 +79,8 @@ for (const [w, h] of VIEWPORTS) {
     assert.ok((await li.locator('.test-code pre').textContent()).length > 0, 'the test code is listed');
 
     // Hints: the drawer opens beside the editor, focus on the hint, and the page does not move.
+    // (On one-panel screens Check brought the Results tab forward: back to the Code tab, as a student would.)
+    if (await page.isVisible('#tab-code')) await page.click('#tab-code');
     await page.evaluate(() => document.querySelector('#editor').scrollIntoView({ block: 'nearest' }));
     const before = await page.evaluate(() => ({ y: scrollY, editor: document.querySelector('#editor').getBoundingClientRect().top }));
     await page.click('#hint');
@@ -96,7 +98,7 @@ for (const [w, h] of VIEWPORTS) {
     // Reset: the results stay, dimmed and said to be out of date.
     await page.click('#reset');
     await page.click('#confirm-reset button[value=ok]');
-    await page.waitForSelector('#results[data-stale]');
+    await page.waitForSelector('#results[data-stale]', { state: 'attached' });
     assert.match(await page.textContent('#verdict'), /earlier version of the code/);
   });
 }
