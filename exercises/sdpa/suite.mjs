@@ -8,7 +8,8 @@
 // other sizes (kit.diagnose). Non-finite values are looked at before anything else (a fully masked
 // row is NaN, not a causality leak). A batch that goes wrong while each sample alone is right is
 // traced to the construct on the failing function's path (`.T`, a shape read from the front,
-// swapaxes of the first axes). Where nothing explains the output, the message names the step to check.
+// swapaxes of the first axes, np.dot, a boolean index), named only when the error shows what that
+// construct makes of a batch. Where nothing explains the output, the message names the step to check.
 import {
   tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor as T_, diagnose, explainWhy, matches,
 } from '../../grader/kit/index.mjs';
@@ -165,7 +166,7 @@ const causeOf = async (ctx, fn, got, inp, confirm) =>
 function sourceCause(ctx, fn, [, weights], why) {
   const reads = ctx.reads(fn);
   if (!reads) return why;
-  if (ctx.track === 'js' && reads.shapeNegative.length && weights.data.length && weights.data.every((w) => Number.isNaN(w))) {
+  if (reads.shapeNegative.length && weights.data.length && weights.data.every((w) => Number.isNaN(w))) {
     const expr = reads.shapeNegative[0];
     return { key: 'd.shape_negative_index', params: { expr, fix: expr.replace(/\[(-\d+)\]$/, '.at($1)') } };
   }
