@@ -380,10 +380,11 @@ export async function loop_reference(ctx) {
  * treats the axes of a batch as those of a single sample, named only where it explains what went
  * wrong: the error `message` quotes the shape that construct makes of a batch input (`.T`: (B, T, d)
  * reversed; swapaxes(…, 0, 1): (T, B, d); np.dot: (B, T_q, B, T_k)), or says a boolean index did not
- * fit. A shape read from the front needs no such witness: on a batch it always reads another axis.
- * `inp`: the call's inputs (Q, K, V, X). → a sentence, or null.
+ * fit; a shape read from the front (written for (T, d): on a batch axis 0 is B, axis 1 is T) where
+ * the error quotes an (n, n) array of the size it reads there (a causal mask), or where `got` is the
+ * right attention scaled by 1/√n. `inp`: the call's inputs (Q, K, V, X). → a sentence, or null.
  */
-function batchCause(ctx, fn, inp, message = '') {
+function batchCause(ctx, fn, inp, message = '', got = null) {
   const shapes = shapesIn(message);
   const batched = [inp.Q, inp.K, inp.V, inp.X].filter((a) => a?.shape.length === 3).map((a) => a.shape);
   const shows = (f) => batched.some((s) => shapes.includes(f(s).join(',')));
@@ -393,8 +394,11 @@ function batchCause(ctx, fn, inp, message = '') {
   if (!reads) return ctx.members.has('T') && shows(reversed) ? ctx.t('d.batched_T') : null;
   const swap01 = [...reads.calls].find((c) => /swapaxes\((?:[^,()]+,\s*)?0\s*,\s*1\s*\)/.test(c));
   if (swap01 && shows(front)) return ctx.t('d.swapaxes_01', { call: swap01 });
-  if (reads.shapeAxes.length) {
-    const expr = reads.shapeAxes[0], axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
+  for (const expr of reads.shapeAxes) {
+    const axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
+    const sizes = new Set(batched.map((s) => s[axis]));
+    const scaledBy = (n) => { const m = attentionModel(ctx, inp); try { return matches(got, m.pair(m.softmax(m.fill(m.scores(1 / Math.sqrt(n)), inp.mask))), ctx.tol); } catch { return false; } };
+    if (![...sizes].some((n) => shapes.includes(`${n},${n}`) || (got && inp.Q && scaledBy(n)))) continue;
     const fromEnd = axis - 2; // written for (T, d): axis 0 is T, -2 from the end; axis 1 is d, -1
     return ctx.t('d.shape_axis', { expr, fix: expr.replace(/\[\d+\]$/, ctx.track === 'python' ? `[${fromEnd}]` : `.at(${fromEnd})`) });
   }
@@ -430,7 +434,7 @@ export async function batching(ctx) {
     if (matches(got, expected, ctx.tol)) return got;
     const problem = ctx.mismatch(got[1], expected[1], 'weights') || ctx.mismatch(got[0], expected[0], 'out');
     if (await samplesRight(ctx, fn, args, expected, B)) {
-      const why = batchCause(ctx, fn, inp) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
+      const why = batchCause(ctx, fn, inp, '', got) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
       ctx.fail(problem, why ?? ctx.t('batch.each'));
     }
     await checkAttention(ctx, fn, got, expected, inp, null);
