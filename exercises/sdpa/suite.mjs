@@ -8,7 +8,8 @@
 // other sizes (kit.diagnose). Non-finite values are looked at before anything else (a fully masked
 // row is NaN, not a causality leak). A batch that goes wrong while each sample alone is right is
 // traced to the construct on the failing function's path (`.T`, a shape read from the front,
-// swapaxes of the first axes). Where nothing explains the output, the message names the step to check.
+// swapaxes of the first axes, np.dot, a boolean index), named only when the error shows what that
+// construct makes of a batch. Where nothing explains the output, the message names the step to check.
 import {
   tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor as T_, diagnose, explainWhy, matches,
 } from '../../grader/kit/index.mjs';
@@ -100,6 +101,8 @@ function mistakes(ctx, inp) {
     { key: 'd.out_from_scores', run: () => [m.outOf(fill(scores(s), mask)), W0] },
     { key: 'd.out_from_scores', run: () => [m.outOf(scores(s)), W0] },
     { key: 'd.v_order', run: () => [T_(ctx.engine.matmul(m.V, W0)), W0] },
+    // a causal triangle of attention's own instead of the mask it was given (or none)
+    !inp.causal && !inp.self && Tq === Tk && { key: 'd.mask_hardcoded', run: () => pair(softmax(fill(scores(s), tril(Tq)))) },
     ...[1, 2, 3, 4].map((digits) => ({ key: 'd.rounded_weights', params: { digits }, run: () => { const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits); return pair(W); } })),
     { key: 'd.swapped_return', run: () => [W0, m.outOf(W0)] },
   ];
@@ -163,7 +166,7 @@ const causeOf = async (ctx, fn, got, inp, confirm) =>
 function sourceCause(ctx, fn, [, weights], why) {
   const reads = ctx.reads(fn);
   if (!reads) return why;
-  if (ctx.track === 'js' && reads.shapeNegative.length && weights.data.length && weights.data.every((w) => Number.isNaN(w))) {
+  if (reads.shapeNegative.length && weights.data.length && weights.data.every((w) => Number.isNaN(w))) {
     const expr = reads.shapeNegative[0];
     return { key: 'd.shape_negative_index', params: { expr, fix: expr.replace(/\[(-\d+)\]$/, '.at($1)') } };
   }
@@ -192,16 +195,23 @@ async function ownMaskCause(ctx, got, inp) {
   return { key: 'd.own_mask', text };
 }
 
+/** The shapes an error message quotes, as 'a,b,c' strings. */
+const shapesIn = (message) => [...message.matchAll(/\((\d+(?:,\s*\d+)*),?\)/g)].map((m) => m[1].split(/,\s*/).map(Number).join(','));
+
 /**
- * The cause of an error a call raised, read from the shapes it quotes: scores of shape (T_k, T_q)
- * (K·Qᵀ), V @ weights, a causal mask whose size is not T. → { key, params } or null.
+ * The cause of an error `fn` raised, read from the shapes it quotes: scores of shape (T_k, T_q)
+ * (K·Qᵀ), V @ weights, a causal mask whose size is not T, a square triangle that `fn` builds
+ * itself (np.tril/np.triu on its path) meeting the (T_q, T_k) scores. → { key, params } or null.
  */
-function raisedCause(ctx, message, inp) {
-  const shapes = [...message.matchAll(/\((\d+(?:,\s*\d+)*),?\)/g)].map((m) => m[1].split(/,\s*/).map(Number).join(','));
+function raisedCause(ctx, fn, message, inp) {
+  const shapes = shapesIn(message);
   const has = (...dims) => shapes.includes(dims.join(','));
   const { Q, K, V } = inp;
   const Tq = Q?.shape.at(-2), Tk = K?.shape.at(-2);
   if (Q && Tq !== Tk && has(Tk, Tq)) return { key: 'd.weights_transposed', params: {} };
+  const reads = ctx.reads(fn);
+  const triangle = reads && (reads.members.has('tril') || reads.members.has('triu'));
+  if (Q && triangle && !inp.causal && !inp.self && Tq !== Tk && has(Tq, Tk) && (has(Tk, Tk) || has(Tq, Tq))) return { key: 'd.mask_hardcoded', params: {} };
   if (V && /matmul/.test(message) && has(...V.shape) && has(...Q.shape.slice(0, -1), Tk)) return { key: 'd.v_order', params: {} };
   if (inp.self) {
     const T = inp.X.shape.at(-2);
@@ -216,7 +226,7 @@ async function callPair(ctx, fn, args, inp) {
   try {
     return ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
   } catch (e) {
-    const why = e.error && raisedCause(ctx, e.error.message, inp);
+    const why = e.error && raisedCause(ctx, fn, e.error.message, inp);
     if (why) ctx.fail(e.problem, ctx.t(why.key, why.params));
     throw e;
   }
@@ -367,20 +377,34 @@ export async function loop_reference(ctx) {
 
 /**
  * Why a batch went wrong, when each sample alone is right: the construct on `fn`'s path that
- * treats the axes of a batch as those of a single sample. → a sentence, or null.
+ * treats the axes of a batch as those of a single sample, named only where it explains what went
+ * wrong: the error `message` quotes the shape that construct makes of a batch input (`.T`: (B, T, d)
+ * reversed; swapaxes(…, 0, 1): (T, B, d); np.dot: (B, T_q, B, T_k)), or says a boolean index did not
+ * fit; a shape read from the front (written for (T, d): on a batch axis 0 is B, axis 1 is T) where
+ * the error quotes an (n, n) array of the size it reads there (a causal mask), or where `got` is the
+ * right attention scaled by 1/√n. `inp`: the call's inputs (Q, K, V, X). → a sentence, or null.
  */
-function batchCause(ctx, fn) {
+function batchCause(ctx, fn, inp, message = '', got = null) {
+  const shapes = shapesIn(message);
+  const batched = [inp.Q, inp.K, inp.V, inp.X].filter((a) => a?.shape.length === 3).map((a) => a.shape);
+  const shows = (f) => batched.some((s) => shapes.includes(f(s).join(',')));
+  const reversed = (s) => [...s].reverse(), front = ([b, t, ...rest]) => [t, b, ...rest];
+  if (/boolean index did not match/.test(message)) return ctx.t('d.bool_index_batch');
   const reads = ctx.reads(fn);
-  if (!reads) return ctx.members.has('T') ? ctx.t('d.batched_T') : null;
-  const swap01 = [...reads.calls].find((c) => /swapaxes\([^,]+,\s*0\s*,\s*1\s*\)/.test(c));
-  if (swap01) return ctx.t('d.swapaxes_01', { call: swap01 });
-  if (reads.shapeAxes.length) {
-    const expr = reads.shapeAxes[0], axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
+  if (!reads) return ctx.members.has('T') && shows(reversed) ? ctx.t('d.batched_T') : null;
+  const swap01 = [...reads.calls].find((c) => /swapaxes\((?:[^,()]+,\s*)?0\s*,\s*1\s*\)/.test(c));
+  if (swap01 && shows(front)) return ctx.t('d.swapaxes_01', { call: swap01 });
+  for (const expr of reads.shapeAxes) {
+    const axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
+    const sizes = new Set(batched.map((s) => s[axis]));
+    const scaledBy = (n) => { const m = attentionModel(ctx, inp); try { return matches(got, m.pair(m.softmax(m.fill(m.scores(1 / Math.sqrt(n)), inp.mask))), ctx.tol); } catch { return false; } };
+    if (![...sizes].some((n) => shapes.includes(`${n},${n}`) || (got && inp.Q && scaledBy(n)))) continue;
     const fromEnd = axis - 2; // written for (T, d): axis 0 is T, -2 from the end; axis 1 is d, -1
     return ctx.t('d.shape_axis', { expr, fix: expr.replace(/\[\d+\]$/, ctx.track === 'python' ? `[${fromEnd}]` : `.at(${fromEnd})`) });
   }
-  if (reads.members.has('T')) return ctx.t('d.batched_T');
-  if (reads.members.has('dot')) return ctx.t('d.dot_batch');
+  if (reads.members.has('T') && shows(reversed)) return ctx.t('d.batched_T');
+  const [B, Tq] = inp.Q?.shape ?? [], Tk = inp.K?.shape.at(-2);
+  if (reads.members.has('dot') && shapes.includes([B, Tq, B, Tk].join(','))) return ctx.t('d.dot_batch');
   return null;
 }
 
@@ -402,15 +426,15 @@ export async function batching(ctx) {
     try {
       got = ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
     } catch (e) {
-      if (e.error && (await samplesRight(ctx, fn, args, expected, B))) ctx.fail(e.problem, batchCause(ctx, fn) ?? ctx.t('batch.each'));
-      const why = e.error && raisedCause(ctx, e.error.message, inp);
+      if (e.error && (await samplesRight(ctx, fn, args, expected, B))) ctx.fail(e.problem, batchCause(ctx, fn, inp, e.error.message) ?? ctx.t('batch.each'));
+      const why = e.error && raisedCause(ctx, fn, e.error.message, inp);
       if (why) ctx.fail(e.problem, ctx.t(why.key, why.params));
       throw e;
     }
     if (matches(got, expected, ctx.tol)) return got;
     const problem = ctx.mismatch(got[1], expected[1], 'weights') || ctx.mismatch(got[0], expected[0], 'out');
     if (await samplesRight(ctx, fn, args, expected, B)) {
-      const why = batchCause(ctx, fn) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
+      const why = batchCause(ctx, fn, inp, '', got) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
       ctx.fail(problem, why ?? ctx.t('batch.each'));
     }
     await checkAttention(ctx, fn, got, expected, inp, null);
@@ -434,7 +458,7 @@ export async function batching(ctx) {
   const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
   const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
     || ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
-  if (problem) ctx.fail(problem, batchCause(ctx, 'attention'));
+  if (problem) ctx.fail(problem, batchCause(ctx, 'attention', {}));
 }
 
 /**

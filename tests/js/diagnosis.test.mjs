@@ -5,7 +5,8 @@
 //   test that said it first; a "check this step" sentence does not count;
 // - no message states a cause that is not the bug (each aim's `never` list), at any of three seeds;
 // - every correct variant (aim status "pass") passes at three seeds.
-// The table it prints (per fixture: caught, named, misleading) is the closing note's "after" column.
+// Counted per track (the JavaScript cases and their Python twins `py-*`, each against the same
+// criteria), with one table each (per fixture: caught, named, misleading): the closing note's "after" column.
 // Run: node --test tests/js/diagnosis.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,7 +29,7 @@ const { cases } = fixtureCases(set);
 // of a result that is not [out, weights] (each in every track's spelling), and the references to an earlier test that said one.
 const CAUSES = [
   ...Object.entries(exercise.messages[LANG]).filter(([k]) => k.startsWith('d.')).map(([, v]) => v),
-  ...Object.entries(LANGS[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple').map(([, v]) => v),
+  ...Object.entries(LANGS[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py').map(([, v]) => v),
   say(LANG, 'cause.same', {}), say(LANG, 'error.same', {}),
 ].map(sentenceMark);
 const namesCause = (message) => CAUSES.some((c) => message.includes(c));
@@ -41,29 +42,31 @@ async function gradeAt({ source, track }, seed) {
 const mistakes = cases.filter((c) => c.aim.status === 'fail' && c.aim.fails?.length && !c.aim.submission); // (not the starter)
 const correct = cases.filter((c) => c.aim.status === 'pass');
 
-test(`sdpa feedback: every mistake caught, causes named for ≥ ${NAMED_AT_LEAST * 100}%, nothing misleading (seeds ${SEEDS.join(', ')})`, async (t) => {
-  const rows = [];
-  for (const c of mistakes) {
-    const row = { name: c.name, caught: true, named: true, misleading: [] };
-    for (const seed of SEEDS) {
-      const report = await gradeAt(c, seed);
-      const aimed = c.aim.fails.map((id) => report.tests.find((x) => x.id === id));
-      if (!aimed.every((x) => x?.status === 'fail')) row.caught = false;
-      if (!aimed.every((x) => x && namesCause(x.message || ''))) row.named = false;
-      const said = [report.message, ...report.tests.map((x) => x.message)].filter(Boolean).join('\n');
-      for (const w of c.aim.never ?? []) if (said.includes(w) && !row.misleading.includes(w)) row.misleading.push(w);
+for (const track of [...new Set(mistakes.map((c) => c.track.name))]) {
+  test(`sdpa feedback (${track}): every mistake caught, causes named for ≥ ${NAMED_AT_LEAST * 100}%, nothing misleading (seeds ${SEEDS.join(', ')})`, async (t) => {
+    const rows = [];
+    for (const c of mistakes.filter((m) => m.track.name === track)) {
+      const row = { name: c.name, caught: true, named: true, misleading: [] };
+      for (const seed of SEEDS) {
+        const report = await gradeAt(c, seed);
+        const aimed = c.aim.fails.map((id) => report.tests.find((x) => x.id === id));
+        if (!aimed.every((x) => x?.status === 'fail')) row.caught = false;
+        if (!aimed.every((x) => x && namesCause(x.message || ''))) row.named = false;
+        const said = [report.message, ...report.tests.map((x) => x.message)].filter(Boolean).join('\n');
+        for (const w of c.aim.never ?? []) if (said.includes(w) && !row.misleading.includes(w)) row.misleading.push(w);
+      }
+      rows.push(row);
     }
-    rows.push(row);
-  }
-  const count = (f) => rows.filter(f).length;
-  t.diagnostic(`${'fixture'.padEnd(26)} caught named misleading`);
-  for (const r of rows) t.diagnostic(`${r.name.padEnd(26)} ${(r.caught ? 'yes' : 'NO').padEnd(6)} ${(r.named ? 'yes' : 'no').padEnd(5)} ${r.misleading.join('; ') || '-'}`);
-  const named = count((r) => r.named) / rows.length;
-  t.diagnostic(`mistakes ${rows.length}: caught ${count((r) => r.caught)}, cause named ${count((r) => r.named)} (${(100 * named).toFixed(0)}%), misleading ${count((r) => r.misleading.length)}`);
-  assert.deepEqual(rows.filter((r) => !r.caught).map((r) => r.name), [], 'mistakes not caught by their aimed tests');
-  assert.deepEqual(rows.filter((r) => r.misleading.length).map((r) => `${r.name}: ${r.misleading.join('; ')}`), [], 'messages that state a wrong cause');
-  assert.ok(named >= NAMED_AT_LEAST, `causes named for ${(100 * named).toFixed(0)}% of the mistakes, want ≥ ${NAMED_AT_LEAST * 100}%: not named for ${rows.filter((r) => !r.named).map((r) => r.name).join(', ')}`);
-});
+    const count = (f) => rows.filter(f).length;
+    t.diagnostic(`${'fixture'.padEnd(26)} caught named misleading`);
+    for (const r of rows) t.diagnostic(`${r.name.padEnd(26)} ${(r.caught ? 'yes' : 'NO').padEnd(6)} ${(r.named ? 'yes' : 'no').padEnd(5)} ${r.misleading.join('; ') || '-'}`);
+    const named = count((r) => r.named) / rows.length;
+    t.diagnostic(`${track} mistakes ${rows.length}: caught ${count((r) => r.caught)}, cause named ${count((r) => r.named)} (${(100 * named).toFixed(0)}%), misleading ${count((r) => r.misleading.length)}`);
+    assert.deepEqual(rows.filter((r) => !r.caught).map((r) => r.name), [], 'mistakes not caught by their aimed tests');
+    assert.deepEqual(rows.filter((r) => r.misleading.length).map((r) => `${r.name}: ${r.misleading.join('; ')}`), [], 'messages that state a wrong cause');
+    assert.ok(named >= NAMED_AT_LEAST, `causes named for ${(100 * named).toFixed(0)}% of the mistakes, want ≥ ${NAMED_AT_LEAST * 100}%: not named for ${rows.filter((r) => !r.named).map((r) => r.name).join(', ')}`);
+  });
+}
 
 test(`sdpa: every correct variant passes at seeds ${SEEDS.join(', ')}`, async () => {
   const failing = [];

@@ -90,6 +90,28 @@ test('Python prepareSource: the declarations copy keeps definitions, imports and
   assert.ok(!p.members.has('S'), 'a comment is not code');
 });
 
+test('Python prepareSource: reads(fn) holds what a function and the functions it calls read, nothing of the others', () => {
+  const src = [
+    'import numpy as np', '', 'def flip(K):', '    return K.swapaxes(0, 1)', '',
+    'async def unused(X):', '    return X.T, X.shape[0]', '',
+    'def attention(Q, K, V, mask=None):', '    d = K.shape[1]  # K.shape[0] in a comment', '    s = Q @ flip(K) / np.sqrt(d)',
+    '    t = np.where(mask, s, -np.inf) if mask is not None else s', '    return t @ V, np.dot(t, V).shape[-1]', '',
+    'def loop(n):', '    return loop(n - 1) if n else attention', '',
+    'print(Q.T)',
+  ].join('\n');
+  const { reads } = prepareSource(src);
+  const a = reads('attention');
+  assert.deepEqual(a.shapeAxes, ['K.shape[1]'], 'a shape indexed from the front with a literal; shape[-1] is right in Python');
+  assert.deepEqual(a.shapeNegative, []);
+  assert.ok(a.calls.has('K.swapaxes(0, 1)'), 'from flip, which attention calls');
+  assert.ok(['shape', 'swapaxes', 'sqrt', 'where', 'inf', 'dot'].every((m) => a.members.has(m)));
+  assert.ok(!a.members.has('T'), 'unused() and the top level are not on its path');
+  assert.deepEqual(reads('unused').shapeAxes, ['X.shape[0]']);
+  assert.ok(reads('unused').members.has('T'));
+  assert.deepEqual([...reads('loop').calls].sort(), ['K.swapaxes(0, 1)', 'loop(n - 1)'], 'recursion ends; a name of a function counts as its use');
+  assert.equal(reads('print'), null, 'not a function of the submission');
+});
+
 test('messages: a track\'s spelling (key.py) first on that track, the base key elsewhere', () => {
   const pack = { en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' }, ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' } };
   assert.equal(sayOn(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');

@@ -157,8 +157,72 @@ function isDeclaration(st) {
 }
 
 /**
- * → { ok: true, source, declarations, aliases: {}, names, members }. Never fails: syntax is the
- * guest compiler's to judge.
+ * What each top-level function reads, as the JavaScript track's `reads(fn)` (grader/tracks/js/source.mjs):
+ * `fn` and the top-level functions it calls (transitively) → { members: Set of names after a dot,
+ * shapeAxes: ['K.shape[1]', …] (a shape indexed from the front with a literal), shapeNegative: []
+ * (a negative index is right in Python), calls: Set of call texts with a literal argument, such as
+ * 'K.swapaxes(0, 1)' }, or null for a name that is not a top-level function.
+ */
+function functionReads(sts, lines, source) {
+  const bodies = new Map(); // name → its logical lines (the `def` line and its indented body)
+  for (const st of sts) {
+    if (!st.compound) continue;
+    const at = st.tokens[0].value === 'async' ? 1 : 0;
+    if (st.tokens[at]?.value !== 'def' || st.tokens[at + 1]?.type !== 'name') continue;
+    bodies.set(st.tokens[at + 1].value, lines.filter((l) => l.start >= st.start && l.end <= st.end));
+  }
+  const own = new Map();
+  const info = (name) => {
+    if (own.has(name)) return own.get(name);
+    const r = { members: new Set(), shapeAxes: [], calls: new Set(), uses: new Set() };
+    own.set(name, r);
+    for (const { tokens } of bodies.get(name)) {
+      tokens.forEach((t, k) => {
+        const next = tokens[k + 1];
+        if (t.value === '.' && next?.type === 'name') r.members.add(next.value);
+        if (t.type === 'name' && bodies.has(t.value) && tokens[k - 1]?.value !== '.') r.uses.add(t.value);
+        // `K.shape[0]`: the object, `.shape`, and a non-negative integer literal alone in the brackets
+        if (t.value === 'shape' && tokens[k - 1]?.value === '.' && tokens[k - 2]?.type === 'name' && next?.value === '[' &&
+            tokens[k + 2]?.type === 'number' && /^\d+$/.test(tokens[k + 2].value) && tokens[k + 3]?.value === ']') {
+          r.shapeAxes.push(source.slice(tokens[k - 2].start, tokens[k + 3].end));
+        }
+        // a call with a literal argument: from the dotted name before `(` to its `)`
+        if (t.value === '(' && tokens[k - 1]?.type === 'name') {
+          let from = k - 1;
+          while (tokens[from - 1]?.value === '.' && tokens[from - 2]?.type === 'name') from -= 2;
+          let depth = 0, to = k, literal = false;
+          for (; to < tokens.length; to++) {
+            if (OPENERS[tokens[to].value]) depth++;
+            else if (')]}'.includes(tokens[to].value) && --depth === 0) break;
+            else if (depth === 1 && tokens[to].type === 'number') literal = true;
+          }
+          if (literal && to < tokens.length) r.calls.add(source.slice(tokens[from].start, tokens[to].end).replace(/\s+/g, ' '));
+        }
+      });
+    }
+    return r;
+  };
+  return (fn) => {
+    if (!bodies.has(fn)) return null;
+    const all = { members: new Set(), shapeAxes: [], shapeNegative: [], calls: new Set() };
+    const seen = new Set();
+    const visit = (name) => {
+      if (seen.has(name) || !bodies.has(name)) return;
+      seen.add(name);
+      const r = info(name);
+      r.members.forEach((m) => all.members.add(m));
+      all.shapeAxes.push(...r.shapeAxes);
+      r.calls.forEach((c) => all.calls.add(c));
+      r.uses.forEach(visit);
+    };
+    visit(fn);
+    return all;
+  };
+}
+
+/**
+ * → { ok: true, source, declarations, aliases: {}, names, members, reads }. Never fails: syntax is the
+ * guest compiler's to judge. `reads(fn)`: what function `fn` reads (functionReads above).
  */
 export function prepareSource(source) {
   const lines = logicalLines(source);
@@ -190,5 +254,5 @@ export function prepareSource(source) {
     const text = kept.map((st) => source.slice(st.start, st.end)).join(' ').replace(/;\s*$/, '');
     if (!/[\r\n]/.test(text)) for (let i = 0; i < text.length; i++) units[lineStart + i] = text[i];
   }
-  return { ok: true, source, declarations: units.join(''), aliases: {}, names: [...names], members };
+  return { ok: true, source, declarations: units.join(''), aliases: {}, names: [...names], members, reads: functionReads(sts, lines, source) };
 }
