@@ -20,7 +20,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
-import { EXERCISES, listExercises, loadExercise, readPack } from './node/exercise.mjs';
+import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/exercise.mjs';
 import { PackError } from './core/pack.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 import { parseShard } from './batch/shard.mjs';
@@ -168,7 +168,7 @@ async function main(argv) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
     }
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
-    sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
+    sandboxReady = import('./hosts/node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
     await sandboxReady?.then((s) => s.close(), () => {});

@@ -39,7 +39,7 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
 
 // Worker thread: one Lanes, `jobs` lanes, each asking for a submission when free.
 if (!isMainThread && workerData?.slug) {
-  const { loadExercise } = await import('../node/exercise.mjs');
+  const { loadExercise } = await import('../hosts/node/exercise.mjs');
   const { Lanes } = await import('./run.mjs');
   const { slug, root, out, options, jobs, remaining } = workerData;
   const lanes = await Lanes.create({ exercise: await loadExercise(slug, root), out, options, jobs, remaining });

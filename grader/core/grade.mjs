@@ -7,9 +7,9 @@ import { say, kindName, LANGS } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
-import { capText, scrubHost } from './text.mjs';
+import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
-import { LIMITS } from '../sandbox/wire.mjs';
+import { LIMITS } from '../wire/codec.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
 /**
@@ -250,7 +250,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
 
     /**
      * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null }, what
-     * the call built in np (grader/sandbox/measure.mjs). `limit`: an element count; when the largest
+     * the call built in np (grader/tracks/measure.mjs). `limit`: an element count; when the largest
      * array is bigger and its line is unknown, the guest finds the line by a second run.
      */
     async measure(fn, args, { limit = 0 } = {}) {

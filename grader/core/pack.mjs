@@ -1,5 +1,5 @@
 // An exercise pack (exercises/<slug>/, exercises/README.md), checked as a whole when it is loaded:
-// by the Node loader (grader/node/exercise.mjs, where a problem is an author error: exit 2) and by
+// by the Node loader (grader/hosts/node/exercise.mjs, where a problem is an author error: exit 2) and by
 // the page's build (web/build.mjs, where it fails the build). Every problem is one sentence naming
 // the file and the key. Pure: no I/O, the same in Node and in the bundler.
 

@@ -14,7 +14,7 @@ export const wire = (t) => ({ $nd: { dtype: t.dtype, shape: t.shape, data: Array
 export const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a) ? a.map(toWire) : a);
 
 /**
- * Decoded student value (grader/sandbox/wire.mjs decodeResponse) → tensor, or { error } saying why it
+ * Decoded student value (grader/wire/codec.mjs decodeResponse) → tensor, or { error } saying why it
  * is not an array. Accepts np arrays ({ $nd }) and regular nested lists of numbers or booleans.
  */
 export function toTensor(value) {

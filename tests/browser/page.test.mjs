@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { say } from '../../grader/core/messages.mjs';
-import { listExercises } from '../../grader/node/exercise.mjs';
+import { listExercises } from '../../grader/hosts/node/exercise.mjs';
 import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
 
 const root = new URL('../../', import.meta.url);

@@ -11,8 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { grade } from '../../grader/core/grade.mjs';
 import { LANGS, say } from '../../grader/core/messages.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases, sentenceMark } from '../fixtures/cases.mjs';
 

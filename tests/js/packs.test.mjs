@@ -16,7 +16,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listExercises, loadExercise, readPack } from '../../grader/node/exercise.mjs';
+import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { packProblems } from '../../grader/core/pack.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -13,9 +13,9 @@ import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/track
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
 import { grade, sayOn } from '../../grader/core/grade.mjs';
 import { packProblems } from '../../grader/core/pack.mjs';
-import { loadExercise, readPack } from '../../grader/node/exercise.mjs';
+import { loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 
 const EX = new URL('../../exercises/sdpa/', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-tracks-'));

@@ -1,9 +1,9 @@
-// The sandbox boundary's codec (grader/sandbox/wire.mjs): the trusted side's decoder fed raw replies
+// The sandbox boundary's codec (grader/wire/codec.mjs): the trusted side's decoder fed raw replies
 // that no honest guest sends (the attack fixtures cannot reach it once the guest encodes safely), and
 // the guest's encoder fed forged values; packed arrays both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LIMITS, PACK_MIN, decodeResponse, decodeRequest, encodeRequest, encodeValue, InvalidValue } from '../../grader/sandbox/wire.mjs';
+import { LIMITS, PACK_MIN, decodeResponse, decodeRequest, encodeRequest, encodeValue, InvalidValue } from '../../grader/wire/codec.mjs';
 import np, { NDArray } from '../../grader/np/index.mjs';
 
 const reply = (value, extra = {}) => JSON.stringify({ ok: true, value, output: '', ...extra });

@@ -3,10 +3,10 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packProblems, PackError, offeredTracks } from '../core/pack.mjs';
-import { TRACKS } from '../tracks/index.mjs';
+import { packProblems, PackError, offeredTracks } from '../../core/pack.mjs';
+import { TRACKS } from '../../tracks/index.mjs';
 
-export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exercises');
+export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'exercises');
 
 /** The slugs of every pack (the folders of exercises/ that hold a spec.json), in course order: spec.json "order", then slug. */
 export function listExercises(root = EXERCISES) {

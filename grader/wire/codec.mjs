@@ -16,7 +16,7 @@
 // On the trusted side decodeResponse() checks every field of a reply (types, shape × data length,
 //   element types, sizes, text caps) before anything is built from it, and never throws.
 
-import { capText, scrubHost, visible } from '../core/text.mjs';
+import { capText, scrubHost, visible } from './text.mjs';
 
 export const LIMITS = Object.freeze({
   memoryMb: 512, // student code's memory budget for a whole run, in either host
@@ -293,7 +293,7 @@ const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 
 const isCount = (n) => isSafeInteger(n) && n >= 0;
 
 /**
- * A measured call's report (grader/sandbox/measure.mjs): { arrays, bytes, largest: null |
+ * A measured call's report (grader/tracks/measure.mjs): { arrays, bytes, largest: null |
  * { shape, dtype, bytes, line } }, checked field by field.
  */
 function checkMeasured(m) {
