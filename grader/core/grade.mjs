@@ -9,7 +9,7 @@ import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
-import { LIMITS } from '../wire/codec.mjs';
+import { LIMITS } from '../limits.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
 /**

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { exercism } from '../../grader/reporters/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
-import { LIMITS } from '../../grader/wire/codec.mjs';
+import { LIMITS } from '../../grader/limits.mjs';
 import { launch, open, check, setCode } from './launcher.mjs';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';

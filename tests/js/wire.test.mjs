@@ -3,7 +3,8 @@
 // the guest's encoder fed forged values; packed arrays both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LIMITS, PACK_MIN, decodeResponse, decodeRequest, encodeRequest, encodeValue, InvalidValue } from '../../grader/wire/codec.mjs';
+import { PACK_MIN, decodeResponse, decodeRequest, encodeRequest, encodeValue, InvalidValue } from '../../grader/wire/codec.mjs';
+import { LIMITS } from '../../grader/limits.mjs';
 import np, { NDArray } from '../../grader/np/index.mjs';
 
 const reply = (value, extra = {}) => JSON.stringify({ ok: true, value, output: '', ...extra });

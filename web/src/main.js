@@ -11,7 +11,7 @@ import { grade, referenceOf, callLimitMs } from '../../grader/core/grade.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { visible } from '../../grader/wire/text.mjs';
-import { LIMITS } from '../../grader/wire/codec.mjs';
+import { LIMITS } from '../../grader/limits.mjs';
 import { toTensor, toWire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';

@@ -20,7 +20,8 @@
 // not the student's. Where the
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
-import { LIMITS, decodeResponse, encodeRequest } from '../../wire/codec.mjs';
+import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
+import { LIMITS } from '../../limits.mjs';
 import { DEFAULT_TRACK } from '../../tracks/index.mjs';
 import { workerFile } from '../../../web/csp.mjs';
 

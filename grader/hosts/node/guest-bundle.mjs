@@ -24,7 +24,7 @@ export async function guestBundle(track = DEFAULT_TRACK) {
   const wasmFile = guestWasm(track);
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  const sources = Math.max(...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(fileURLToPath(import.meta.url)).mtimeMs,
+  const sources = Math.max(...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(join(grader, 'limits.mjs')).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs,
     wasmFile ? statSync(wasmFile).mtimeMs : 0);
   let script;
   if (cached > sources) script = readFileSync(cache, 'utf8');

@@ -11,7 +11,8 @@
 // `import js` (which the runtime refuses) would find that object, not the realm's global.
 import { createMicroPython } from 'attnlab:micropython-glue';
 import np from '../../np/index.mjs';
-import { LIMITS, InvalidValue, encodeValue } from '../../wire/codec.mjs';
+import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
+import { LIMITS } from '../../limits.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { measureCall } from '../measure.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
