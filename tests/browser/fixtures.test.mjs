@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { exercism } from '../../grader/reporters/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
-import { launch, open, check, setCode } from './launcher.mjs';
+import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 

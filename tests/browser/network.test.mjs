@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
+import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
 
 const CRASH_NOTE = '#crash-note'; // the element the page shows after a Check that crashed the tab
 const SETTLE_MS = 1500; // after Check and Run: the fixture's leftover timers fire after 300 ms

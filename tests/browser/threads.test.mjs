@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, run, setCode } from './launcher.mjs';
+import { launch, open, check, run, setCode } from '../../tools/lib/chromium.mjs';
 
 let solution;
 const browsers = [];
