@@ -10,7 +10,6 @@ import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
 import { LIMITS } from '../limits.mjs';
-import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
@@ -78,7 +77,8 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
 
-export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
+export async function grade({ exercise, source, track, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError }) {
+  if (typeof track?.prepareSource !== 'function') throw new TypeError('grade(): `track` must be one of the tracks (grader/index.mjs TRACKS), given by the caller');
   // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). A test's own
   // timeout_ms is used as it is, and the default deadline grows by what such tests grant beyond the
   // pack's limit. Limits given explicitly (--timeout-ms, --deadline-ms) are used as they are.

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
-import { packProblems } from '../../grader/core/pack.mjs';
+import { packProblems } from '../../grader/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const slugs = listExercises();

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
 import { grade, sayOn } from '../../grader/core/grade.mjs';
-import { packProblems } from '../../grader/core/pack.mjs';
+import { packProblems } from '../../grader/index.mjs';
 import { loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';

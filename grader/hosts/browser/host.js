@@ -23,9 +23,9 @@
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { DEFAULT_TRACK } from '../../tracks/index.mjs';
-import { workerFile } from '../../../web/csp.mjs';
+import { workerFile } from './workers.mjs';
 
-// What the host knows of a track: which worker script runs its guest (web/csp.mjs), the WebAssembly
+// What the host knows of a track: which worker script runs its guest (./workers.mjs), the WebAssembly
 // module that guest needs (fetched and compiled once per page, then handed to every worker), and a
 // program to warm a spare realm with (the track's warmUp: a fresh worker compiles its guest lazily,
 // which would otherwise cost the first Check; it leaves the realm's globals as they were).

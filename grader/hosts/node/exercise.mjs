@@ -40,7 +40,7 @@ export async function readPack(slug, root = EXERCISES) {
     // A track's own statement, where it has one (texts/task.ru.py.md …).
     trackTexts: Object.fromEntries(Object.values(TRACKS).map((t) => [t.variant, { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) }])
       .filter(([, tx]) => tx.ru !== null || tx.en !== null)),
-    files, tracks: offeredTracks(files),
+    files, tracks: offeredTracks(files, TRACKS),
   };
 }
 
@@ -51,7 +51,7 @@ export async function loadExercise(slug, root = EXERCISES) {
     throw new PackError(`unknown exercise "${slug}" (exercises: ${known.join(', ') || 'none'})`);
   }
   const pack = await readPack(slug, root);
-  const problems = packProblems(pack);
+  const problems = packProblems(pack, TRACKS);
   if (problems.length) throw new PackError(problems.join('\n'));
   return pack;
 }
