@@ -3,7 +3,7 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName, LANGS } from './messages.mjs';
+import { say, kindName, SENTENCES } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
@@ -50,9 +50,9 @@ export const DEFAULT_DEADLINE_MS = 30000;
  * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
  * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
  */
-export function sayOn(track, lang, key, params, pack) {
+export function sayForTrack(track, lang, key, params, pack) {
   const v = track?.variant ? `${key}.${track.variant}` : null;
-  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? LANGS[lang]?.[k] ?? LANGS.en[k]);
+  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
   return say(lang, v && has(v) ? v : key, params, pack);
 }
 
@@ -95,7 +95,7 @@ export async function grade({ exercise, source, track, sandbox, core, fast, lang
   const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? packLimit;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
-  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
+  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
     id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: typeof test.test_code === 'string' ? test.test_code : test.test_code[track.name] ?? test.test_code.js,
   });
@@ -180,7 +180,7 @@ export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (ty
 
 function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, clock, source, members, reads, loadNote }) {
   const spec = exercise.spec;
-  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
+  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
   let measuring = null, measured = null; // ctx.measure's request, and what the last call reported

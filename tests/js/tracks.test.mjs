@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
-import { grade, sayOn } from '../../grader/core/grade.mjs';
+import { grade, sayForTrack } from '../../grader/core/grade.mjs';
 import { packProblems } from '../../grader/index.mjs';
 import { loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
@@ -92,11 +92,11 @@ test('Python prepareSource: the declarations copy keeps definitions, imports and
 
 test('messages: a track\'s spelling (key.py) first on that track, the base key elsewhere', () => {
   const pack = { en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' }, ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' } };
-  assert.equal(sayOn(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
-  assert.equal(sayOn(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
-  assert.equal(sayOn(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
-  assert.match(sayOn(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
-  assert.match(sayOn(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
+  assert.equal(sayForTrack(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
+  assert.equal(sayForTrack(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
+  assert.equal(sayForTrack(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
+  assert.match(sayForTrack(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
+  assert.match(sayForTrack(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
 });
 
 test('packs: a track is offered with its starter and solution; half a pair, or a variant without its base, is a problem', async () => {
