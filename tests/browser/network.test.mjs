@@ -1,4 +1,4 @@
-// The page's sandbox against the network and against a crash (issue 9), in Debian's chromium:
+// The page's sandbox against the network and against a crash, in Debian's chromium:
 // 1. network (tests/fixtures/sandbox/), with __PORT__ set to a real TCP listener on 127.0.0.1,
 //    is checked and run in the page: it walks the worker global's prototype chain for fetch,
 //    importScripts, XMLHttpRequest, WebSocket, EventSource, leftover timers, caches, dynamic import()

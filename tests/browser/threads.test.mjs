@@ -1,4 +1,4 @@
-// The threaded WASM build in the page (issue 13): served as tools/serve serves it (web/server.mjs,
+// The threaded WASM build in the page: served as tools/serve serves it (web/server.mjs,
 // COOP same-origin + COEP require-corp) the page is cross-origin isolated, loads the relaxed-SIMD
 // build with threads (attnlab-relaxed-mt: its glue and pthread worker script from dist/wasm/), names
 // it and its threads on the badge, grades 7/7 (the student's code still single-threaded in its
