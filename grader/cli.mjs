@@ -20,6 +20,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
+import { BACKEND_NAMES } from '../wasm/index.mjs';
 import { EXERCISES, listExercises, loadExercise, readPack, PackError, TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, parseShard,
   grade, reporters, NodeSandbox, runBatch, mergeBatch, gradebookOf, BatchError, InputError } from './index.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
@@ -98,7 +99,7 @@ function options(argv) {
   if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
   if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
   if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
-  if (!['auto', 'simd', 'wasm', 'webgpu'].includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
+  if (!BACKEND_NAMES.includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
   if (v.track !== undefined && !TRACK_NAMES.includes(v.track)) throw new UsageError(`--track must be ${TRACK_NAMES.join(' or ')}, got "${v.track}"`);
   return {
     command: 'grade', file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
