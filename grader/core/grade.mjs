@@ -286,8 +286,8 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */
     tuple(value, fn, names) {
       const n = names.length;
-      if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$nd))) {
-        const kind = value && value.$nd ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$nd.shape)}`
+      if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$array))) {
+        const kind = value && value.$array ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
           : Array.isArray(value) ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}` : kindName(lang, value === null ? 'null' : value?.$other ?? typeof value);
         fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }

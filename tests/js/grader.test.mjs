@@ -136,7 +136,7 @@ test('compare: allclose tolerance, NaN never equal, infinities must match in sig
 test('toTensor: nested lists, np arrays inside lists, and the ways a value is not an array', () => {
   assert.deepEqual(toTensor([[1, 2], [3, 4]]).tensor.shape, [2, 2]);
   assert.equal(toTensor([[true, false]]).tensor.dtype, 'bool');
-  const nd = { $nd: { dtype: 'float64', shape: [2], data: [1, 2] } };
+  const nd = { $array: { dtype: 'float64', shape: [2], data: [1, 2] } };
   assert.deepEqual(Array.from(toTensor([nd, nd]).tensor.data), [1, 2, 1, 2]);
   assert.equal(toTensor([[1, 2], [3]]).error, 'ragged');
   assert.equal(toTensor([1, true]).error, 'mixed');
