@@ -20,10 +20,9 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
-import { EXERCISES, listExercises, loadExercise, readPack } from './node/exercise.mjs';
-import { PackError } from './core/pack.mjs';
-import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
-import { parseShard } from './batch/shard.mjs';
+import { BACKEND_NAMES } from '../wasm/index.mjs';
+import { EXERCISES, listExercises, loadExercise, readPack, PackError, TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, parseShard,
+  grade, reporters, NodeSandbox, runBatch, mergeBatch, gradebookOf, BatchError, InputError } from './index.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
@@ -100,7 +99,7 @@ function options(argv) {
   if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
   if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
   if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
-  if (!['auto', 'simd', 'wasm', 'webgpu'].includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
+  if (!BACKEND_NAMES.includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
   if (v.track !== undefined && !TRACK_NAMES.includes(v.track)) throw new UsageError(`--track must be ${TRACK_NAMES.join(' or ')}, got "${v.track}"`);
   return {
     command: 'grade', file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
@@ -145,14 +144,12 @@ async function list() {
 
 /** grade-batch and its merge and gradebook: grader/batch/. Its own refusals (an input that is not a folder or zip, an --out of another exercise) are usage errors. */
 async function batch(opts) {
-  const b = await import('./batch/index.mjs');
-  const { InputError } = await import('./batch/inputs.mjs');
   try {
-    if (opts.command === 'batch-merge') return await b.mergeBatch(opts);
-    if (opts.command === 'batch-gradebook') return b.gradebookOf(opts);
-    return await b.runBatch(opts);
+    if (opts.command === 'batch-merge') return await mergeBatch(opts);
+    if (opts.command === 'batch-gradebook') return gradebookOf(opts);
+    return await runBatch(opts);
   } catch (e) {
-    if (e instanceof b.BatchError || e instanceof InputError) throw new UsageError(e.message);
+    if (e instanceof BatchError || e instanceof InputError) throw new UsageError(e.message);
     throw e;
   }
 }
@@ -168,7 +165,7 @@ async function main(argv) {
       throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
     }
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
-    sandboxReady = import('./node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
+    sandboxReady = NodeSandbox.create({ track: opts.track });
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
     await sandboxReady?.then((s) => s.close(), () => {});
@@ -178,7 +175,6 @@ async function main(argv) {
     return 2;
   }
   const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
-  const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   let fast;
   try {

@@ -6,6 +6,19 @@
 import { fusedApi } from './fused.mjs';
 
 /**
+ * The backends of the float32 fast path (the compute path that checks large hidden cases and times the
+ * page's Scale panel), 'auto' first: the one table the CLI's --backend, the page's ?backend=,
+ * tools/bench and wasm/webgpu/backend.mjs read. `label`: its name on the page's badge.
+ */
+export const BACKENDS = Object.freeze({
+  auto: { label: 'auto' },
+  webgpu: { label: 'WebGPU' },
+  simd: { label: 'WASM SIMD' },
+  wasm: { label: 'WASM' },
+});
+export const BACKEND_NAMES = Object.freeze(Object.keys(BACKENDS));
+
+/**
  * The builds of the core, fastest first: the one table the loader, the backends, the page, the
  * tests and the benchmark read (name = loadCore's `flavour`). `kernel` is what fusedKernelKind()
  * reports; `threaded` builds (-pthread) run the fused kernel on a pool of Web Workers / worker

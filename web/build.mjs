@@ -15,11 +15,8 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PAGE_META_CSP, workerFile } from './csp.mjs';
-import { listExercises, readPack } from '../grader/node/exercise.mjs';
-import { packProblems } from '../grader/core/pack.mjs';
-import { TRACKS } from '../grader/tracks/index.mjs';
-import { guestLoader, guestPlugins, guestWasm } from '../grader/tracks/bundle.mjs';
+import { PAGE_META_CSP } from './csp.mjs';
+import { listExercises, readPack, packProblems, TRACKS, guestLoader, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -123,8 +120,8 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const results = await Promise.all([
     // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
     esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
-    // One worker per track (web/src/sandbox/worker.js, worker-<track>.js), each with its own CSP.
-    ...tracks.map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: join(web, 'src', 'sandbox', t.name === 'js' ? 'worker.js' : `worker-${t.name}.js`) }, format: 'iife', outdir: out })),
+    // One worker per track (grader/hosts/browser/worker.js, worker-<track>.js), each with its own CSP.
+    ...tracks.map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: fileURLToPath(workerEntry(t.name)) }, format: 'iife', outdir: out })),
   ]);
   // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
   let html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);

@@ -5,6 +5,8 @@
 // - sandbox workers: their own policies (workers get theirs from their response): no network at all, no
 //   script URLs (no importScripts, no import()); the JavaScript track's only the eval that runs the
 //   student's code,
+import { workerFile } from '../grader/browser.mjs';
+
 const PAGE = [
   "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'none'",
@@ -55,9 +57,8 @@ export const WORKER_CSPS = Object.freeze({
 });
 export const WORKER_CSP = WORKER_CSPS.js;
 
-/** The file a track's sandbox worker is built to (web/build.mjs), which gets WORKER_CSPS[track]. */
-export const workerFile = (track) => (track === 'js' ? 'sandbox-worker.js' : `sandbox-worker-${track}.js`);
-export const SANDBOX_WORKER = workerFile('js');
+// The file a track's sandbox worker is built to (web/build.mjs), which gets WORKER_CSPS[track], is the
+// browser host's workerFile.
 
 /**
  * Security headers of a response for `path` (a URL path of web/dist). `frameAncestors`: the sources

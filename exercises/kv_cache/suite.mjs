@@ -58,7 +58,7 @@ const py = (ctx) => ctx.track === 'python';
 
 /** What came back instead of an array or a list, named in the submission's language. */
 function kindOf(ctx, v) {
-  if (v && v.$nd) return ctx.t('kind.array', { shape: fmtShape(v.$nd.shape) });
+  if (v && v.$array) return ctx.t('kind.array', { shape: fmtShape(v.$array.shape) });
   if (Array.isArray(v)) return ctx.t('kind.list', { n: v.length });
   if (py(ctx)) {
     // Python's names: None, bool, str; a number may have been an int or a float.

@@ -11,7 +11,7 @@
 // swapaxes of the first axes, np.dot, a boolean index), named only when the error shows what that
 // construct makes of a batch. Where nothing explains the output, the message names the step to check.
 import {
-  tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor as T_, diagnose, explainWhy, matches,
+  tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor, diagnose, explainWhy, matches,
 } from '../../grader/kit/index.mjs';
 
 const PAIR = ['out', 'weights'];
@@ -62,14 +62,14 @@ function attentionModel(ctx, inp) {
   const e = ctx.engine;
   const { Q, K, V, mask } = inp;
   const dk = K.shape.at(-1), dv = V.shape.at(-1), Tq = Q.shape.at(-2), Tk = K.shape.at(-2);
-  const scores = (scale, q = Q, k = K) => mapData(T_(e.matmul(q, swapLast2(k))), (x) => x * scale);
+  const scores = (scale, q = Q, k = K) => mapData(asTensor(e.matmul(q, swapLast2(k))), (x) => x * scale);
   const fill = (S, m, value = -Infinity) => {
     if (!m) return S;
     const n = m.data.length;
     return mapData(S, (x, i) => (m.data[i % n] ? x : value));
   };
-  const softmax = (S) => T_(e.softmax(S));
-  const outOf = (W, v = V) => T_(e.matmul(W, v));
+  const softmax = (S) => asTensor(e.softmax(S));
+  const outOf = (W, v = V) => asTensor(e.matmul(W, v));
   const pair = (W, v = V) => [outOf(W, v), W];
   const s = 1 / Math.sqrt(dk);
   const W0 = softmax(fill(scores(s), mask));
@@ -94,13 +94,13 @@ function mistakes(ctx, inp) {
     { key: 'd.scale_after_softmax', run: () => pair(mapData(softmax(fill(scores(1), mask)), (x) => x * s)) },
     // (no_max and global_max only differ from softmax on extreme inputs: the softmax test has those)
     ...['min_shift', 'no_norm', 'all', 'keepdims'].map((k) => ({ key: `d.softmax_${k}`, run: () => pair(SOFTMAX[k](fill(scores(s), mask))) })),
-    { key: 'd.softmax_axis', run: () => pair(T_(ctx.engine.softmax(fill(scores(s), mask), -2))) },
+    { key: 'd.softmax_axis', run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), -2))) },
     // (on 3-D inputs axis 1 is axis -2, named above)
-    m.Q.shape.length > 3 && { key: 'd.softmax_axis_front', params: { axis: 1 }, run: () => pair(T_(ctx.engine.softmax(fill(scores(s), mask), 1))) },
+    m.Q.shape.length > 3 && { key: 'd.softmax_axis_front', params: { axis: 1 }, run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), 1))) },
     Tq === Tk && { key: 'd.weights_transposed', run: () => pair(softmax(fill(scores(s, m.K, m.Q), mask))) },
     { key: 'd.out_from_scores', run: () => [m.outOf(fill(scores(s), mask)), W0] },
     { key: 'd.out_from_scores', run: () => [m.outOf(scores(s)), W0] },
-    { key: 'd.v_order', run: () => [T_(ctx.engine.matmul(m.V, W0)), W0] },
+    { key: 'd.v_order', run: () => [asTensor(ctx.engine.matmul(m.V, W0)), W0] },
     // a causal triangle of attention's own instead of the mask it was given (or none)
     !inp.causal && !inp.self && Tq === Tk && { key: 'd.mask_hardcoded', run: () => pair(softmax(fill(scores(s), tril(Tq)))) },
     ...[1, 2, 3, 4].map((digits) => ({ key: 'd.rounded_weights', params: { digits }, run: () => { const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits); return pair(W); } })),
@@ -128,14 +128,14 @@ function mistakes(ctx, inp) {
   if (inp.X) {
     // Each projection from each weight matrix: name the ones actually used.
     const { X, W } = inp;
-    const proj = { W_q: T_(ctx.engine.matmul(X, W.W_q)), W_k: T_(ctx.engine.matmul(X, W.W_k)), W_v: T_(ctx.engine.matmul(X, W.W_v)) };
+    const proj = { W_q: asTensor(ctx.engine.matmul(X, W.W_q)), W_k: asTensor(ctx.engine.matmul(X, W.W_k)), W_v: asTensor(ctx.engine.matmul(X, W.W_v)) };
     const right = ['W_q', 'W_k', 'W_v'];
     for (const q of right) for (const k of right) for (const v of right) {
       const used = [q, k, v];
       // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
       if (used.join() === right.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
       const wrong = ['Q', 'K', 'V'].map((name, i) => (used[i] !== right[i] ? `${name} = X @ ${used[i]}` : null)).filter(Boolean).join(', ');
-      list.push({ key: 'd.projection', params: { wrong }, run: () => { const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask }); return [T_(r.out), T_(r.weights)]; } });
+      list.push({ key: 'd.projection', params: { wrong }, run: () => { const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask }); return [asTensor(r.out), asTensor(r.weights)]; } });
     }
   }
   return list.filter(Boolean);
@@ -188,7 +188,7 @@ async function ownMaskCause(ctx, got, inp) {
   const asBool = mapData(theirs, (x) => (x ? 1 : 0), 'bool');
   let r;
   try { r = ctx.engine.attention(inp.Q, inp.K, inp.V, { mask: asBool }); } catch { return null; }
-  if (!matches(got, [T_(r.out), T_(r.weights)], ctx.tol)) return null;
+  if (!matches(got, [asTensor(r.out), asTensor(r.weights)], ctx.tol)) return null;
   const pattern = MASK_PATTERNS.find(([, f]) => close(asBool, maskOf(T, T, f), {}));
   const nanRow = got[1].data.some((w) => Number.isNaN(w));
   const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')].filter(Boolean).join(' ');
@@ -268,7 +268,7 @@ function selfInputs(ctx, lead, T, dModel, dk, dv) {
   const W = { W_q: normals(ctx, [dModel, dk], s), W_k: normals(ctx, [dModel, dk], s), W_v: normals(ctx, [dModel, dv], s) };
   return { X, W, dModel, mask: tril(T), causal: true, self: true };
 }
-const withProjections = (ctx, sin) => ({ ...sin, Q: T_(ctx.engine.matmul(sin.X, sin.W.W_q)), K: T_(ctx.engine.matmul(sin.X, sin.W.W_k)), V: T_(ctx.engine.matmul(sin.X, sin.W.W_v)) });
+const withProjections = (ctx, sin) => ({ ...sin, Q: asTensor(ctx.engine.matmul(sin.X, sin.W.W_q)), K: asTensor(ctx.engine.matmul(sin.X, sin.W.W_k)), V: asTensor(ctx.engine.matmul(sin.X, sin.W.W_v)) });
 
 // ---- the tests ---------------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ export async function causal_mask(ctx) {
   const sizes = ctx.params.sizes, got = [];
   for (const T of sizes) got.push(ctx.array(await ctx.call('causal_mask', T), 'causal_mask'));
   for (const [i, T] of sizes.entries()) {
-    const problem = ctx.mismatch(got[i], T_(ctx.ref.causal_mask(T)), `causal_mask(${T})`);
+    const problem = ctx.mismatch(got[i], asTensor(ctx.ref.causal_mask(T)), `causal_mask(${T})`);
     if (!problem) continue;
     const square = got.every((g, k) => g.shape.join() === `${sizes[k]},${sizes[k]}`);
     const truth = (g) => (g.dtype === 'bool' ? g : mapData(g, (x) => (x ? 1 : 0), 'bool'));
@@ -298,13 +298,13 @@ export async function softmax(ctx) {
   const xs = ctx.params.cases.map((c) => (c.rows ? fromRows(c.rows) : normals(ctx, c.shape, c.scale ?? 1)));
   const got = [];
   for (const x of xs) got.push(ctx.array(await ctx.call('softmax', x), 'softmax'));
-  const expected = xs.map((x) => T_(ctx.ref.softmax(x)));
+  const expected = xs.map((x) => asTensor(ctx.ref.softmax(x)));
   for (const [i, c] of ctx.params.cases.entries()) {
     const problem = ctx.mismatch(got[i], expected[i], `softmax(x), x ${c.name[ctx.lang] ?? c.name.en}`);
     if (!problem) continue;
     // The same axis for every case: -2, or one counted from the front (right on 2-D inputs only).
-    const front = (axis) => (x) => T_(ctx.engine.softmax(x, axis < x.shape.length ? axis : -1));
-    const variants = [...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })), { key: 'd.softmax_axis', f: (x) => T_(ctx.engine.softmax(x, -2)) },
+    const front = (axis) => (x) => asTensor(ctx.engine.softmax(x, axis < x.shape.length ? axis : -1));
+    const variants = [...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })), { key: 'd.softmax_axis', f: (x) => asTensor(ctx.engine.softmax(x, -2)) },
       ...[0, 1].map((axis) => ({ key: 'd.softmax_axis_front', params: { axis }, f: front(axis) }))]
       .map(({ key, params, f }) => ({ key, params, run: () => xs.map((x) => f(x)) }));
     const why = explainWhy(got, variants, ctx.tol);
@@ -372,7 +372,7 @@ export async function loop_reference(ctx) {
   const got = await callPair(ctx, 'attention', [inp.Q, inp.K, inp.V, inp.mask], inp);
   const loops = ctx.engine.attentionLoops(inp.Q, inp.K, inp.V, { mask: inp.mask }); // the independent nested-loop reference
   const second = () => { const i2 = attentionInputs(ctx, { Tq: T_q + 1, Tk: T_k + 2, dk: d_k + 1, dv: d_v - 1, mask: 'random' }); return { args: [i2.Q, i2.K, i2.V, i2.mask], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, i2.mask) }; };
-  await checkAttention(ctx, 'attention', got, [T_(loops.out), T_(loops.weights)], inp, confirmWith(ctx, 'attention', second));
+  await checkAttention(ctx, 'attention', got, [asTensor(loops.out), asTensor(loops.weights)], inp, confirmWith(ctx, 'attention', second));
 }
 
 /**
@@ -471,7 +471,7 @@ export function heatmap({ spec, ref }) {
   const mask = tril(q.shape[0]);
   return {
     args: [q, k, v, mask],
-    reference: T_(ref.attention(q, k, v, mask)[1]),
+    reference: asTensor(ref.attention(q, k, v, mask)[1]),
     mask,
     weights: (value) => (Array.isArray(value) && value.length === 2 ? value[1] : null),
   };

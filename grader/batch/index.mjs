@@ -3,12 +3,12 @@
 // (summary.json, summary.csv, gradebook.csv, report.html) from the records, for one run or merged shards.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadExercise } from '../node/exercise.mjs';
+import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
 import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from './summary.mjs';
 import { similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
-import { visible } from '../core/text.mjs';
+import { visible } from '../wire/text.mjs';
 
 export class BatchError extends Error {}
 

@@ -12,7 +12,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadExercise } from '../node/exercise.mjs';
+import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch } from './run.mjs';
 import { submissionIn } from './inputs.mjs';
 

@@ -2,9 +2,9 @@
 // lines of script to sort the table; nothing fetched, so it opens offline). Every text from a
 // submission (names, messages, code) is HTML-escaped; the diagnosis examples carry no student's name.
 import { passRates, commonDiagnoses } from './summary.mjs';
-import { capText, visible } from '../core/text.mjs';
+import { capText, visible } from '../wire/text.mjs';
 
-/** Text for HTML: control and bidi characters shown as escapes (core/text.mjs visible()), then & < > " ' escaped. */
+/** Text for HTML: control and bidi characters shown as escapes (wire/text.mjs visible()), then & < > " ' escaped. */
 export const escapeHtml = (s) => visible(String(s ?? '')).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const EXAMPLE_CHARS = 400;
 

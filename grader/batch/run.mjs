@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFile
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { grade } from '../core/grade.mjs';
 import { exercism, gradescope } from '../reporters/index.mjs';
-import { NodeSandbox } from '../node/sandbox.mjs';
+import { NodeSandbox } from '../hosts/node/sandbox.mjs';
 import { TRACKS } from '../tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';

@@ -1,6 +1,6 @@
 // From the records of a batch (run.mjs) to what a teacher reads: the diagnosis keys of each report,
 // summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
-import { LANGS, say } from '../core/messages.mjs';
+import { SENTENCES, say } from '../core/messages.mjs';
 import { TRACKS } from '../tracks/index.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -20,7 +20,7 @@ function matchersFor(exercise, lang, trackName) {
   const variant = TRACKS[trackName]?.variant;
   const pack = exercise.messages ?? {};
   const keysOf = (table) => Object.keys(table ?? {});
-  const base = new Set([...keysOf(pack[lang]), ...keysOf(pack.en), ...keysOf(LANGS[lang]), ...keysOf(LANGS.en)].map((k) => k.replace(/\.(py|js)$/, '')));
+  const base = new Set([...keysOf(pack[lang]), ...keysOf(pack.en), ...keysOf(SENTENCES[lang]), ...keysOf(SENTENCES.en)].map((k) => k.replace(/\.(py|js)$/, '')));
   const template = (k) => {
     const v = variant && say(lang, `${k}.${variant}`, {}, pack);
     return v && v !== `${k}.${variant}` ? v : say(lang, k, {}, pack);

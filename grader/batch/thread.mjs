@@ -1,9 +1,10 @@
 // The parent's side of a batch over several worker threads, for --jobs past JOBS_PER_THREAD (run.mjs):
 // each thread has its own Lanes (WASM core, pool of single-use children, grade() loop) serving its share
 // of the jobs, and asks the main thread for the next submission whenever a lane is free. The main
-// thread keeps the queue, the records and the progress; an abort reaches every thread's Lanes.
+// thread keeps the queue, the records and the progress; an abort reaches every thread's Lanes. Each
+// thread runs thread-worker.mjs.
 // (Student code never runs in these threads: it runs in the children, as with one thread.)
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +14,7 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
   const ended = [];
   for (let t = 0; t < threads; t++) {
     const lanes = Math.floor(jobs / threads) + (t < jobs % threads ? 1 : 0);
-    const w = new Worker(fileURLToPath(import.meta.url), {
+    const w = new Worker(fileURLToPath(new URL('./thread-worker.mjs', import.meta.url)), {
       workerData: { slug: exercise.spec.slug, root: dirname(exercise.dir), out, options, jobs: lanes, remaining: { ...remaining } },
     });
     workers.push(w);
@@ -35,30 +36,4 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
     await Promise.all(workers.map((w) => w.terminate()));
     throw e;
   });
-}
-
-// Worker thread: one Lanes, `jobs` lanes, each asking for a submission when free.
-if (!isMainThread && workerData?.slug) {
-  const { loadExercise } = await import('../node/exercise.mjs');
-  const { Lanes } = await import('./run.mjs');
-  const { slug, root, out, options, jobs, remaining } = workerData;
-  const lanes = await Lanes.create({ exercise: await loadExercise(slug, root), out, options, jobs, remaining });
-  let inFlight = 0, ending = false;
-  const finish = async () => {
-    if (!ending || inFlight) return;
-    await lanes.close();
-    parentPort.close();
-  };
-  parentPort.on('message', async (m) => {
-    if (m.type === 'abort') { lanes.abort(); ending = true; return finish(); }
-    if (m.type === 'end') { ending = true; return finish(); }
-    if (m.type !== 'item' || ending) return;
-    inFlight++;
-    const record = await lanes.grade({ ...m.item, s: { ...m.item.s, bytes: m.item.s.bytes && Buffer.from(m.item.s.bytes) } }, m.remaining);
-    inFlight--;
-    if (record) parentPort.postMessage({ type: 'done', i: m.item.i, record });
-    if (ending) return finish();
-    parentPort.postMessage({ type: 'want' });
-  });
-  for (let j = 0; j < jobs; j++) parentPort.postMessage({ type: 'want' });
 }

@@ -3,14 +3,13 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName, LANGS } from './messages.mjs';
+import { say, kindName, SENTENCES } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
-import { capText, scrubHost } from './text.mjs';
+import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
-import { LIMITS } from '../sandbox/wire.mjs';
-import { DEFAULT_TRACK } from '../tracks/index.mjs';
+import { LIMITS } from '../limits.mjs';
 
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
@@ -51,9 +50,9 @@ export const DEFAULT_DEADLINE_MS = 30000;
  * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
  * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
  */
-export function sayOn(track, lang, key, params, pack) {
+export function sayForTrack(track, lang, key, params, pack) {
   const v = track?.variant ? `${key}.${track.variant}` : null;
-  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? LANGS[lang]?.[k] ?? LANGS.en[k]);
+  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
   return say(lang, v && has(v) ? v : key, params, pack);
 }
 
@@ -80,7 +79,8 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
 
-export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError, onTest }) {
+export async function grade({ exercise, source, track, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError, onTest }) {
+  if (typeof track?.prepareSource !== 'function') throw new TypeError('grade(): `track` must be one of the tracks (grader/index.mjs TRACKS), given by the caller');
   // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). A test's own
   // timeout_ms is used as it is, and the default deadline grows by what such tests grant beyond the
   // pack's limit. Limits given explicitly (--timeout-ms, --deadline-ms) are used as they are.
@@ -97,7 +97,7 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? packLimit;
   const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
-  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
+  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
     id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: typeof test.test_code === 'string' ? test.test_code : test.test_code[track.name] ?? test.test_code.js,
   });
@@ -185,7 +185,7 @@ export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (ty
 
 function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, clock, source, members, reads, loadNote }) {
   const spec = exercise.spec;
-  const t = (key, params) => sayOn(track, lang, key, params, exercise.messages);
+  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
   let measuring = null, measured = null; // ctx.measure's request, and what the last call reported
@@ -255,7 +255,7 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
 
     /**
      * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null }, what
-     * the call built in np (grader/sandbox/measure.mjs). `limit`: an element count; when the largest
+     * the call built in np (grader/tracks/measure.mjs). `limit`: an element count; when the largest
      * array is bigger and its line is unknown, the guest finds the line by a second run.
      */
     async measure(fn, args, { limit = 0 } = {}) {
@@ -291,8 +291,8 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */
     tuple(value, fn, names) {
       const n = names.length;
-      if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$nd))) {
-        const kind = value && value.$nd ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$nd.shape)}`
+      if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$array))) {
+        const kind = value && value.$array ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
           : Array.isArray(value) ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}` : kindName(lang, value === null ? 'null' : value?.$other ?? typeof value);
         fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }

@@ -59,7 +59,7 @@ const en = {
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
   'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
   'values': '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
-  // Python spellings (the track's variant, grade.mjs sayOn)
+  // Python spellings (the track's variant, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
   'dtype.bool.py': '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
 };
@@ -121,7 +121,7 @@ const ru = {
   'dtype.float': '{what}: нужны числа, а в результате true/false.',
   'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   'values': '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
-  // написание для Python (вариант трека, grade.mjs sayOn)
+  // написание для Python (вариант трека, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
   'dtype.bool.py': '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
 };
@@ -137,16 +137,19 @@ const kindsNominative = {
   ru: { ...kinds.ru, undefined: 'undefined', string: 'строка', function: 'функция' },
 };
 
-export const LANGS = { en, ru };
+/** The languages of every message, the default first. */
+export const LANGS = Object.freeze(['ru', 'en']);
+/** The grader's own sentences per language ({ ru: { key: sentence }, en: … }). */
+export const SENTENCES = { en, ru };
 
 /**
  * A sentence in `lang` with its `{name}` fields filled in and `{name|…}` plural forms agreed.
  * `pack`: an exercise's own messages ({ ru: {...}, en: {...} }, its messages.json), looked up before
- * the core's (a track's spelling of a key, `key.py`, is chosen by grade.mjs sayOn).
+ * the core's (a track's spelling of a key, `key.py`, is chosen by grade.mjs sayForTrack).
  */
 export function say(lang, key, params = {}, pack = null) {
-  const table = LANGS[lang] ? lang : 'ru';
-  const text = pack?.[table]?.[key] ?? LANGS[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
+  const table = SENTENCES[lang] ? lang : 'ru';
+  const text = pack?.[table]?.[key] ?? SENTENCES[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
   return text
     .replace(/\{(\w+)((?:\|[^|{}]*)+)\}/g, (_, k, forms) => plural(table, Number(params[k]), forms.slice(1).split('|')))
     .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));

@@ -1,12 +1,11 @@
 // An exercise pack (exercises/<slug>/, exercises/README.md), checked as a whole when it is loaded:
-// by the Node loader (grader/node/exercise.mjs, where a problem is an author error: exit 2) and by
+// by the Node loader (grader/hosts/node/exercise.mjs, where a problem is an author error: exit 2) and by
 // the page's build (web/build.mjs, where it fails the build). Every problem is one sentence naming
-// the file and the key. Pure: no I/O, the same in Node and in the bundler.
+// the file and the key. Pure: no I/O, the same in Node and in the bundler. The tracks are given (the
+// registry that grader/index.mjs passes in), never imported: core knows no track by name.
 
-import { TRACKS } from '../tracks/index.mjs';
+import { LANGS } from './messages.mjs';
 
-export const LANGS = ['ru', 'en'];
-const VARIANTS = Object.values(TRACKS).map((t) => t.variant);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
 
@@ -31,7 +30,7 @@ const TEST = {
   task_id: { required: true, check: (v) => (Number.isInteger(v) ? null : 'must be an integer') },
   name: { required: true, check: texts },
   // What the test runs, for Exercism/Gradescope: one string, or one per track ({ "js": …, "python": … }, js required).
-  test_code: { required: true, check: (v) => (typeof v === 'string' || (isObj(v) && typeof v.js === 'string' && Object.entries(v).every(([k, c]) => Object.hasOwn(TRACKS, k) && typeof c === 'string')) ? null : `must be a string, or an object of strings per track (${Object.keys(TRACKS).join(', ')}; js required)`) },
+  test_code: { required: true, check: (v, tracks) => (typeof v === 'string' || (isObj(v) && typeof v.js === 'string' && Object.entries(v).every(([k, c]) => Object.hasOwn(tracks, k) && typeof c === 'string')) ? null : `must be a string, or an object of strings per track (${Object.keys(tracks).join(', ')}; js required)`) },
   params: { check: (v) => (isObj(v) ? null : 'must be an object') },
   tolerance: { check: tolerance },
   // This test's limit per call (a test that grants more time, e.g. a memory test at a large T); --timeout-ms overrides it.
@@ -58,12 +57,12 @@ const PANELS = {
 };
 const HOOKS = { heatmap: 'the heatmap panel' }; // suite exports that are not tests
 
-function checkFields(where, value, schema, problems) {
+function checkFields(where, value, schema, problems, tracks) {
   if (!isObj(value)) return void problems.push(`${where} must be an object`);
   for (const key of Object.keys(value)) if (!schema[key]) problems.push(`${where} has an unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
   for (const [key, { required, check }] of Object.entries(schema)) {
     if (!(key in value)) { if (required) problems.push(`${where} lacks "${key}"`); continue; }
-    const p = check(value[key]);
+    const p = check(value[key], tracks);
     if (p) problems.push(`${where}: "${key}" ${p}`);
   }
 }
@@ -73,9 +72,11 @@ function checkFields(where, value, schema, problems) {
  * pack: { slug (the folder's name), spec, suite (the module's exports), messages, hints, texts: { ru, en },
  *         trackTexts: { <variant>: { ru, en } }, files: { <track>: { starter, solution } } } as read from
  *         the folder (null for a missing file).
+ * tracks: the track registry ({ <name>: track }, the TRACKS of grader/tracks/index.mjs), given by the caller.
  */
-export function packProblems(pack) {
+export function packProblems(pack, tracks) {
   const p = [];
+  const VARIANTS = Object.values(tracks).map((t) => t.variant);
   const at = (file) => `exercises/${pack.slug}/${file}`;
   const { spec } = pack;
   if (!spec) return [`${at('spec.json')} is missing or not JSON`];
@@ -89,7 +90,7 @@ export function packProblems(pack) {
   }
   const ids = new Set();
   for (const [i, t] of (Array.isArray(spec.tests) ? spec.tests : []).entries()) {
-    checkFields(`${at('spec.json')}: tests[${i}]`, t, TEST, p);
+    checkFields(`${at('spec.json')}: tests[${i}]`, t, TEST, p, tracks);
     if (!isObj(t)) continue;
     if (ids.has(t.id)) p.push(`${at('spec.json')}: tests[${i}].id "${t.id}" is used twice`);
     ids.add(t.id);
@@ -143,16 +144,16 @@ export function packProblems(pack) {
   }
   // Tracks: each one whose starter or solution is there needs both; at least one track.
   for (const [name, f] of Object.entries(pack.files ?? {})) {
-    const track = TRACKS[name];
+    const track = tracks[name];
     const has = (x) => typeof f[x] === 'string' && f[x].trim() !== '';
     if (has('starter') !== has('solution')) p.push(`${at(has('starter') ? track.files.solution : track.files.starter)} is missing or empty (the ${track.label} track needs a starter and a solution)`);
   }
-  if (!offeredTracks(pack.files ?? {}).length) p.push(`${at(Object.values(TRACKS).map((t) => t.files.starter).join(' or '))} is missing: a pack needs a starter and a solution for at least one track`);
+  if (!offeredTracks(pack.files ?? {}, tracks).length) p.push(`${at(Object.values(tracks).map((t) => t.files.starter).join(' or '))} is missing: a pack needs a starter and a solution for at least one track`);
   return p;
 }
 
-/** The tracks a pack offers, in the order of TRACKS: those with a starter and a solution. */
-export const offeredTracks = (files) => Object.keys(TRACKS).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());
+/** The tracks a pack offers, in the order of the registry `tracks`: those with a starter and a solution. */
+export const offeredTracks = (files, tracks) => Object.keys(tracks).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());
 
 /** A pack that fails packProblems(): the author's error, shown as is (the CLI exits 2). */
 export class PackError extends Error {}

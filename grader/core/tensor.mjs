@@ -9,17 +9,17 @@ export function tensor(data, shape, dtype = data instanceof Uint8Array ? 'bool' 
 }
 
 /** Host tensor → the wire form the guest decodes into an np array. */
-export const wire = (t) => ({ $nd: { dtype: t.dtype, shape: t.shape, data: Array.from(t.data) } });
+export const wire = (t) => ({ $array: { dtype: t.dtype, shape: t.shape, data: Array.from(t.data) } });
 /** A call's argument for the guest: tensors (also inside lists, such as a [k, v] cache) in the wire form, the rest as it is. */
 export const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a) ? a.map(toWire) : a);
 
 /**
- * Decoded student value (grader/sandbox/wire.mjs decodeResponse) → tensor, or { error } saying why it
- * is not an array. Accepts np arrays ({ $nd }) and regular nested lists of numbers or booleans.
+ * Decoded student value (grader/wire/codec.mjs decodeResponse) → tensor, or { error } saying why it
+ * is not an array. Accepts np arrays ({ $array }) and regular nested lists of numbers or booleans.
  */
 export function toTensor(value) {
-  if (value && value.$nd) { // checked by the wire decoder: typed data of exactly the shape's size
-    const { dtype, shape, data } = value.$nd;
+  if (value && value.$array) { // checked by the wire decoder: typed data of exactly the shape's size
+    const { dtype, shape, data } = value.$array;
     return { tensor: tensor(data, shape, dtype) };
   }
   if (typeof value === 'number' || typeof value === 'boolean') {
@@ -27,18 +27,18 @@ export function toTensor(value) {
   }
   if (!Array.isArray(value)) return { error: 'not-array', kind: value === null ? 'null' : typeof value };
   const shape = [];
-  for (let v = value; Array.isArray(v) || (v && v.$nd); v = Array.isArray(v) ? v[0] : null) {
-    if (v.$nd) { shape.push(...v.$nd.shape); break; }
+  for (let v = value; Array.isArray(v) || (v && v.$array); v = Array.isArray(v) ? v[0] : null) {
+    if (v.$array) { shape.push(...v.$array.shape); break; }
     shape.push(v.length);
     if (v.length === 0) break;
   }
   const flat = [];
   let kinds = new Set();
   const walk = (v, depth) => {
-    if (v && v.$nd) {
-      if (v.$nd.shape.join() !== shape.slice(depth).join()) throw new Error('ragged');
-      kinds.add(v.$nd.dtype === 'bool' ? 'boolean' : 'number');
-      for (const x of v.$nd.data) flat.push(x);
+    if (v && v.$array) {
+      if (v.$array.shape.join() !== shape.slice(depth).join()) throw new Error('ragged');
+      kinds.add(v.$array.dtype === 'bool' ? 'boolean' : 'number');
+      for (const x of v.$array.data) flat.push(x);
       return;
     }
     if (depth === shape.length) {

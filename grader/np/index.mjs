@@ -3,7 +3,7 @@
 // deviations from NumPy: README.md beside this file.
 import { Rng } from '../core/prng.mjs';
 import { arrayToString, formatShape } from './format.mjs';
-import { LIMITS } from '../sandbox/wire.mjs';
+import { LIMITS } from '../limits.mjs';
 
 // Captured once: the sandbox freezes the realm later, but np must not depend on what students do.
 const { exp, log, sqrt, abs, tanh, sin, cos, floor, ceil, sign, trunc, round: mround, pow, max: mmax, min: mmin, log1p, expm1 } = Math;

@@ -1,6 +1,6 @@
 // Reporters: one report (grader/core/grade.mjs) → text for people, Exercism v3 or Gradescope JSON.
 import { say } from '../core/messages.mjs';
-import { visible } from '../core/text.mjs';
+import { visible } from '../wire/text.mjs';
 
 /** Exercism test-runner interface, version 3 (results.json). */
 export function exercism(report) {

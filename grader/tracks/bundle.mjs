@@ -1,5 +1,5 @@
 // Build-time (Node) only: what esbuild needs to bundle any track's guest, for the Node host
-// (grader/node/guest-bundle.mjs) and the page's workers (web/build.mjs): the Python track's glue
+// (grader/hosts/node/guest-bundle.mjs) and the page's workers (web/build.mjs): the Python track's glue
 // plugin and its .py files as text. Harmless for the JavaScript track.
 import { gluePlugin, wasmPath } from './python/glue.mjs';
 

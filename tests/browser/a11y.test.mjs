@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { launch, open, check, setCode, getCode } from './launcher.mjs';
+import { launch, open, check, setCode, getCode } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const artifacts = new URL('tests/artifacts/', root);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, setCode, WEBGPU } from './launcher.mjs';
+import { launch, open, check, setCode, WEBGPU } from '../../tools/lib/chromium.mjs';
 
 let gpu, cpu, solution, graded; // browsers with and without WebGPU; the report of the first 7/7 Check
 // The server sends COOP/COEP (web/server.mjs): the page is cross-origin isolated, so its WASM SIMD

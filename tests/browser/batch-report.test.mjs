@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, ARGS } from './launcher.mjs';
+import { CHROMIUM, ARGS } from '../../tools/lib/chromium.mjs';
 import { cli } from '../js/cli.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 

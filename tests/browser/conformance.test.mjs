@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { openGpuPage } from '../webgpu/chromium.mjs';
+import { openGpuPage } from '../../tools/lib/gpu-page.mjs';
 import { casesFor, caseInputs, compareCase } from '../conformance/harness.mjs';
 import { loadTable, referenceFor } from '../conformance/reference.mjs';
 import { FLAVOURS } from '../../wasm/index.mjs';

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
-import { launch, otherOrigin } from './launcher.mjs';
+import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
 import { startServer } from '../../web/server.mjs';
 
 const root = new URL('../../', import.meta.url);

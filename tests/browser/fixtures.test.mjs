@@ -16,10 +16,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { exercism } from '../../grader/reporters/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
-import { LIMITS } from '../../grader/sandbox/wire.mjs';
-import { launch, open, check, setCode } from './launcher.mjs';
+import { LIMITS } from '../../grader/limits.mjs';
+import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 
 const LANG = 'en';
 const TIMEOUT_MS = 1000; // the spec's per-call limit (the page runs with its defaults)

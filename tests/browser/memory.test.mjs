@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
-import { launch, open, setCode } from './launcher.mjs';
+import { launch, open, setCode } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const artifacts = new URL('tests/artifacts/', root);

@@ -1,4 +1,4 @@
-// The page's sandbox against the network and against a crash (issue 9), in Debian's chromium:
+// The page's sandbox against the network and against a crash, in Debian's chromium:
 // 1. network (tests/fixtures/sandbox/), with __PORT__ set to a real TCP listener on 127.0.0.1,
 //    is checked and run in the page: it walks the worker global's prototype chain for fetch,
 //    importScripts, XMLHttpRequest, WebSocket, EventSource, leftover timers, caches, dynamic import()
@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
+import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
 
 const CRASH_NOTE = '#crash-note'; // the element the page shows after a Check that crashed the tab
 const SETTLE_MS = 1500; // after Check and Run: the fixture's leftover timers fire after 300 ms

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { say } from '../../grader/core/messages.mjs';
-import { listExercises } from '../../grader/node/exercise.mjs';
-import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
+import { listExercises } from '../../grader/hosts/node/exercise.mjs';
+import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (p) => readFile(new URL(p, root), 'utf8');

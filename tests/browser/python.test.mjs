@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
+import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (p) => readFile(new URL(p, root), 'utf8');

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
-import { launch, open, check, run, getCode, setCode } from './launcher.mjs';
+import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (p) => readFile(new URL(p, root), 'utf8');

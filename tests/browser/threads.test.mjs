@@ -1,4 +1,4 @@
-// The threaded WASM build in the page (issue 13): served as tools/serve serves it (web/server.mjs,
+// The threaded WASM build in the page: served as tools/serve serves it (web/server.mjs,
 // COOP same-origin + COEP require-corp) the page is cross-origin isolated, loads the relaxed-SIMD
 // build with threads (attnlab-relaxed-mt: its glue and pthread worker script from dist/wasm/), names
 // it and its threads on the badge, grades 7/7 (the student's code still single-threaded in its
@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, check, run, setCode } from './launcher.mjs';
+import { launch, open, check, run, setCode } from '../../tools/lib/chromium.mjs';
 
 let solution;
 const browsers = [];

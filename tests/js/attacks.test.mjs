@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { treeRss } from './cli.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -22,7 +22,7 @@ import { casesFor, writeClass } from '../fixtures/class.mjs';
 import { similarPairs } from '../../grader/batch/similarity.mjs';
 import { readZip } from '../../grader/batch/zip.mjs';
 import { gradeBatch } from '../../grader/batch/run.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-'));

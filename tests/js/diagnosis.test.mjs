@@ -11,9 +11,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { grade } from '../../grader/core/grade.mjs';
-import { LANGS, say } from '../../grader/core/messages.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { SENTENCES, say } from '../../grader/core/messages.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases, sentenceMark } from '../fixtures/cases.mjs';
 
@@ -29,7 +29,7 @@ const { cases } = fixtureCases(set);
 // of a result that is not [out, weights] (each in every track's spelling), and the references to an earlier test that said one.
 const CAUSES = [
   ...Object.entries(exercise.messages[LANG]).filter(([k]) => k.startsWith('d.')).map(([, v]) => v),
-  ...Object.entries(LANGS[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py').map(([, v]) => v),
+  ...Object.entries(SENTENCES[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py').map(([, v]) => v),
   say(LANG, 'cause.same', {}), say(LANG, 'error.same', {}),
 ].map(sentenceMark);
 const namesCause = (message) => CAUSES.some((c) => message.includes(c));

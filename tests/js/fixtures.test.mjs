@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { grade } from '../../grader/core/grade.mjs';
 import { exercism } from '../../grader/reporters/index.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 

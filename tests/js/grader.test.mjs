@@ -136,7 +136,7 @@ test('compare: allclose tolerance, NaN never equal, infinities must match in sig
 test('toTensor: nested lists, np arrays inside lists, and the ways a value is not an array', () => {
   assert.deepEqual(toTensor([[1, 2], [3, 4]]).tensor.shape, [2, 2]);
   assert.equal(toTensor([[true, false]]).tensor.dtype, 'bool');
-  const nd = { $nd: { dtype: 'float64', shape: [2], data: [1, 2] } };
+  const nd = { $array: { dtype: 'float64', shape: [2], data: [1, 2] } };
   assert.deepEqual(Array.from(toTensor([nd, nd]).tensor.data), [1, 2, 1, 2]);
   assert.equal(toTensor([[1, 2], [3]]).error, 'ragged');
   assert.equal(toTensor([1, true]).error, 'mixed');
@@ -169,7 +169,7 @@ test('an explained np error: English keeps NumPy\'s words, Russian gives the typ
 // several tests: its expected_results.json).
 test('grade(): onTest sees every entry in order, with sameAs naming the test a reference points to', async () => {
   const [{ grade }, { loadExercise }, { NodeSandbox }, { loadCore }, { TRACKS }, { say }] = await Promise.all([
-    import('../../grader/core/grade.mjs'), import('../../grader/node/exercise.mjs'), import('../../grader/node/sandbox.mjs'),
+    import('../../grader/core/grade.mjs'), import('../../grader/hosts/node/exercise.mjs'), import('../../grader/hosts/node/sandbox.mjs'),
     import('../../wasm/index.mjs'), import('../../grader/tracks/index.mjs'), import('../../grader/core/messages.mjs')]);
   const root = new URL('../../exercises/flash/', import.meta.url).pathname;
   const exercise = await loadExercise('flash');

@@ -1,15 +1,15 @@
-// Measuring what a call into student code builds (grader/sandbox/measure.mjs over np's creation hook,
+// Measuring what a call into student code builds (grader/tracks/measure.mjs over np's creation hook,
 // grader/np/index.mjs watchArrays): new buffers counted, views and arguments not, the largest array
 // with the student's line in both tracks (JavaScript from the stack, Python by a second run stopped at
 // that array), the reply checked by the wire's decoder, and ctx.measure in a pack's test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import np, { watchArrays } from '../../grader/np/index.mjs';
-import { measureCall } from '../../grader/sandbox/measure.mjs';
-import { createOutput } from '../../grader/sandbox/guest-kit.mjs';
-import { decodeResponse } from '../../grader/sandbox/wire.mjs';
+import { measureCall } from '../../grader/tracks/measure.mjs';
+import { createOutput } from '../../grader/tracks/guest-kit.mjs';
+import { decodeResponse } from '../../grader/wire/codec.mjs';
 import { toWire } from '../../grader/core/tensor.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 
 const isReal = np.ndarray.parts;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 
 const CORPUS = fileURLToPath(new URL('../numpy-diff/corpus.py', import.meta.url));

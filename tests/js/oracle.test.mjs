@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXERCISES, listExercises } from '../../grader/node/exercise.mjs';
+import { EXERCISES, listExercises } from '../../grader/hosts/node/exercise.mjs';
 import { Rng, deriveSeed } from '../../grader/core/prng.mjs';
 import { compare } from '../../grader/core/compare.mjs';
 import { tensor, sizeOf } from '../../grader/core/tensor.mjs';

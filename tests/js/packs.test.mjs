@@ -16,8 +16,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listExercises, loadExercise, readPack } from '../../grader/node/exercise.mjs';
-import { packProblems } from '../../grader/core/pack.mjs';
+import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
+import { packProblems } from '../../grader/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const slugs = listExercises();

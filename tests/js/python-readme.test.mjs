@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { findApi, encodeCode, decodeCode, CODE_PREFIX } from '../../web/src/scorm.js';
 import { cmi5Launch } from '../../web/src/mode.js';
-import { listExercises } from '../../grader/node/exercise.mjs';
+import { listExercises } from '../../grader/hosts/node/exercise.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const packageScorm = (...args) => spawnSync(join(ROOT, 'tools/package-scorm'), args, { cwd: ROOT, encoding: 'utf8' });

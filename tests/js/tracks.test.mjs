@@ -11,16 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
-import { grade, sayOn } from '../../grader/core/grade.mjs';
-import { packProblems } from '../../grader/core/pack.mjs';
-import { loadExercise, readPack } from '../../grader/node/exercise.mjs';
+import { grade, sayForTrack } from '../../grader/core/grade.mjs';
+import { packProblems } from '../../grader/index.mjs';
+import { loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 
 const EX = new URL('../../exercises/sdpa/', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-tracks-'));
 const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
-const nd = (shape, data, dtype = 'float64') => ({ $nd: { dtype, shape, data } });
+const nd = (shape, data, dtype = 'float64') => ({ $array: { dtype, shape, data } });
 
 test('the table: two tracks, each with the fields the rooms read', () => {
   assert.deepEqual(TRACK_NAMES, ['js', 'python']);
@@ -114,11 +114,11 @@ test('Python prepareSource: reads(fn) holds what a function and the functions it
 
 test('messages: a track\'s spelling (key.py) first on that track, the base key elsewhere', () => {
   const pack = { en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' }, ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' } };
-  assert.equal(sayOn(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
-  assert.equal(sayOn(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
-  assert.equal(sayOn(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
-  assert.match(sayOn(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
-  assert.match(sayOn(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
+  assert.equal(sayForTrack(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
+  assert.equal(sayForTrack(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
+  assert.equal(sayForTrack(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
+  assert.match(sayForTrack(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
+  assert.match(sayForTrack(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
 });
 
 test('packs: a track is offered with its starter and solution; half a pair, or a variant without its base, is a problem', async () => {
@@ -174,18 +174,18 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
     assert.deepEqual((await sb.call('none', [x])).value, { $undef: true });
     const p = await sb.call('pair', [x]);
     assert.equal(p.value.length, 2);
-    assert.deepEqual(Array.from(p.value[0].$nd.data), [2, -4, 6, 8]);
+    assert.deepEqual(Array.from(p.value[0].$array.data), [2, -4, 6, 8]);
     assert.deepEqual(p.value[1], [[true, false], [true, true]]);
     const e = await sb.call('raises', [x]);
     assert.equal(e.kind, 'error');
     assert.match(e.message, /^ValueError: matmul: /);
     assert.equal(e.line, 11);
-    assert.deepEqual(Array.from((await sb.call('einsum', [x])).value.$nd.data), [1, 3, -2, 4]);
+    assert.deepEqual(Array.from((await sb.call('einsum', [x])).value.$array.data), [1, 3, -2, 4]);
     const u = await sb.call('roll', [x]);
     assert.match(u.message, /^AttributeError: numpy\.roll is not available in this runtime; use np\.concatenate/);
     assert.equal((await sb.call('absent', [])).kind, 'missing');
     for (let i = 1; i <= 3; i++) assert.equal((await sb.call('keep', [x])).value, i);
-    assert.deepEqual(Array.from((await sb.call('kept', [])).value.$nd.data), [2, -1, 4, 5], 'an array kept in a global outlives its call');
+    assert.deepEqual(Array.from((await sb.call('kept', [])).value.$array.data), [2, -1, 4, 5], 'an array kept in a global outlives its call');
     // 32 MiB per call, 40 calls: past the 512 MiB budget unless each call's arrays are released.
     for (let i = 0; i < 40; i++) {
       const r = await sb.call('big', [x], { timeoutMs: 5000 });

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { grade } from '../../grader/core/grade.mjs';
 import { exercism } from '../../grader/reporters/index.mjs';
-import { loadExercise } from '../../grader/node/exercise.mjs';
-import { NodeSandbox } from '../../grader/node/sandbox.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
 

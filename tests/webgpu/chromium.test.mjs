@@ -4,7 +4,7 @@
 // Also: which backend 'auto' picks with and without --enable-unsafe-webgpu.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openGpuPage } from './chromium.mjs';
+import { openGpuPage } from '../../tools/lib/gpu-page.mjs';
 import { casesFor, caseInputs, compareCase } from '../conformance/harness.mjs';
 import { loadTable, referenceFor } from '../conformance/reference.mjs';
 

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM } from '../../tests/browser/launcher.mjs';
+import { CHROMIUM } from '../lib/chromium.mjs';
 import { FLAVOURS } from '../../wasm/index.mjs';
 import { D, H, CAUSAL } from './workload.mjs';
 
@@ -83,7 +83,7 @@ function openPage(key) {
       if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (tools/setup --browser installs it)`);
       const ortDist = path.join(here, 'node_modules/onnxruntime-web/dist');
       if (!existsSync(ortDist)) throw new Error(`no ${ortDist}: tools/bench installs the peers`);
-      const { openGpuPage } = await import('../../tests/webgpu/chromium.mjs');
+      const { openGpuPage } = await import('../lib/gpu-page.mjs');
       // The bundle's loadCore finds the build's files at ./dist/ beside page.js.
       return openGpuPage({ source: PAGE, links: { ort: ortDist, dist: path.join(root, 'wasm/dist') }, webgpu: false });
     })());

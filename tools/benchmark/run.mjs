@@ -16,7 +16,7 @@ import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { defaultThreads, enableRelaxedSimd, loadCore, relaxedSimdSupported, threadsSupported } from '../../wasm/index.mjs';
+import { BACKEND_NAMES, defaultThreads, enableRelaxedSimd, loadCore, relaxedSimdSupported, threadsSupported } from '../../wasm/index.mjs';
 import { backendFromArgs } from '../../wasm/webgpu/backend.mjs';
 import { attentionModel } from './onnx.mjs';
 import { timePlot } from './svg.mjs';
@@ -30,7 +30,7 @@ const require = createRequire(path.join(here, 'package.json'));
 
 // ---- options ---------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-const USAGE = 'tools/bench [--quick] [--browser] [--webgpu] [--threads N] [--backend auto|webgpu|simd|wasm] [--json FILE] [--svg FILE] [--only impl,impl]';
+const USAGE = `tools/bench [--quick] [--browser] [--webgpu] [--threads N] [--backend ${BACKEND_NAMES.join('|')}] [--json FILE] [--svg FILE] [--only impl,impl]`;
 const opt = { quick: false, browser: false, webgpu: false, json: path.join(here, 'out/bench.json'), svg: path.join(here, 'out/bench.svg'), only: null, threads: null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];

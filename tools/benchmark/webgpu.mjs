@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWebGpuAttention } from '../../wasm/webgpu/index.mjs';
-import { CHROMIUM } from '../../tests/browser/launcher.mjs';
+import { CHROMIUM } from '../lib/chromium.mjs';
 import { D, H, CAUSAL, TOL, makeInputs, reference, median } from './workload.mjs';
 
 export const WEBGPU_IMPLS = ['attnlab-webgpu', 'ort-web-webgpu'];
@@ -92,7 +92,7 @@ async function chromiumHost() {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (${SETUP_HINT})`);
   const ortDist = path.join(here, 'node_modules/onnxruntime-web/dist');
   if (!existsSync(ortDist)) throw new Error(`no ${path.relative(process.cwd(), ortDist)}: tools/bench installs the peers`);
-  const { openGpuPage } = await import('../../tests/webgpu/chromium.mjs');
+  const { openGpuPage } = await import('../lib/gpu-page.mjs');
   const b = await openGpuPage({ source: PAGE, links: { ort: ortDist } });
   const ev = b.evaluate;
   return {

@@ -1,7 +1,7 @@
 // The workload every row of tools/bench shares (the CPU table in run.mjs and the WebGPU table in
 // webgpu.mjs): the shape constants, the inputs, the check against the double reference, the median.
 import { loadCore } from '../../wasm/index.mjs';
-import { Rng } from '../../grader/core/prng.mjs';
+import { Rng } from '../../grader/index.mjs';
 
 export const D = 64, H = 1, CAUSAL = true;
 export const TOL = 1e-3;  // max |out - reference| accepted (inputs ~ N(0, 1), float32 arithmetic)

@@ -1,4 +1,4 @@
-// Embind layer over attnlab::fused (fused.hpp), the float32 fast path of issue 4.
+// Embind layer over attnlab::fused (fused.hpp), the float32 fast path (the fused kernel the conformance table checks).
 // fused_attention_f32 copies q, k, v (JS Float32Arrays) into heap buffers it owns (kept for the next
 // call), runs the kernel and returns {out, weights?} as fresh JS-owned Float32Arrays (a view would
 // die when memory grows), or {error: message}. Argument checks with JS-level messages live in wasm/fused.mjs; the C++ check

@@ -1,4 +1,4 @@
-// attention.wgsl — fused scaled dot-product attention, float32 (attnlab issue 5).
+// attention.wgsl — fused scaled dot-product attention, float32, the WebGPU backend of the fast path.
 //
 // For every (b, h) and query row i:
 //   out[b,h,i,:] = sum_j w[i,j] * v[b,h,j,:],   w[i,:] = softmax_j(scale * q[b,h,i,:] . k[b,h,j,:])

@@ -10,9 +10,8 @@
 // loss or an uncaptured error (so a page's badge can say so at once), or at the next call at the
 // latest. An explicit choice is never replaced: it fails loudly.
 import { createWebGpuAttention, WebGpuUnavailableError } from './index.mjs';
-import { loadCore as defaultLoadCore, simdFlavour } from '../index.mjs';
+import { loadCore as defaultLoadCore, simdFlavour, BACKEND_NAMES } from '../index.mjs';
 
-export const BACKENDS = ['auto', 'webgpu', 'simd', 'wasm'];
 /**
  * The loadCore flavour of a CPU backend ('simd': the relaxed-SIMD build where the engine has it, threaded
  * where threads are supported and `threads` (default: the core count) > 1); 'auto' otherwise.
@@ -28,7 +27,7 @@ export function backendFromArgs(source) {
     if (i >= 0) v = source[i].includes('=') ? source[i].split('=')[1] : source[i + 1];
   }
   if (v === null || v === undefined) return 'auto';
-  if (!BACKENDS.includes(v)) throw new Error(`backend: "${v}" is not one of ${BACKENDS.join(', ')}`);
+  if (!BACKEND_NAMES.includes(v)) throw new Error(`backend: "${v}" is not one of ${BACKEND_NAMES.join(', ')}`);
   return v;
 }
 
@@ -39,7 +38,7 @@ export function backendFromArgs(source) {
  * @returns {Promise<{ name, reason, tried, adapterInfo?, core?, webgpu?, attentionF32(args): Promise<{out, weights?}>, destroy() }>}
  */
 export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, loadCore = defaultLoadCore, onFallback, threads } = {}) {
-  if (!BACKENDS.includes(backend)) throw new Error(`chooseBackend: backend "${backend}" is not one of ${BACKENDS.join(', ')}`);
+  if (!BACKEND_NAMES.includes(backend)) throw new Error(`chooseBackend: backend "${backend}" is not one of ${BACKEND_NAMES.join(', ')}`);
   const tried = [];  // [{ name, error }] for every backend that did not load
   let cur = null, be = null;  // be is set once chosen: a GPU failure before that shows at the first call
   let switching = null;       // the one switch to the CPU, however many failures report it

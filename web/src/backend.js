@@ -4,9 +4,8 @@
 // panel computes with it; grading and the heatmap's reference always use the double-precision core.attention.
 import '../../wasm/webgpu/browser.mjs'; // registers the WGSL kernel (bundled as text) before any device use
 import { chooseBackend, backendFromArgs, flavourFor } from '../../wasm/webgpu/backend.mjs';
-import { FLAVOURS, threadsSupported } from '../../wasm/index.mjs';
+import { BACKENDS, FLAVOURS, threadsSupported } from '../../wasm/index.mjs';
 
-export const LABEL = { webgpu: 'WebGPU', simd: 'WASM SIMD', wasm: 'WASM' };
 /** What a loaded core's build is called on the page (FLAVOURS' label). */
 export const flavourLabel = (flavour) => FLAVOURS[flavour]?.label ?? 'WASM';
 
@@ -47,12 +46,12 @@ export async function pickBackend({ backend, threads, loadCore, onChange }) {
   try {
     be = await chooseBackend({
       backend, loadCore, threads,
-      onFallback: ({ to, reason }) => onChange({ name: to, label: `WebGPU → ${LABEL[to]}`, threads: cpuThreads(), reason, fallback: true, be }),
+      onFallback: ({ to, reason }) => onChange({ name: to, label: `WebGPU → ${BACKENDS[to].label}`, threads: cpuThreads(), reason, fallback: true, be }),
     });
-    onChange({ name: be.name, label: LABEL[be.name], threads: cpuThreads(), reason: be.reason, fallback: false, be });
+    onChange({ name: be.name, label: BACKENDS[be.name].label, threads: cpuThreads(), reason: be.reason, fallback: false, be });
     return be;
   } catch (e) { // an explicit backend that is not there: said on the badge, the page keeps grading
-    onChange({ name: backend, label: `${LABEL[backend] ?? backend} ✗`, threads: 1, reason: e.message, failed: true, be: null });
+    onChange({ name: backend, label: `${BACKENDS[backend]?.label ?? backend} ✗`, threads: 1, reason: e.message, failed: true, be: null });
     return null;
   }
 }

@@ -1,7 +1,7 @@
 // The exercise packs the page offers (every exercises/<slug>/, checked at build time by web/build.mjs),
 // in course order, and the choice of one: ?exercise=<slug>, else the last one opened here, else the
 // first. Only specs are in the page's bundle; the chosen pack's suite, texts and starters are its own
-// chunk, loaded here. The loaded pack is shaped like grader/node/exercise.mjs's loadExercise() result.
+// chunk, loaded here. The loaded pack is shaped like grader/hosts/node/exercise.mjs's loadExercise() result.
 import { packs } from 'attnlab:packs';
 
 /** Packs in course order (spec.json "order", then slug): { slug, spec } each. */

@@ -4,9 +4,7 @@
 // the arrays it created. Drawn against two guides: the whole (T, T) score matrix of the naive
 // softmax(Q Kᵀ) V (T²·8 bytes) and one block of scores (T × block_size · 8 bytes, block_size =
 // args[0]), the most a blocked computation needs at a time. measureMemory() collects, renderMemory() draws.
-import { Rng } from '../../grader/core/prng.mjs';
-import { DEFAULT_TRACK } from '../../grader/tracks/index.mjs';
-import { wire, fmtShape } from '../../grader/core/tensor.mjs';
+import { Rng, DEFAULT_TRACK, wire, fmtShape } from '../../grader/browser.mjs';
 import { svgEl, html, marker } from './scale.js';
 
 export const D = 64;

@@ -6,9 +6,7 @@
 // numbers). A series stops at the first size slower than the limit (1 s): the student's call is cut
 // off there by the sandbox's time limit; the fast paths cannot be interrupted, so a size whose
 // quadratic extrapolation from the last point is over the limit is not started.
-import { Rng } from '../../grader/core/prng.mjs';
-import { DEFAULT_TRACK } from '../../grader/tracks/index.mjs';
-import { wire } from '../../grader/core/tensor.mjs';
+import { Rng, DEFAULT_TRACK, wire } from '../../grader/browser.mjs';
 
 export const D = 64;
 export const STUDENT_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048];

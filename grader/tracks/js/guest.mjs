@@ -13,9 +13,9 @@
 //                                                        | { ok: false, kind, message, line, column, output }
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
 import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
-import { InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
-import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
-import { measureCall } from '../../sandbox/measure.mjs';
+import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
+import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
+import { measureCall } from '../measure.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 

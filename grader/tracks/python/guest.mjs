@@ -2,7 +2,7 @@
 // `vm` context in the Node host's child process, or the page's Python Web Worker), with the numpy
 // module (./numpy.py) over the np engine through the bridge (./bridge.mjs), and the runtime
 // (./runtime.py) that loads and calls the submission. Same requests and answers as the JavaScript
-// guest (grader/tracks/js/guest.mjs), through the shared loop of grader/sandbox/guest-kit.mjs:
+// guest (grader/tracks/js/guest.mjs), through the shared loop of grader/tracks/guest-kit.mjs:
 //   { op: 'load', source, functions } → { ok: true, functions, error: null | { message, line, column, syntax? }, output }
 //   { op: 'call', name, args }        → { ok: true, value, output } | { ok: false, kind, message, line, output }
 // A function that returns None answers { $undef } ("not implemented"); MemoryError is kind 'memory'.
@@ -11,9 +11,10 @@
 // `import js` (which the runtime refuses) would find that object, not the realm's global.
 import { createMicroPython } from 'attnlab:micropython-glue';
 import np from '../../np/index.mjs';
-import { LIMITS, InvalidValue, encodeValue } from '../../sandbox/wire.mjs';
-import { createOutput, createHandle, capMessage, removeEverywhere } from '../../sandbox/guest-kit.mjs';
-import { measureCall } from '../../sandbox/measure.mjs';
+import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
+import { LIMITS } from '../../limits.mjs';
+import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
+import { measureCall } from '../measure.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';

@@ -1,4 +1,4 @@
-// attnlab/fused.hpp — fused float32 scaled dot-product attention for the CPU (issue 4).
+// attnlab/fused.hpp — fused float32 scaled dot-product attention for the CPU.
 //
 //   out[b,h,i,:] = sum_j softmax_j(scale * q[b,h,i,:] . k[b,h,j,:]) * v[b,h,j,:]
 //   q (B,H,Tq,d), k (B,H,Tk,d), v (B,H,Tk,dv), out (B,H,Tq,dv), optional weights (B,H,Tq,Tk);

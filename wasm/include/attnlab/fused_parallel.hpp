@@ -1,4 +1,4 @@
-// attnlab/fused_parallel.hpp — the fused float32 attention of fused.hpp on a thread pool (issue 13).
+// attnlab/fused_parallel.hpp — the fused float32 attention of fused.hpp on a thread pool.
 //
 //   ThreadPool pool(4);                       // once (pool.hpp)
 //   ParallelWorkspace<DefaultPath> ws;        // once; only grows

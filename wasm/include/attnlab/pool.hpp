@@ -1,4 +1,4 @@
-// attnlab/pool.hpp — a fixed pool of worker threads for data-parallel loops (issue 13).
+// attnlab/pool.hpp — a fixed pool of worker threads for data-parallel loops.
 //
 //   ThreadPool pool(4);                    // 3 std::threads started here, once; the caller is thread 0
 //   pool.run(n, [&](std::size_t item, int thread) { ... }, 2);   // items [0, n) on threads 0 and 1

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/server.mjs';
-import { CHROMIUM, ARGS } from '../browser/launcher.mjs';
+import { CHROMIUM, ARGS } from './chromium.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Bundles `entry` (a file) or `source` (module text resolved from the repo root) with .wgsl as text,

@@ -1,14 +1,14 @@
-// A track's guest (grader/tracks/<name>/guest-entry.mjs, with grader/sandbox and grader/np) bundled
+// A track's guest (grader/tracks/<name>/guest-entry.mjs, with grader/wire and grader/np) bundled
 // into one classic script, to be evaluated inside a fresh `vm` context; plus the WebAssembly bytes
 // its interpreter runs, if any (the Python track's MicroPython). Cached in grader/dist/ per track and
 // rebuilt when a source is newer than the cache.
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_TRACK } from '../tracks/index.mjs';
-import { guestLoader, guestPlugins, guestWasm } from '../tracks/bundle.mjs';
+import { DEFAULT_TRACK } from '../../tracks/index.mjs';
+import { guestLoader, guestPlugins, guestWasm } from '../../tracks/bundle.mjs';
 
-const grader = join(dirname(fileURLToPath(import.meta.url)), '..');
+const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
   const p = join(dir, e.name);
@@ -24,7 +24,7 @@ export async function guestBundle(track = DEFAULT_TRACK) {
   const wasmFile = guestWasm(track);
   let cached = 0;
   try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  const sources = Math.max(...['sandbox', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(fileURLToPath(import.meta.url)).mtimeMs,
+  const sources = Math.max(...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(join(grader, 'limits.mjs')).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs,
     wasmFile ? statSync(wasmFile).mtimeMs : 0);
   let script;
   if (cached > sources) script = readFileSync(cache, 'utf8');

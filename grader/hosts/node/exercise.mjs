@@ -3,10 +3,10 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packProblems, PackError, offeredTracks } from '../core/pack.mjs';
-import { TRACKS } from '../tracks/index.mjs';
+import { packProblems, PackError, offeredTracks } from '../../core/pack.mjs';
+import { TRACKS } from '../../tracks/index.mjs';
 
-export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exercises');
+export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'exercises');
 
 /** The slugs of every pack (the folders of exercises/ that hold a spec.json), in course order: spec.json "order", then slug. */
 export function listExercises(root = EXERCISES) {
@@ -40,7 +40,7 @@ export async function readPack(slug, root = EXERCISES) {
     // A track's own statement, where it has one (texts/task.ru.py.md …).
     trackTexts: Object.fromEntries(Object.values(TRACKS).map((t) => [t.variant, { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) }])
       .filter(([, tx]) => tx.ru !== null || tx.en !== null)),
-    files, tracks: offeredTracks(files),
+    files, tracks: offeredTracks(files, TRACKS),
   };
 }
 
@@ -51,7 +51,7 @@ export async function loadExercise(slug, root = EXERCISES) {
     throw new PackError(`unknown exercise "${slug}" (exercises: ${known.join(', ') || 'none'})`);
   }
   const pack = await readPack(slug, root);
-  const problems = packProblems(pack);
+  const problems = packProblems(pack, TRACKS);
   if (problems.length) throw new PackError(problems.join('\n'));
   return pack;
 }

@@ -3,7 +3,8 @@
 // encode the reply within LIMITS.replyBytes). The track's guest supplies the ops (load, call), how an
 // array is built in its realm, and how an exception becomes { message, line, column }.
 // Evaluated in the realm before any student code, so the intrinsics captured here are the originals.
-import { LIMITS, decodeRequest } from './wire.mjs';
+import { decodeRequest } from '../wire/codec.mjs';
+import { LIMITS } from '../limits.mjs';
 
 const { stringify } = JSON;
 const { apply } = Reflect;

@@ -4,8 +4,8 @@
 //   call(name, args, { timeoutMs, deadlineMs, measure })       → { ok: true, value, output, measured? }
 //                                                               | { ok: false, kind, message, line?, output }
 //   close()
-// with the answers of grader/node/sandbox.mjs (kind 'timeout' | 'memory' | 'crash' | 'error' |
-// 'missing' | 'invalid'), every reply checked by the same decoder (grader/sandbox/wire.mjs).
+// with the answers of grader/hosts/node/sandbox.mjs (kind 'timeout' | 'memory' | 'crash' | 'error' |
+// 'missing' | 'invalid'), every reply checked by the same decoder (grader/wire/codec.mjs).
 //
 // One BrowserSandbox runs one track's guest (its worker script, and the WebAssembly module it needs).
 // Every load() gets a fresh worker (a fresh realm: top-level `const`s of the previous run are gone);
@@ -20,11 +20,12 @@
 // not the student's. Where the
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
-import { LIMITS, decodeResponse, encodeRequest } from '../../../grader/sandbox/wire.mjs';
-import { DEFAULT_TRACK } from '../../../grader/tracks/index.mjs';
-import { workerFile } from '../../csp.mjs';
+import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
+import { LIMITS } from '../../limits.mjs';
+import { DEFAULT_TRACK } from '../../tracks/index.mjs';
+import { workerFile } from './workers.mjs';
 
-// What the host knows of a track: which worker script runs its guest (web/csp.mjs), the WebAssembly
+// What the host knows of a track: which worker script runs its guest (./workers.mjs), the WebAssembly
 // module that guest needs (fetched and compiled once per page, then handed to every worker), and a
 // program to warm a spare realm with (the track's warmUp: a fresh worker compiles its guest lazily,
 // which would otherwise cost the first Check; it leaves the realm's globals as they were).

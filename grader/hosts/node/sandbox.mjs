@@ -28,8 +28,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { guestBundle } from './guest-bundle.mjs';
-import { DEFAULT_TRACK } from '../tracks/index.mjs';
-import { LIMITS, decodeResponse, encodeRequest } from '../sandbox/wire.mjs';
+import { DEFAULT_TRACK } from '../../tracks/index.mjs';
+import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
+import { LIMITS } from '../../limits.mjs';
 
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 const GRACE_MS = 250;

@@ -3,6 +3,6 @@
 // the config; this worker's CSP (WORKER_CSPS.python, web/csp.mjs) allows WebAssembly and nothing else:
 // no network, no eval. Started only when the page's Python track is chosen.
 import { startWorker } from './worker-core.js';
-import { installPythonGuest } from '../../../grader/tracks/python/guest.mjs';
+import { installPythonGuest } from '../../tracks/python/guest.mjs';
 
 startWorker(({ config, hide }) => installPythonGuest(self, { wasm: config.wasm, hide }));

@@ -1,9 +1,9 @@
 // The wire format of the sandbox boundary and its one codec (DESIGN.md → Contracts → Sandbox).
 //
 // Values cross as JSON text:
-//   numbers (non-finite as { $f: 'NaN' | 'Infinity' | '-Infinity' }), booleans, null, strings (cut to
+//   numbers (non-finite as { $number: 'NaN' | 'Infinity' | '-Infinity' }), booleans, null, strings (cut to
 //   STRING_CAP), lists, { $undef: true }, { $other: kind } for anything that is not data (a function, an
-//   object: its kind only), and arrays { $nd: { dtype: 'float64' | 'int64' | 'bool', shape: [n, …],
+//   object: its kind only), and arrays { $array: { dtype: 'float64' | 'int64' | 'bool', shape: [n, …],
 //   data: [numbers | booleans] | packed } }. An array of PACK_MIN elements or more travels packed: data
 //   is one base64 string of its bytes (float64 little-endian for float64 and int64, one byte 0/1 per
 //   element for bool), so a (1024, 64) argument is one string to copy instead of 65,536 numbers to
@@ -16,19 +16,8 @@
 // On the trusted side decodeResponse() checks every field of a reply (types, shape × data length,
 //   element types, sizes, text caps) before anything is built from it, and never throws.
 
-import { capText, scrubHost, visible } from '../core/text.mjs';
-
-export const LIMITS = Object.freeze({
-  memoryMb: 512, // student code's memory budget for a whole run, in either host
-  replyBytes: 32 * 2 ** 20, // one reply, as the host reads it (bytes in Node, UTF-16 units in a page)
-  elements: 2 ** 22, // numbers in one returned value, all arrays together
-  depth: 32, // nesting of lists (and dimensions of an array)
-  string: 200, // a returned string: only its start is ever shown
-  message: 2000, // an error message
-  output: 20000, // what one request printed
-  wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
-  releaseMs: 5000, // the runtime's own clean-up after a request (a request of its own, never the student's time)
-});
+import { capText, scrubHost, visible } from './text.mjs';
+import { LIMITS } from '../limits.mjs';
 
 /** Arrays with at least this many elements cross packed (base64 of their bytes); smaller ones as lists. */
 export const PACK_MIN = 256;
@@ -119,7 +108,7 @@ function unpack(text, n, bool) {
   return new F64(bufferOf(bytes));
 }
 
-const nonFinite = (x) => ({ $f: x !== x ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity' });
+const nonFinite = (x) => ({ $number: x !== x ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity' });
 const num = (x) => (x - x === 0 ? x : nonFinite(x)); // finite ⇔ x − x is 0 (no call into the realm)
 
 /** A returned value that cannot cross; the guest answers { ok: false, kind: 'invalid', reason, detail }. */
@@ -172,7 +161,7 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
         size *= d;
       }
       if (dims.length !== shape.length || dims.length > LIMITS.depth || size !== n) throw new InvalidValue('ndarray');
-      return { $nd: { dtype, shape: dims, data: typed(data, n, dtype === 'bool', true) } };
+      return { $array: { dtype, shape: dims, data: typed(data, n, dtype === 'bool', true) } };
     }
     if (typedTag(v) !== undefined) {
       const n = typedLength(v);
@@ -190,11 +179,11 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
   return enc(value, 0);
 }
 
-/** Host side: a request → JSON text (non-finite numbers as { $f }; arrays of PACK_MIN elements or more packed). */
+/** Host side: a request → JSON text (non-finite numbers as { $number }; arrays of PACK_MIN elements or more packed). */
 export const encodeRequest = (request, packMin = PACK_MIN) =>
   stringify(request, (k, v) => {
     if (typeof v === 'number' && v - v !== 0) return nonFinite(v);
-    if (k === '$nd' && v && (isArray(v.data) || typedTag(v.data) !== undefined) && v.data.length >= packMin) return { ...v, data: pack(v.data, v.data.length, v.dtype === 'bool') };
+    if (k === '$array' && v && (isArray(v.data) || typedTag(v.data) !== undefined) && v.data.length >= packMin) return { ...v, data: pack(v.data, v.data.length, v.dtype === 'bool') };
     return v;
   });
 
@@ -205,9 +194,9 @@ export const encodeRequest = (request, packMin = PACK_MIN) =>
 export const decodeRequest = (text, makeArray) =>
   jsonParse(text, (k, v) => {
     if (v && typeof v === 'object' && !isArray(v)) {
-      if (hasOwn(v, '$f')) return Number(v.$f);
-      if (hasOwn(v, '$nd')) {
-        const nd = v.$nd;
+      if (hasOwn(v, '$number')) return Number(v.$number);
+      if (hasOwn(v, '$array')) {
+        const nd = v.$array;
         if (typeof nd.data !== 'string') return makeArray(nd);
         let n = 1;
         for (const d of nd.shape) n *= d;
@@ -231,7 +220,7 @@ const DTYPES = ['float64', 'int64', 'bool'];
 // Student text as every consumer may show it: no host frames or paths, control characters escaped, capped.
 const studentText = (s, cap) => capText(visible(scrubHost(s)), cap, ' …');
 
-/** A value of a reply, checked: arrays come back as { $nd: { dtype, shape, data: Float64Array | Uint8Array } }. */
+/** A value of a reply, checked: arrays come back as { $array: { dtype, shape, data: Float64Array | Uint8Array } }. */
 function checkValue(v) {
   let budget = LIMITS.elements;
   const spend = (n) => { if ((budget -= n) < 0) bad('too many elements'); };
@@ -245,36 +234,36 @@ function checkValue(v) {
       return x.map((y) => walk(y, depth + 1));
     }
     if (!isPlain(x)) bad('not a value');
-    if (hasOwn(x, '$f')) return onlyKeys(x, ['$f']) && hasOwn(F, x.$f) ? F[x.$f] : bad('$f');
+    if (hasOwn(x, '$number')) return onlyKeys(x, ['$number']) && hasOwn(F, x.$number) ? F[x.$number] : bad('$number');
     if (hasOwn(x, '$undef')) return onlyKeys(x, ['$undef']) && x.$undef === true ? x : bad('$undef');
     if (hasOwn(x, '$other')) return onlyKeys(x, ['$other']) && OTHER.includes(x.$other) ? x : bad('$other');
-    if (hasOwn(x, '$nd')) return onlyKeys(x, ['$nd']) ? { $nd: checkArray(x.$nd, spend) } : bad('$nd');
+    if (hasOwn(x, '$array')) return onlyKeys(x, ['$array']) ? { $array: checkArray(x.$array, spend) } : bad('$array');
     return bad('an object');
   };
   return walk(v, 0);
 }
 
 function checkArray(nd, spend) {
-  if (!isPlain(nd) || !onlyKeys(nd, ['dtype', 'shape', 'data'])) bad('$nd fields');
+  if (!isPlain(nd) || !onlyKeys(nd, ['dtype', 'shape', 'data'])) bad('$array fields');
   const { dtype, shape, data } = nd;
-  if (!DTYPES.includes(dtype)) bad('$nd dtype');
-  if (!isArray(shape) || shape.length > LIMITS.depth) bad('$nd shape');
+  if (!DTYPES.includes(dtype)) bad('$array dtype');
+  if (!isArray(shape) || shape.length > LIMITS.depth) bad('$array shape');
   let size = 1;
   for (const d of shape) {
-    if (!isSafeInteger(d) || d < 0) bad('$nd shape entry');
+    if (!isSafeInteger(d) || d < 0) bad('$array shape entry');
     size *= d;
-    if (size > LIMITS.elements) bad('$nd size');
+    if (size > LIMITS.elements) bad('$array size');
   }
   if (typeof data === 'string') {
     spend(size);
-    return { dtype, shape: [...shape], data: unpack(data, size, dtype === 'bool') ?? bad('$nd packed data') };
+    return { dtype, shape: [...shape], data: unpack(data, size, dtype === 'bool') ?? bad('$array packed data') };
   }
-  if (!isArray(data) || data.length !== size) bad('$nd data length');
+  if (!isArray(data) || data.length !== size) bad('$array data length');
   spend(size);
   if (dtype === 'bool') {
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i++) {
-      if (typeof data[i] !== 'boolean') bad('$nd bool data');
+      if (typeof data[i] !== 'boolean') bad('$array bool data');
       out[i] = data[i] ? 1 : 0;
     }
     return { dtype, shape: [...shape], data: out };
@@ -283,8 +272,8 @@ function checkArray(nd, spend) {
   for (let i = 0; i < size; i++) {
     const x = data[i];
     if (typeof x === 'number') out[i] = x;
-    else if (isPlain(x) && onlyKeys(x, ['$f']) && hasOwn(F, x.$f)) out[i] = F[x.$f];
-    else bad('$nd data');
+    else if (isPlain(x) && onlyKeys(x, ['$number']) && hasOwn(F, x.$number)) out[i] = F[x.$number];
+    else bad('$array data');
   }
   return { dtype, shape: [...shape], data: out };
 }
@@ -293,7 +282,7 @@ const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 
 const isCount = (n) => isSafeInteger(n) && n >= 0;
 
 /**
- * A measured call's report (grader/sandbox/measure.mjs): { arrays, bytes, largest: null |
+ * A measured call's report (grader/tracks/measure.mjs): { arrays, bytes, largest: null |
  * { shape, dtype, bytes, line } }, checked field by field.
  */
 function checkMeasured(m) {

@@ -8,7 +8,7 @@
 // JavaScript: eval only, Python: WebAssembly only), and, in case a host serves it without one,
 // everything that reaches the network, schedules code for later or talks to other contexts is removed
 // from the whole prototype chain of the global before student code runs.
-import { LIMITS } from '../../../grader/sandbox/wire.mjs';
+import { LIMITS } from '../../limits.mjs';
 
 const MEMORY_MB = LIMITS.memoryMb;
 

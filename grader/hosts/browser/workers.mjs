@@ -1,0 +1,8 @@
+// Which worker runs a track's guest in the page: the file web/build.mjs builds it to (and web/csp.mjs
+// serves with the track's worker CSP), and the module here it is built from. A leaf: no imports.
+
+/** The file a track's sandbox worker is built to, beside the page's bundle. */
+export const workerFile = (track) => (track === 'js' ? 'sandbox-worker.js' : `sandbox-worker-${track}.js`);
+
+/** The module a track's sandbox worker is built from (a file: URL, for the build). */
+export const workerEntry = (track) => new URL(track === 'js' ? './worker.js' : `./worker-${track}.js`, import.meta.url);

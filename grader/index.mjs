@@ -1,0 +1,25 @@
+// The grader's one interface: what the CLI, tools/, web/'s build and server, and the tests import.
+// Everything else under grader/ is internal. It is grader/browser.mjs (the part without Node, which is
+// all the page may bundle) plus what needs Node: packs read from disk, the Node sandbox host, batch
+// grading, and the build-time pieces of the guests.
+export * from './browser.mjs';
+
+// Packs on disk (exercises/<slug>/).
+export { EXERCISES, listExercises, readPack, loadExercise } from './hosts/node/exercise.mjs';
+
+// The Node host: a child process per submission, and the guest bundle it runs.
+export { NodeSandbox } from './hosts/node/sandbox.mjs';
+export { guestBundle } from './hosts/node/guest-bundle.mjs';
+export { workerEntry } from './hosts/browser/workers.mjs';
+export { guestLoader, guestPlugins, guestWasm } from './tracks/bundle.mjs';
+
+// Batch grading (grade-batch): a class, shards and their merge, gradebooks, zips.
+export { runBatch, mergeBatch, gradebookOf, BatchError } from './batch/index.mjs';
+export { InputError } from './batch/inputs.mjs';
+export { parseShard } from './batch/shard.mjs';
+export { writeZip } from './batch/zip.mjs';
+
+// Inside the sandbox, for tools that measure it (tools/measure-overhead): np and a call's measurement.
+export { np } from './np/index.mjs';
+export { measureCall } from './tracks/measure.mjs';
+export { createOutput } from './tracks/guest-kit.mjs';
