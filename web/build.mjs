@@ -19,7 +19,7 @@ import { PAGE_META_CSP, workerFile } from './csp.mjs';
 import { listExercises, readPack } from '../grader/node/exercise.mjs';
 import { packProblems } from '../grader/core/pack.mjs';
 import { TRACKS } from '../grader/tracks/index.mjs';
-import { guestLoader, guestPlugins, guestWasm } from '../grader/tracks/bundle.mjs';
+import { guestPlugins, guestWasm } from '../grader/tracks/bundle.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -116,7 +116,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
     plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
-    loader: { '.wgsl': 'text', ...guestLoader }, // the WGSL kernel of wasm/webgpu/browser.mjs and the Python guest's .py files as strings
+    loader: { '.wgsl': 'text' }, // the WGSL kernel of wasm/webgpu/browser.mjs (the Python guest's .py files: guestPlugins, as bytecode)
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
   };
