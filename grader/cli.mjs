@@ -177,7 +177,7 @@ async function main(argv) {
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
+  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
   const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   let fast;
