@@ -11,7 +11,8 @@
 //                [the guest bundle, `guest` bytes of UTF-8][its WebAssembly, `wasm` bytes (0: none)],
 //                then { request, wallMs } per request (request: JSON text)
 //   out (fd 3):  { ready: true, phases } (or { ready: false, error }) once, then { response } per request (response: JSON text)
-//   phases: [name, ms since this process started] of the start's steps, for tools/sandbox-cost --breakdown
+//   phases: [name, ms since this process started, CPU ms of this process so far] of the start's steps,
+//   for tools/sandbox-cost --breakdown
 // One request at a time. Its limit is CPU time of this process's main thread, which the parent
 // watches (/proc/<pid>/task/<pid>/stat): past it the parent sends SIGINT and V8 interrupts the script
 // (`breakOnSigint`); `wallMs` (vm's `timeout`) is only a backstop against a stalled process. Whatever
@@ -20,9 +21,11 @@ import vm from 'node:vm';
 import v8 from 'node:v8';
 import { Socket } from 'node:net';
 
-// The start's steps, on this process's clock (0 = its start); a guest may add its own (mark).
-const phases = [['node started', performance.now()]];
-const mark = (name) => { if (phases.length < 16) phases.push([String(name), performance.now()]); };
+// The start's steps, on this process's clock (0 = its start) and its CPU time (all its threads, which
+// a loaded machine does not stretch as it does the wall clock); a guest may add its own (mark).
+const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+const phases = [['node started', performance.now(), cpuMs()]];
+const mark = (name) => { if (phases.length < 16) phases.push([String(name), performance.now(), cpuMs()]); };
 
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
 // realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.

@@ -46,11 +46,11 @@ const PAGE = 4096;
 // Node 20-21 spell it --experimental-permission; later versions --permission.
 const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
-/** The child's own timing of its start ([name, ms] pairs, child.mjs), checked; null if malformed. */
+/** The child's own timing of its start ([name, ms, cpuMs] triples, child.mjs), checked; null if malformed. */
 function phasesOf(v) {
   if (!Array.isArray(v) || v.length > 16) return null;
-  const ok = v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && p[0].length <= 60 && Number.isFinite(p[1]) && p[1] >= 0);
-  return ok ? v.map(([name, ms]) => [name, ms]) : null;
+  const ok = v.every((p) => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && p[0].length <= 60 && p.slice(1).every((x) => Number.isFinite(x) && x >= 0));
+  return ok ? v.map(([name, ms, cpu]) => [name, ms, cpu]) : null;
 }
 
 /** How a child that was not killed by us ended, from its exit and what V8 printed. */
@@ -265,7 +265,7 @@ export class NodeSandbox {
     return sandbox;
   }
 
-  /** Once the current child's realm is ready: its start's steps ([name, ms since it started]), or null. */
+  /** Once the current child's realm is ready: its start's steps ([name, ms since it started, its CPU ms so far]), or null. */
   async started() {
     const child = this.child;
     return child && (await child.ready) ? child.phases : null;
