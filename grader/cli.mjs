@@ -12,8 +12,9 @@
 // The track (the submission's language): --track, else the file's extension (.py: python, else js).
 // The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
 // whose functions the submission defines. --backend picks the float32 fast path for large hidden
-// cases (expected values of every other check come from the double reference): auto = WASM SIMD,
-// else plain WASM. WebGPU only when asked for: starting a GPU device costs more than a whole run.
+// cases (expected values of every other check come from the double reference): auto = WASM SIMD
+// (the single-threaded build, as grade-batch loads it: one case gains nothing from worker threads,
+// whose start a cold grade would pay), else plain WASM. WebGPU only when asked for: starting a GPU device costs more than a whole run.
 // Exit code: 0 every test passed; 1 graded with a failure or an error (a syntax error included);
 // 2 the grader could not be invoked (bad arguments, missing file, a broken exercise pack).
 import { readFileSync, realpathSync } from 'node:fs';
@@ -174,7 +175,7 @@ async function main(argv) {
     console.error(`attnlab: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore());
+  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   let fast;
   try {

@@ -11,7 +11,7 @@ export { EXERCISES, listExercises, readPack, loadExercise } from './hosts/node/e
 export { NodeSandbox } from './hosts/node/sandbox.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerEntry } from './hosts/browser/workers.mjs';
-export { guestLoader, guestPlugins, guestWasm } from './tracks/bundle.mjs';
+export { guestPlugins, guestWasm } from './tracks/bundle.mjs';
 
 // Batch grading (grade-batch): a class, shards and their merge, gradebooks, zips.
 export { runBatch, mergeBatch, gradebookOf, BatchError } from './batch/index.mjs';

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAGE_META_CSP } from './csp.mjs';
-import { listExercises, readPack, packProblems, TRACKS, guestLoader, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
+import { listExercises, readPack, packProblems, TRACKS, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -113,7 +113,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   const common = {
     bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
     plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
-    loader: { '.wgsl': 'text', ...guestLoader }, // the WGSL kernel of wasm/webgpu/browser.mjs and the Python guest's .py files as strings
+    loader: { '.wgsl': 'text' }, // the WGSL kernel of wasm/webgpu/browser.mjs (the Python guest's .py files: guestPlugins, as bytecode)
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
     external: ['node:*'], platform: 'browser', absWorkingDir: root,
   };

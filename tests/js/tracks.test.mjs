@@ -2,7 +2,8 @@
 // choice of track, the Python source preparation (declarations copy, names, members), message
 // variants, packs with and without a track's files, and the Python guest's answers in the Node host
 // (None → not implemented, tuples and lists, errors with the student's line, handles released between
-// calls, arrays kept in globals, names outside numpy's scope).
+// calls, arrays kept in globals, names outside numpy's scope); a child's timing of its start, and the
+// guest's .py files compiled to bytecode at build time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli } from './cli.mjs';
@@ -236,4 +237,29 @@ test('the Node host takes limits with fractions of a millisecond (what is left o
     const r = await sb.call('f', [], { timeoutMs: 100, deadlineMs: 777.3 });
     assert.deepEqual([r.ok, r.value], [true, 1], r.message);
   } finally { await sb.close(); }
+});
+
+test('a child times its start, in order, with the Python guest\'s own steps (tools/sandbox-cost --breakdown)', async () => {
+  const steps = { js: [], python: ['wasm compiled', 'interpreter started', 'runtime.py imported', 'numpy.py imported, runtime installed'] };
+  for (const track of Object.values(TRACKS)) {
+    const s = await NodeSandbox.create({ track });
+    try {
+      const phases = await s.started();
+      assert.deepEqual(phases.map(([name]) => name), ['node started', 'guest frame read', 'guest bundle evaluated', ...steps[track.name], 'ready'], track.name);
+      for (let i = 1; i < phases.length; i++) {
+        assert.ok(phases[i][1] >= phases[i - 1][1] && phases[i][2] >= phases[i - 1][2], `${track.name}: ${phases[i][0]} before ${phases[i - 1][0]}`);
+      }
+      // The start's timing changes nothing: the child grades as before.
+      const load = await s.load(track.name === 'python' ? 'def f(x):\n    return x + 1\n' : 'function f(x) { return x + 1; }', { functions: ['f'] });
+      assert.ok(load.ok && !load.error, JSON.stringify(load));
+      assert.equal((await s.call('f', [41])).value, 42);
+    } finally { await s.close(); }
+  }
+});
+
+test('the Python guest\'s own modules are bundled as bytecode; a syntax error in one fails the build with its name', async () => {
+  const { compilePython } = await import('../../grader/tracks/python/bytecode.mjs');
+  const mpy = await compilePython('ok.py', 'def f():\n    return 1\n');
+  assert.deepEqual([...mpy.subarray(0, 2)], [0x4d, 6]); // 'M', .mpy version 6
+  await assert.rejects(compilePython('broken.py', 'def f(:\n'), /mpy-cross could not compile broken\.py/);
 });

@@ -6,10 +6,13 @@
 // WebAssembly; Python: WebAssembly, no strings); the track's guest bundle (grader/tracks/<name>/) is
 // evaluated in it first and started with the WebAssembly bytes the parent read for it, if any.
 //
-// Frames both ways: [u32 little-endian byte length][UTF-8 JSON].
-//   in (stdin):  { guest, wasm (base64 or null), realm: { strings, wasm } } once,
+// Frames both ways: [u32 little-endian byte length][body]; every body is UTF-8 JSON but the first in.
+//   in (stdin):  the guest once, as bytes: [u32 length of H][H: JSON { realm: { strings, wasm }, guest, wasm }]
+//                [the guest bundle, `guest` bytes of UTF-8][its WebAssembly, `wasm` bytes (0: none)],
 //                then { request, wallMs } per request (request: JSON text)
-//   out (fd 3):  { ready: true } (or { ready: false, error }) once, then { response } per request (response: JSON text)
+//   out (fd 3):  { ready: true, phases } (or { ready: false, error }) once, then { response } per request (response: JSON text)
+//   phases: [name, ms since this process started, CPU ms of this process so far] of the start's steps,
+//   for tools/sandbox-cost --breakdown
 // One request at a time. Its limit is CPU time of this process's main thread, which the parent
 // watches (/proc/<pid>/task/<pid>/stat): past it the parent sends SIGINT and V8 interrupts the script
 // (`breakOnSigint`); `wallMs` (vm's `timeout`) is only a backstop against a stalled process. Whatever
@@ -17,6 +20,12 @@
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import { Socket } from 'node:net';
+
+// The start's steps, on this process's clock (0 = its start) and its CPU time (all its threads, which
+// a loaded machine does not stretch as it does the wall clock); a guest may add its own (mark).
+const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+const phases = [['node started', performance.now(), cpuMs()]];
+const mark = (name) => { if (phases.length < 16) phases.push([String(name), performance.now(), cpuMs()]); };
 
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
 // realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.
@@ -49,39 +58,54 @@ const handle = (request, wallMs) => {
 };
 
 const START_MS = 10000;
-const onFrame = (msg) => {
+const onFrame = (body) => {
   if (context === null) {
-    const realm = msg.realm ?? {};
+    mark('guest frame read');
+    const h = body.readUInt32LE(0), head = JSON.parse(body.toString('utf8', 4, 4 + h));
+    const realm = head.realm ?? {};
+    const guest = body.toString('utf8', 4 + h, 4 + h + head.guest), wasm = body.subarray(4 + h + head.guest, 4 + h + head.guest + head.wasm);
     // A realm that runs an interpreter compiled to WebAssembly (the Python track): baseline code only.
     // A grading run is too short for V8's optimizing tier to pay off, and its background compiles
     // compete with the interpreter's start (cold CLI grade of the first pack's solution.py, 8 interleaved runs
     // on two loaded cores: median 393 ms with tiering, 340 ms without).
     if (realm.wasm === true) v8.setFlagsFromString('--liftoff-only');
     context = vm.createContext(Object.create(null), { codeGeneration: { strings: realm.strings === true, wasm: realm.wasm === true }, microtaskMode: 'afterEvaluate' });
-    vm.runInContext(msg.guest, context, { filename: 'attnlab-guest.js' });
-    if (msg.wasm) { // bytes made in the realm, so no object of this one is handed in
-      const bytes = Buffer.from(msg.wasm, 'base64');
-      context.__attnlab_wasm = vm.runInContext(`new Uint8Array(${bytes.length})`, context);
-      context.__attnlab_wasm.set(bytes);
+    vm.runInContext(guest, context, { filename: 'attnlab-guest.js' });
+    mark('guest bundle evaluated');
+    if (wasm.length) { // bytes made in the realm, so no object of this one is handed in
+      context.__attnlab_wasm = vm.runInContext(`new Uint8Array(${wasm.length})`, context);
+      context.__attnlab_wasm.set(wasm);
     }
     // Its microtasks (an interpreter's start) run before this returns (microtaskMode 'afterEvaluate').
-    vm.runInContext(msg.wasm ? '__attnlab_start(globalThis.__attnlab_wasm)' : '__attnlab_start()', context, { timeout: START_MS });
-    if (msg.wasm) delete context.__attnlab_wasm;
-    if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true });
+    // `mark` goes in only where no student JavaScript runs (a realm for an interpreter): the guest
+    // keeps it in a closure that Python cannot reach.
+    if (realm.wasm === true) context.__attnlab_mark = mark;
+    vm.runInContext(wasm.length ? '__attnlab_start(globalThis.__attnlab_wasm, globalThis.__attnlab_mark)' : '__attnlab_start()', context, { timeout: START_MS });
+    if (wasm.length) delete context.__attnlab_wasm;
+    delete context.__attnlab_mark;
+    mark('ready');
+    if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true, phases });
     return send({ ready: false, error: String(vm.runInContext("typeof __attnlab_failed === 'string' ? __attnlab_failed : 'the guest did not start'", context)) });
   }
+  const msg = JSON.parse(body.toString('utf8'));
   send({ response: handle(msg.request, msg.wallMs) });
 };
 
-let buffered = Buffer.alloc(0);
+// Chunks are joined once a frame is complete (the first, ~0.8 MB, comes in many).
+const chunks = [];
+let have = 0;
 process.stdin.on('data', (chunk) => {
-  buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
-  while (buffered.length >= 4) {
-    const n = buffered.readUInt32LE(0);
-    if (buffered.length < 4 + n) break;
-    const body = buffered.subarray(4, 4 + n).toString('utf8');
-    buffered = buffered.subarray(4 + n);
-    onFrame(JSON.parse(body));
+  chunks.push(chunk);
+  have += chunk.length;
+  while (have >= 4) {
+    if (chunks[0].length < 4) chunks.splice(0, chunks.length, Buffer.concat(chunks));
+    const n = chunks[0].readUInt32LE(0);
+    if (have < 4 + n) break;
+    const all = chunks.length > 1 ? Buffer.concat(chunks) : chunks[0];
+    chunks.length = 0;
+    if (all.length > 4 + n) chunks.push(all.subarray(4 + n));
+    have = all.length - 4 - n;
+    onFrame(all.subarray(4, 4 + n));
   }
 });
 process.stdin.on('end', () => process.exit(0));

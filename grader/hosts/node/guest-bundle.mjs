@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TRACK } from '../../tracks/index.mjs';
-import { guestLoader, guestPlugins, guestWasm } from '../../tracks/bundle.mjs';
+import { guestPlugins, guestWasm } from '../../tracks/bundle.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -36,7 +36,7 @@ export async function guestBundle(track = DEFAULT_TRACK) {
       ({ outputFiles } = await esbuild.build({
         entryPoints: [join(grader, 'tracks', track.name, track.guest.entry)],
         bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
-        plugins: guestPlugins, loader: guestLoader,
+        plugins: guestPlugins,
       }));
     } finally {
       // The build API (plugins need it) keeps a service process: end it, or a CLI run leaves it behind.

@@ -47,6 +47,13 @@ const PAGE = 4096;
 // Node 20-21 spell it --experimental-permission; later versions --permission.
 const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
+/** The child's own timing of its start ([name, ms, cpuMs] triples, child.mjs), checked; null if malformed. */
+function phasesOf(v) {
+  if (!Array.isArray(v) || v.length > 16) return null;
+  const ok = v.every((p) => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && p[0].length <= 60 && p.slice(1).every((x) => Number.isFinite(x) && x >= 0));
+  return ok ? v.map(([name, ms, cpu]) => [name, ms, cpu]) : null;
+}
+
 /** How a child that was not killed by us ended, from its exit and what V8 printed. */
 function deathOf(code, signal, stderr) {
   if (/heap out of memory|Reached heap limit|invalid size error|Invalid (?:array|typed array|string) length|Allocation failed|out of memory/i.test(stderr)) {
@@ -75,12 +82,14 @@ class Child {
     this.proc.stderr.on('data', (d) => { if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP); });
     this.proc.stdin.on('error', () => {}); // EPIPE once it is gone: the exit handler reports it
     this.#readFrames();
+    this.phases = null; // the start's steps as the child timed them (phasesOf)
     this.ready = this.#next().then((m) => {
-      if (m && m.ready) { this.baseline = this.rss(); return true; }
+      if (m && m.ready) { this.baseline = this.rss(); this.phases = phasesOf(m.phases); return true; }
       if (m && typeof m.error === 'string') this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
       return false;
     });
-    this.#send(guest.frame);
+    // The frame may still be read (or built) while this process starts: it waits on stdin.
+    guest.frame.then((frame) => { if (!this.dead && !this.verdict) this.#send(frame); }, () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }));
     this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
     this.poll.unref();
   }
@@ -113,7 +122,8 @@ class Child {
     const body = Buffer.isBuffer(msg) ? msg : Buffer.from(JSON.stringify(msg), 'utf8');
     const head = Buffer.alloc(4);
     head.writeUInt32LE(body.length);
-    this.proc.stdin.write(Buffer.concat([head, body]));
+    this.proc.stdin.write(head);
+    this.proc.stdin.write(body);
   }
 
   #readFrames() {
@@ -227,16 +237,19 @@ class Child {
   }
 }
 
-// The first frame of a track's children (its guest bundle, WebAssembly and realm), encoded once.
+// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.mjs), encoded once.
 const frames = new Map();
-async function guestOf(track) {
+function guestOf(track) {
   if (!frames.has(track)) {
-    frames.set(track, guestBundle(track).then(({ script, wasm }) => ({
-      realm: track.realm,
-      frame: Buffer.from(JSON.stringify({ guest: script, wasm: wasm ? wasm.toString('base64') : null, realm: { strings: track.realm.strings, wasm: track.realm.wasm } }), 'utf8'),
-    })));
+    frames.set(track, guestBundle(track).then(({ script, wasm }) => {
+      const guest = Buffer.from(script, 'utf8'), bytes = wasm ?? Buffer.alloc(0);
+      const head = Buffer.from(JSON.stringify({ realm: { strings: track.realm.strings, wasm: track.realm.wasm }, guest: guest.length, wasm: bytes.length }), 'utf8');
+      const size = Buffer.alloc(4);
+      size.writeUInt32LE(head.length);
+      return Buffer.concat([size, head, guest, bytes]);
+    }));
   }
-  return frames.get(track);
+  return { realm: track.realm, frame: frames.get(track) };
 }
 
 export class NodeSandbox {
@@ -246,9 +259,17 @@ export class NodeSandbox {
    * guest bundle and what the realm must allow.
    */
   static async create({ track = DEFAULT_TRACK, ...options } = {}) {
-    const sandbox = new NodeSandbox(options, await guestOf(track));
-    sandbox.#spawn();
+    const guest = guestOf(track);
+    const sandbox = new NodeSandbox(options, guest);
+    sandbox.#spawn(); // Node starts in the child while the guest bundle is read (or built) here
+    try { await guest.frame; } catch (e) { await sandbox.close(); throw e; }
     return sandbox;
+  }
+
+  /** Once the current child's realm is ready: its start's steps ([name, ms since it started, its CPU ms so far]), or null. */
+  async started() {
+    const child = this.child;
+    return child && (await child.ready) ? child.phases : null;
   }
 
   constructor({ memoryMb = LIMITS.memoryMb } = {}, guest) {

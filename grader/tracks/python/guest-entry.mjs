@@ -6,10 +6,10 @@ import { installPythonGuest } from './guest.mjs';
 
 let started = false;
 Object.defineProperty(globalThis, '__attnlab_start', {
-  value: (wasm) => {
+  value: (wasm, mark) => {
     if (started) return;
     started = true;
-    installPythonGuest(globalThis, { wasm }).then(
+    installPythonGuest(globalThis, { wasm, mark }).then(
       (handle) => Object.defineProperty(globalThis, '__attnlab_handle', { value: handle }),
       (e) => Object.defineProperty(globalThis, '__attnlab_failed', { value: String(e && e.message) }),
     );

@@ -16,6 +16,7 @@ import { LIMITS } from '../../limits.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { measureCall } from '../measure.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
+// Both as MicroPython bytecode (.mpy, a Uint8Array), compiled when the guest is bundled (./bytecode.mjs).
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';
 
@@ -50,7 +51,7 @@ class Utf8Decoder { decode(bytes) { return decodeUtf8(bytes ?? []); } }
  * wasm: the interpreter's WebAssembly.Module or its bytes (a Uint8Array of this realm); hide: global
  * names to remove from the realm once it is running (WebAssembly is always among them).
  */
-export async function installPythonGuest(global, { wasm, hide = [] }) {
+export async function installPythonGuest(global, { wasm, hide = [], mark = () => {} }) {
   const output = createOutput();
   let bytes = [], cut = false;
   const flushOutput = () => {
@@ -73,22 +74,26 @@ export async function installPythonGuest(global, { wasm, hide = [] }) {
   });
   const WA = global.WebAssembly;
   const module = wasm instanceof WA.Module ? wasm : new WA.Module(wasm);
+  mark('wasm compiled');
   const loadMicroPython = await createMicroPython(shadow);
   const mp = await loadMicroPython({
     heapsize: HEAP_BYTES, pystack: PYSTACK_WORDS, linebuffer: false, stdout, stderr: () => {},
     instantiateWasm: (imports, done) => { done(new WA.Instance(module, imports), module); return {}; },
   });
+  mark('interpreter started');
   const bridge = createBridge();
   try { mp.FS.mkdir('/lib'); } catch { /* there already */ }
-  mp.FS.writeFile('/lib/numpy.py', NUMPY);
-  mp.FS.writeFile('/lib/_attnlab.py', RUNTIME);
+  mp.FS.writeFile('/lib/numpy.mpy', NUMPY);
+  mp.FS.writeFile('/lib/_attnlab.mpy', RUNTIME);
   const runtime = mp.pyimport('_attnlab');
+  mark('runtime.py imported');
   const serve = runtime.install(bridge.bridge, [LIMITS.depth, LIMITS.elements, LIMITS.string]);
+  mark('numpy.py imported, runtime installed');
   const load = (source, wanted) => serve('load', source, wanted);
   const call = (name) => serve('call', name, null);
   const release = () => serve('release', null, null);
-  mp.FS.unlink('/lib/numpy.py');
-  mp.FS.unlink('/lib/_attnlab.py');
+  mp.FS.unlink('/lib/numpy.mpy');
+  mp.FS.unlink('/lib/_attnlab.mpy');
   for (const name of ['WebAssembly', ...hide]) removeEverywhere(global, name);
 
   const lineColumn = (source, line) => {
