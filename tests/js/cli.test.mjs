@@ -1,0 +1,96 @@
+// The CLI speaking for itself: --help (every option, its default, the exit codes, examples), the
+// spelling check behind "did you mean", usage errors in --lang, and a syntax error said once with its
+// source line and a caret (both tracks).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from './cli.mjs';
+import { closest, editDistance } from '../../grader/cli-text.mjs';
+
+const tmp = mkdtempSync(join(tmpdir(), 'attnlab-cli-'));
+const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const CYRILLIC = /[\u0400-\u04FF]/;
+
+test('--help: every option of the usage lines explained with its default, the exit codes and three examples, in --lang', () => {
+  for (const [lang, words] of [['ru', { def: 'по умолчанию', codes: 'Коды выхода', examples: 'Примеры' }], ['en', { def: 'default', codes: 'Exit codes', examples: 'Examples' }]]) {
+    const r = cli('--help', '--lang', lang);
+    assert.equal(r.status, 0, r.stderr);
+    const help = r.stdout;
+    const usage = help.slice(0, help.indexOf('\n\n', help.indexOf('node grader/cli.mjs')));
+    const options = new Set([...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0]));
+    assert.ok(options.size >= 12, [...options].join(' '));
+    const body = help.slice(usage.length);
+    for (const o of options) assert.match(body, new RegExp(`^  (?:-h, )?${o}\\b|, ${o}\\b`, 'm'), `${lang}: ${o} is not explained`);
+    // each option line of grade (the first options section) names its default or says it is required
+    const grade = body.slice(body.indexOf('\n  --exercise'), body.indexOf('grade-batch:'));
+    for (const o of ['--exercise', '--track', '--format', '--lang', '--seed', '--timeout-ms', '--deadline-ms', '--backend', '--verbose']) {
+      const entry = grade.slice(grade.indexOf(`  ${o}`)).split(/\n  (?=-)/)[0];
+      assert.ok(entry.includes(words.def), `${lang}: ${o} has no default: ${entry}`);
+    }
+    assert.match(body, new RegExp(`${words.codes}:\\n  0 .+\\n  1 .+\\n  2 .+`));
+    const examples = body.slice(body.indexOf(words.examples)).split('\n').filter((l) => l.startsWith('  node grader/cli.mjs'));
+    assert.equal(examples.length, 3);
+    assert.equal(CYRILLIC.test(help), lang === 'ru');
+  }
+  assert.equal(cli('-h').stdout, cli('--help', '--lang', 'ru').stdout, 'Russian by default');
+});
+
+test('--help\'s first example grades as it says', () => {
+  const help = cli('--help').stdout;
+  const first = help.slice(help.indexOf('Примеры:')).split('\n').find((l) => l.startsWith('  node grader/cli.mjs grade '));
+  const r = cli(...first.trim().split(/\s+/).slice(2), '--lang', 'en');
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /7 of 7 tests passed/);
+});
+
+test('edit distance: a transposition is one slip; suggestions only for near misses', () => {
+  assert.equal(editDistance('fromat', 'format'), 1);
+  assert.equal(editDistance('kitten', 'sitting'), 3);
+  assert.equal(closest('--fromat', ['--format', '--seed', '--lang']), '--format');
+  assert.equal(closest('--tiemout-ms', ['--timeout-ms', '--deadline-ms']), '--timeout-ms');
+  assert.equal(closest('--verb', ['--verbose', '--exercise']), '--verbose', 'the one option it begins');
+  assert.equal(closest('--colour', ['--format', '--seed', '--lang']), null);
+  assert.equal(closest('-x', ['-h']), null, 'one or two letters suggest nothing');
+});
+
+test('unknown options, commands and exercises: "did you mean", in --lang, exit 2, no parser text or stack', () => {
+  const sub = file('w.js', 'function foo() {}\n');
+  const cases = [
+    [['grade', sub, '--fromat', 'json'], /неизвестный параметр --fromat; может быть, --format\?/, /unknown option --fromat; did you mean --format\?/],
+    [['grdae', sub], /неизвестная команда «grdae»; может быть, grade\?/, /unknown command "grdae"; did you mean grade\?/],
+    [['grade', sub, '--exercise', 'kvcache'], /нет упражнения «kvcache».*может быть, kv_cache\?/, /unknown exercise "kvcache".*did you mean kv_cache\?/],
+    [['grade-batch', tmp, '--out', join(tmp, 'o'), '--jbos', '2'], /может быть, --jobs\?/, /did you mean --jobs\?/],
+  ];
+  for (const [args, ru, en] of cases) {
+    for (const [lang, re] of [['ru', ru], ['en', en]]) {
+      const r = cli(...args, '--lang', lang);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, re);
+      assert.doesNotMatch(r.stderr, /To specify a positional argument|\n\s+at /);
+    }
+  }
+});
+
+test('every usage error of the CLI speaks --lang (Russian by default)', () => {
+  const sub = file('w2.js', 'function foo() {}\n');
+  const bad = [
+    [], ['grade'], ['grade', join(tmp, 'missing.js')], ['grade', sub, '--format', 'xml'], ['grade', sub, '--seed', 'abc'],
+    ['grade', sub, '--format'], ['grade', sub, '--verbose=yes'], ['grade', sub, '--backend', 'cuda'], ['grade', sub, '--track', 'ruby'],
+    ['grade', sub, 'extra'], ['grade', sub], ['list', 'extra'], ['grade-batch', tmp, '--out', join(tmp, 'o')],
+    ['grade-batch', tmp, '--exercise', 'sdpa', '--out', join(tmp, 'o'), '--shard', '4/3'], ['grade-batch', 'merge', '--out', join(tmp, 'o')],
+  ];
+  for (const args of bad) {
+    const ru = cli(...args), en = cli(...args, '--lang', 'en');
+    for (const [lang, r] of [['ru', ru], ['en', en]]) {
+      assert.equal(r.status, 2, `${lang} ${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^attnlab: .+\n/);
+      const sentence = r.stderr.split('\n')[0].replace(/--?[\w-]+|«[^»]*»|"[^"]*"|\S*[/\\]\S*|<[^>]*>|\b(?:grade-batch|grade|merge|gradebook|list)\b/g, '');
+      if (lang === 'ru') assert.doesNotMatch(sentence, /\b[a-z]{3,}\s+[a-z]{3,}\b/i, `English prose in Russian: ${r.stderr}`);
+      else assert.doesNotMatch(r.stderr, CYRILLIC, `Russian in English: ${r.stderr}`);
+    }
+    assert.match(ru.stderr, CYRILLIC, args.join(' '));
+  }
+});
