@@ -9,6 +9,7 @@ import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
+import { locateSyntax, parserMessage } from './syntax.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
@@ -108,11 +109,15 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
 
   // A syntax error: found by the track on the trusted side (JavaScript), or by the guest's compiler
   // when it loads the source (Python); either way every test is listed as not run.
+  // core/syntax.mjs says where the mistake is (an unclosed bracket where it opens) and words the
+  // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
-    const where = { ...error, column: error.column ?? 1 };
+    const found = locateSyntax(source, error, track), parser = parserMessage(error.message);
+    const message = found.reason ? t(found.reason.key, found.reason.params) : parser ? t(parser.key, parser.params) : error.message;
+    const where = { ...error, line: found.line, column: found.column ?? 1, message };
     const why = explainSyntax(error, track.name);
     report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
-    report.error = where;
+    report.error = { ...where, sourceLine: capText(found.text, 1000) };
     return notRun(t('not_run.syntax', where));
   };
   const prepared = track.prepareSource(source);

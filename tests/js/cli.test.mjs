@@ -94,3 +94,45 @@ test('every usage error of the CLI speaks --lang (Russian by default)', () => {
     assert.match(ru.stderr, CYRILLIC, args.join(' '));
   }
 });
+
+// A syntax error in the text report: [source, the line and column of the mistake, the words, the source line shown].
+const SYNTAX = [
+  // np.tril's `(` is never closed: the parser stops at line 3's `}`, the mistake is line 2, column 17
+  ['js-unclosed.js', 'function causal_mask(T) {\n  return np.tril(np.ones([T, T])\n}\n', 2, 17, /скобка `\(`, открытая здесь, нигде не закрыта/, '  return np.tril(np.ones([T, T])'],
+  // a line that ends with `+`: the parser stops at line 3's `}`
+  ['js-unfinished.js', 'function causal_mask(T) {\n  return T +\n}\n', 2, 12, /строка кончается на `\+`/, '  return T +'],
+  // a stray token, where the parser says it is
+  ['js-token.js', 'function causal_mask(T) {\n  return T + ;\n}\n', 2, 14, /неожиданный символ/, '  return T + ;'],
+  // MicroPython stops on line 5; np.exp's `(` on line 4 is never closed
+  ['py-unclosed.py', 'import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - 1\n    return e\n', 4, 15, /скобка `\(`/, '    e = np.exp(x - 1'],
+  // MicroPython stops on line 3; line 2 ends with `+`
+  ['py-unfinished.py', 'import numpy as np\nx = 1 +\ny = 2\n', 2, 7, /строка кончается на `\+`/, 'x = 1 +'],
+];
+
+test('a syntax error: the line and column of the mistake, its source line with a caret, and the tests not run said once (both tracks)', () => {
+  for (const [name, source, line, column, words, shown] of SYNTAX) {
+    const r = cli('grade', file(name, source), '--exercise', 'sdpa');
+    assert.equal(r.status, 1, `${name}: ${r.stderr}`);
+    const out = r.stdout.split('\n');
+    assert.match(out[0], new RegExp(`^Синтаксическая ошибка в строке ${line}, столбец ${column}: `), name);
+    assert.match(out[0], words, name);
+    const at = out.indexOf(`  ${line} | ${shown}`);
+    assert.ok(at > 0, `${name}: the source line is not shown:\n${r.stdout}`);
+    assert.equal(out[at + 1], `  ${' '.repeat(String(line).length)} | ${' '.repeat(column - 1)}^`, `${name}: the caret`);
+    assert.deepEqual(out.filter((l) => /^[!✗✓]/.test(l)), ['! Не запускались (7 тестов): файл не разбирается.'], name);
+    assert.doesNotMatch(r.stdout, /Не запускался:/);
+    // JSON keeps every test with its own message
+    const doc = JSON.parse(cli('grade', file(name, source), '--exercise', 'sdpa', '--format', 'json', '--lang', 'en').stdout);
+    assert.equal(doc.tests.length, 7);
+    for (const t of doc.tests) assert.equal(t.message, `Not run: the file does not parse (a syntax error at line ${line}, column ${column}).`);
+  }
+});
+
+test('the caret stays under its column when the line holds a control character (shown escaped)', () => {
+  const r = cli('grade', file('esc.js', 'function causal_mask(T) {\n  const s = "\x1b[2J"; return s +;\n}\n'), '--exercise', 'sdpa', '--lang', 'en');
+  const out = r.stdout.split('\n');
+  const at = out.findIndex((l) => l.startsWith('  2 | '));
+  assert.equal(out[at], '  2 |   const s = "\\x1b[2J"; return s +;');
+  assert.equal(out[at + 1].indexOf('^'), out[at].lastIndexOf(';'));
+  assert.doesNotMatch(r.stdout, /\x1b/);
+});

@@ -192,3 +192,6 @@ export function prepareSource(source) {
   }
   return { ok: true, source, declarations: units.join(''), aliases: {}, names: [...names], members };
 }
+
+/** The module's tokens for the grader's reading of a syntax error (core/syntax.mjs): [{ value, offset, op }]. */
+export const tokens = (source) => logicalLines(source).flatMap((l) => l.tokens.map((t) => ({ value: t.value, offset: t.start, op: t.type === 'op' })));
