@@ -9,7 +9,7 @@ import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from './text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
-import { locateSyntax, parserMessage } from './syntax.mjs';
+import { readSyntax } from './syntax.mjs';
 import { LIMITS } from '../sandbox/wire.mjs';
 import { DEFAULT_TRACK } from '../tracks/index.mjs';
 
@@ -112,12 +112,10 @@ export async function grade({ exercise, source, track = DEFAULT_TRACK, sandbox, 
   // core/syntax.mjs says where the mistake is (an unclosed bracket where it opens) and words the
   // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
-    const found = locateSyntax(source, error, track), parser = parserMessage(error.message);
-    const message = found.reason ? t(found.reason.key, found.reason.params) : parser ? t(parser.key, parser.params) : error.message;
-    const where = { ...error, line: found.line, column: found.column ?? 1, message };
+    const where = readSyntax(source, error, track, t);
     const why = explainSyntax(error, track.name);
     report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
-    report.error = { ...where, sourceLine: capText(found.text, 1000) };
+    report.error = { ...where, sourceLine: capText(where.sourceLine, 1000) };
     return notRun(t('not_run.syntax', where));
   };
   const prepared = track.prepareSource(source);

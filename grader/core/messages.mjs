@@ -78,6 +78,7 @@ const en = {
   'parser.unexpected_indent': 'unexpected indentation',
   'parser.unindent': 'this indentation matches no outer block',
   'parser.expected_indent': 'an indented block was expected',
+  'error.run_explained': '{message} {cause}',
 };
 
 const ru = {
@@ -156,6 +157,7 @@ const ru = {
   'parser.unexpected_indent': 'лишний отступ',
   'parser.unindent': 'этот отступ не совпадает ни с одним внешним блоком',
   'parser.expected_indent': 'здесь нужен блок с отступом',
+  'error.run_explained': '{type}: {cause}',
 };
 
 // What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,

@@ -95,3 +95,14 @@ export function locateSyntax(source, error, track) {
   if (first && errorOffset <= first.offset && last !== first && last?.op && CONTINUES.has(last.value)) return unfinished(last);
   return plain;
 }
+
+/**
+ * A syntax error as the student reads it, the same on Check (grade.mjs) and on the page's Run: where the
+ * mistake is (locateSyntax) and what it is in the student's language (`t(key, params)`: a sentence of
+ * core/messages.mjs in that language). → { ...error, line, column, message, sourceLine }
+ */
+export function readSyntax(source, error, track, t) {
+  const found = locateSyntax(source, error, track), parser = parserMessage(error.message);
+  const message = found.reason ? t(found.reason.key, found.reason.params) : parser ? t(parser.key, parser.params) : error.message;
+  return { ...error, line: found.line, column: found.column ?? 1, message, sourceLine: found.text };
+}

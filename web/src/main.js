@@ -6,10 +6,12 @@ import { renderMarkdown } from './markdown.js';
 import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
 import { BrowserSandbox } from './sandbox/host.js';
-import { exercises, chooseExercise } from './exercise.js';
+import { exercises, chooseExercise, starterOf, heatmapTokens } from './exercise.js';
 import { grade, referenceOf, callLimitMs } from '../../grader/core/grade.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
+import { readSyntax } from '../../grader/core/syntax.mjs';
+import { explainError } from '../../grader/core/explain.mjs';
 import { visible } from '../../grader/core/text.mjs';
 import { LIMITS } from '../../grader/sandbox/wire.mjs';
 import { toTensor, toWire, fmtShape, take0 } from '../../grader/core/tensor.mjs';
@@ -73,7 +75,7 @@ store.set(KEY.track, track.name);
 // The pack's texts and hints in the track's spelling where it has them (texts/task.ru.py.md, "ru.py").
 const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.texts[lang];
 const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
-const starter = () => exercise.starters[track.name];
+const starter = () => starterOf(exercise, track.name, lang);
 
 
 
@@ -142,6 +144,18 @@ function messageDom(text) {
     frag.append(part.slice(last));
   });
   return frag;
+}
+
+/**
+ * An error of Run in the student's language, as Check words it: a syntax error read by core/syntax.mjs,
+ * an error np raised with the grader's explanation (a shape clash, an operator on arrays; Russian keeps
+ * only the error's type beside it, as Check does).
+ */
+function readError(error, source) {
+  if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p));
+  const why = explainError(error, source, track.name);
+  const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(error.message))?.[1];
+  return why && type ? { ...error, message: say(lang, 'error.run_explained', { message: error.message, type, cause: say(lang, why.key, why.params) }) } : error;
 }
 
 function showOutput(res) {
@@ -286,7 +300,7 @@ function renderHeatmaps() {
   const box = $('heatmaps');
   box.replaceChildren();
   if (!state.heat) return;
-  const common = { tokens: PANELS.heatmap.tokens, mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
+  const common = { tokens: heatmapTokens(exercise, lang), mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
   const s = state.student;
   if (s?.weights) box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
   else box.append(heatmapMessage({ id: 'student', title: t().yours, message: s?.message?.() ?? t().heatWait }));
@@ -341,13 +355,13 @@ const run = () => busy(async () => {
   // syntax error comes back from the load, as `error` with its line).
   const prepared = track.prepareSource(source);
   if (!prepared.ok) {
-    showOutput({ error: prepared.error });
+    showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p)) });
     await updateStudentHeatmap(false);
     return dispatchEvent(new Event('attnlab:ran'));
   }
   const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
   const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
-  showOutput(res.ok === false ? { ...res, ms: limit } : res);
+  showOutput(res.ok === false ? { ...res, ms: limit } : res.error ? { ...res, error: readError(res.error, source) } : res);
   await updateStudentHeatmap(res.ok);
   dispatchEvent(new Event('attnlab:ran'));
 }, 'run');
