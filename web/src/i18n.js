@@ -76,6 +76,8 @@ export const STRINGS = {
       tooLong: (n, max) => `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
     crashed: (action) => `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
+    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    backendWhy: (b) => `Сейчас считает ${b.label}${b.threads > 1 ? `, ${b.threads} ${b.threads % 10 === 1 && b.threads % 100 !== 11 ? 'поток' : [2, 3, 4].includes(b.threads % 10) && ![12, 13, 14].includes(b.threads % 100) ? 'потока' : 'потоков'}` : ', один поток'}. Технические подробности — на английской странице.`,
   },
   en: {
     skip: 'Skip to the editor', task: 'Task', code: 'Code',
@@ -153,5 +155,7 @@ export const STRINGS = {
       tooLong: (n, max) => `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },
     crashed: (action) => `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
+    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    backendWhy: (b, notes) => [b.reason, ...notes].join('\n'),
   },
 };

@@ -314,7 +314,7 @@ function renderBadge() {
   // A CPU backend's threads are part of its name on the badge: "WASM SIMD · 8 threads".
   el.textContent = b.threads > 1 ? `${b.label} · ${t().threadsN(b.threads)}` : b.label;
   const notes = [b.name !== 'webgpu' && !b.failed ? threadsNote(b.be?.core, backendChoice.threads) : null, backendChoice.warning].filter(Boolean);
-  el.title = b.fallback ? t().backendFellBack(b.reason) : t().backendTitle([b.reason, ...notes].join('\n'));
+  el.title = b.fallback ? t().backendFellBack(t().backendWhy(b, [])) : t().backendTitle(t().backendWhy(b, notes));
   el.dataset.backend = b.name;
   el.dataset.threads = String(b.threads ?? 1);
   el.dataset.state = b.failed ? 'failed' : b.fallback ? 'fallback' : 'ok';
