@@ -39,7 +39,7 @@ const int = (name, s, min, max) => {
   return +s;
 };
 const oneOf = (name, value, allowed, lang) => {
-  if (!allowed.includes(value)) throw new UsageError('bad_value', { option: `--${name}`, value, allowed: allowed.join(cliSay(lang, 'or')) });
+  if (!allowed.includes(value)) throw new UsageError('bad_value', { option: `--${name}`, value, allowed: `${allowed.slice(0, -1).join(', ')}${cliSay(lang, 'or')}${allowed.at(-1)}`, suggestion: closest(value, allowed) });
 };
 
 /** node:util's parseArgs, its refusals turned into usage errors in --lang; an unknown option or command gets the closest known one. */

@@ -59,6 +59,7 @@ test('unknown options, commands and exercises: "did you mean", in --lang, exit 2
   const sub = file('w.js', 'function foo() {}\n');
   const cases = [
     [['grade', sub, '--fromat', 'json'], /неизвестный параметр --fromat; может быть, --format\?/, /unknown option --fromat; did you mean --format\?/],
+    [['grade', sub, '--format', 'jsno'], /у параметра --format значение должно быть text, json или gradescope, а не «jsno»; может быть, json\?/, /--format must be text, json or gradescope, got "jsno"; did you mean json\?/],
     [['grdae', sub], /неизвестная команда «grdae»; может быть, grade\?/, /unknown command "grdae"; did you mean grade\?/],
     [['grade', sub, '--exercise', 'kvcache'], /нет упражнения «kvcache».*может быть, kv_cache\?/, /unknown exercise "kvcache".*did you mean kv_cache\?/],
     [['grade-batch', tmp, '--out', join(tmp, 'o'), '--jbos', '2'], /может быть, --jobs\?/, /did you mean --jobs\?/],
