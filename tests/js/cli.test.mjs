@@ -3,6 +3,7 @@
 // source line and a caret (both tracks).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,4 +137,17 @@ test('the caret stays under its column when the line holds a control character (
   assert.equal(out[at], '  2 |   const s = "\\x1b[2J"; return s +;');
   assert.equal(out[at + 1].indexOf('^'), out[at].lastIndexOf(';'));
   assert.doesNotMatch(r.stdout, /\x1b/);
+});
+
+test('tools/grade: its set-up is silent once everything is built; the CLI gets its arguments and gives its exit code', () => {
+  const ROOT = new URL('../../', import.meta.url).pathname;
+  const sh = (...args) => spawnSync(join(ROOT, 'tools', 'grade'), args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  spawnSync(join(ROOT, 'tools', 'setup'), ['--grade'], { cwd: ROOT }); // builds whatever is missing (nothing, after tools/setup)
+  const ok = sh('exercises/sdpa/solution.js', '--lang', 'en');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(ok.stderr, '', 'nothing to set up: nothing said');
+  assert.match(ok.stdout, /7 of 7 tests passed/);
+  const bad = sh('exercises/sdpa/solution.js', '--fromat', 'json', '--lang', 'en');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /did you mean --format\?/);
 });
