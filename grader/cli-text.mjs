@@ -14,7 +14,7 @@ node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
 const HELP = {
-  ru: `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
+  ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
 
 Использование:
 ${USAGE.replace(/^/gm, '  ')}
@@ -55,10 +55,10 @@ ${USAGE.replace(/^/gm, '  ')}
   2  проверка не запустилась: неверные аргументы, нет файла, испорченное упражнение
 
 Примеры:
-  node grader/cli.mjs grade exercises/sdpa/solution.py
-  node grader/cli.mjs grade my_attention.js --exercise sdpa --format json --lang en
-  node grader/cli.mjs grade-batch submissions.zip --exercise sdpa --out results/ --jobs 4`,
-  en: `attnlab: grades exercises of the course on attention (JavaScript or Python submissions).
+  node grader/cli.mjs grade exercises/${slug}/solution.py
+  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
+  en: (slug) => `attnlab: grades exercises of the course on attention (JavaScript or Python submissions).
 
 Usage:
 ${USAGE.replace(/^/gm, '  ')}
@@ -99,9 +99,9 @@ Exit codes:
   2  not graded: bad arguments, a missing file, a broken exercise pack
 
 Examples:
-  node grader/cli.mjs grade exercises/sdpa/solution.py
-  node grader/cli.mjs grade my_attention.js --exercise sdpa --format json --lang en
-  node grader/cli.mjs grade-batch submissions.zip --exercise sdpa --out results/ --jobs 4`,
+  node grader/cli.mjs grade exercises/${slug}/solution.py
+  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
 };
 
 const ERRORS = {
@@ -175,7 +175,8 @@ export function cliLang(argv) {
   return lang;
 }
 
-export const helpText = (lang) => HELP[lang] ?? HELP.ru;
+/** --help in `lang`; its examples grade the pack `slug` (the course's first: no pack is named in the grader's code). */
+export const helpText = (lang, slug) => (HELP[lang] ?? HELP.ru)(slug);
 
 /** A CLI sentence by key, `{name}` fields filled in. */
 export function cliSay(lang, key, params = {}) {

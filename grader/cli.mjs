@@ -176,7 +176,7 @@ async function main(argv) {
   const lang = cliLang(argv);
   try {
     opts = argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h') ? batchOptions(argv.slice(1), lang) : options(argv, lang);
-    if (opts.help) { console.log(helpText(lang)); return 0; }
+    if (opts.help) { console.log(helpText(lang, listExercises()[0])); return 0; }
     if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
     if (opts.command === 'list') return await list();
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
