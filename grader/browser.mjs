@@ -7,7 +7,7 @@ import { packProblems as packProblemsOf, offeredTracks as offeredTracksOf } from
 
 // Grading: the loop (every test of a pack against a submission, one report) and what a pack's tests use.
 export { grade, referenceOf, callLimitMs, DEFAULT_DEADLINE_MS } from './core/grade.mjs';
-export { PackError } from './core/pack.mjs';
+export { PackError, englishFile, starterIn, labelsIn } from './core/pack.mjs';
 /** Problems of a loaded pack (each a sentence naming its file and key), checked against every track. */
 export const packProblems = (pack) => packProblemsOf(pack, TRACKS);
 /** The tracks a pack's files offer (a starter and a solution each), in the registry's order. */
@@ -18,6 +18,8 @@ export { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackNamed, trackOfFile } from './t
 
 // Messages and reports.
 export { say, LANGS } from './core/messages.mjs';
+export { readSyntax } from './core/syntax.mjs';
+export { explainError } from './core/explain.mjs';
 export * as reporters from './reporters/index.mjs';
 
 // Values: tensors, the seeded generator shared with C++, student text made safe to show.

@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 // attnlab grader CLI.
-//   node grader/cli.mjs list
-//   node grader/cli.mjs grade <submission> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
-//                             [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
-//                             [--backend auto|simd|wasm|webgpu] [--verbose]
-//   node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-//                                   [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
-//   node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
-//   node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv
+//   node grader/cli.mjs --help [--lang ru|en]   (the usage lines, every option, exit codes, examples: cli-text.mjs)
 // grade-batch: grader/batch/README.md (each submission in its own child, resume, summary, report, shards).
 // The track (the submission's language): --track, else the file's extension (.py: python, else js).
 // The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
@@ -22,54 +15,74 @@ import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { BACKEND_NAMES } from '../wasm/index.mjs';
-import { EXERCISES, listExercises, loadExercise, readPack, PackError, TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, parseShard,
-  grade, reporters, NodeSandbox, runBatch, mergeBatch, gradebookOf, BatchError, InputError } from './index.mjs';
+import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/exercise.mjs';
+import { PackError } from './core/pack.mjs';
+import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
+import { parseShard } from './batch/shard.mjs';
+import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
-const USAGE = `usage: node grader/cli.mjs list
-       node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
-                                [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
-                                [--backend auto|simd|wasm|webgpu] [--verbose]
-       node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
-       node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
-       node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
-
-class UsageError extends Error {}
+/** A usage error: a sentence of cli-text.mjs by key (said in --lang), or `text` as it is (grade-batch's own refusals). */
+class UsageError extends Error {
+  constructor(key, params = {}, text = null) { super(text ?? key); this.key = text === null ? key : null; this.params = params; }
+  say(lang) {
+    if (!this.key) return this.message;
+    const params = Object.fromEntries(Object.entries(this.params).map(([k, v]) => [k,
+      v?.key ? cliSay(lang, v.key, { ...v, slugs: v.slugs?.join(cliSay(lang, 'or')) }) : v]));
+    const text = cliSay(lang, this.key, params);
+    return params.suggestion ? `${text}; ${cliSay(lang, 'did_you_mean', params)}` : text;
+  }
+}
 
 const int = (name, s, min, max) => {
   if (s === undefined) return undefined;
-  if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
+  if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError('int', { option: `--${name}`, min, max, value: s });
   return +s;
+};
+const oneOf = (name, value, allowed, lang) => {
+  if (!allowed.includes(value)) throw new UsageError('bad_value', { option: `--${name}`, value, allowed: `${allowed.slice(0, -1).join(', ')}${cliSay(lang, 'or')}${allowed.at(-1)}`, suggestion: closest(value, allowed) });
+};
+
+/** node:util's parseArgs, its refusals turned into usage errors in --lang; an unknown option or command gets the closest known one. */
+function parse(argv, options) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  } catch (e) {
+    const option = /'(-[^'\s=]*)/.exec(e.message)?.[1] ?? '';
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const known = Object.entries(options).flatMap(([k, o]) => [`--${k}`, ...(o.short ? [`-${o.short}`] : [])]);
+      throw new UsageError('unknown_option', { option, suggestion: closest(option, known) });
+    }
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      throw new UsageError(options[option.replace(/^-+/, '')]?.type === 'boolean' ? 'no_value' : 'missing_value', { option });
+    }
+    throw new UsageError(null, {}, e.message);
+  }
+}
+
+const BATCH_OPTIONS = {
+  exercise: { type: 'string' }, out: { type: 'string' }, jobs: { type: 'string' }, force: { type: 'boolean', default: false },
+  shard: { type: 'string' }, lang: { type: 'string', default: 'ru' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
 };
 
 /** grade-batch's arguments (grader/batch/README.md). */
-function batchOptions(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
-      options: {
-        exercise: { type: 'string' }, out: { type: 'string' }, jobs: { type: 'string' }, force: { type: 'boolean', default: false },
-        shard: { type: 'string' }, lang: { type: 'string', default: 'ru' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
-        'deadline-ms': { type: 'string' },
-      },
-    });
-  } catch (e) { throw new UsageError(e.message); }
-  const { values: v, positionals: p } = parsed;
-  if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
-  if (!v.out) throw new UsageError('grade-batch needs --out <folder>');
+function batchOptions(argv, lang) {
+  const { values: v, positionals: p } = parse(argv, BATCH_OPTIONS);
+  oneOf('lang', v.lang, ['ru', 'en'], lang);
+  if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
   if (p[0] === 'merge' || p[0] === 'gradebook') {
-    if (p.length < 2) throw new UsageError(`grade-batch ${p[0]} needs at least one output folder`);
+    if (p.length < 2) throw new UsageError('batch_dirs', { command: p[0] });
     const extra = Object.keys(v).filter((k) => !['out', 'lang', 'force'].includes(k) && v[k] !== undefined);
-    if (extra.length) throw new UsageError(`grade-batch ${p[0]} takes only --out and --lang, got --${extra[0]}`);
+    if (extra.length) throw new UsageError('batch_only', { command: p[0], option: `--${extra[0]}` });
     return { command: `batch-${p[0]}`, dirs: p.slice(1), out: v.out, lang: v.lang };
   }
-  if (p.length !== 1) throw new UsageError(p.length ? `unexpected argument "${p[1]}"` : 'grade-batch needs a folder or a zip of submissions');
-  if (!v.exercise) throw new UsageError(`grade-batch needs --exercise (one of ${listExercises().join(', ')})`);
+  if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
+  if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
+  knownExercise(v.exercise);
   const shard = v.shard === undefined ? null : parseShard(v.shard);
-  if (shard === null && v.shard !== undefined) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N, got "${v.shard}"`);
+  if (shard === null && v.shard !== undefined) throw new UsageError('shard', { value: v.shard });
   return {
     command: 'grade-batch', input: p[0], exercise: v.exercise, out: v.out, force: v.force, shard, lang: v.lang,
     jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(), seed: int('seed', v.seed, 0, 2 ** 32 - 1),
@@ -77,33 +90,36 @@ function batchOptions(argv) {
   };
 }
 
-function options(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
-      options: {
-        exercise: { type: 'string' }, track: { type: 'string' }, format: { type: 'string', default: 'text' },
-        seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
-        'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
-        verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) { throw new UsageError(e.message); }
-  const { values: v, positionals: p } = parsed;
+const GRADE_OPTIONS = {
+  exercise: { type: 'string' }, track: { type: 'string' }, format: { type: 'string', default: 'text' },
+  seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
+  verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
+};
+const COMMANDS = ['list', 'grade', 'grade-batch'];
+
+/** --exercise names a pack that exists (else the closest slug is suggested). */
+function knownExercise(slug) {
+  const slugs = listExercises();
+  if (slug !== undefined && !slugs.includes(slug)) throw new UsageError('unknown_exercise', { slug, slugs: slugs.join(', '), suggestion: closest(slug, slugs) });
+  return slug;
+}
+
+function options(argv, lang) {
+  const { values: v, positionals: p } = parse(argv, GRADE_OPTIONS);
   if (v.help) return { help: true };
   if (p[0] === 'list') {
-    if (p.length > 1) throw new UsageError(`unexpected argument "${p[1]}"`);
+    if (p.length > 1) throw new UsageError('extra', { arg: p[1] });
     return { command: 'list' };
   }
-  if (p[0] !== 'grade') throw new UsageError(p[0] ? `unknown command "${p[0]}"` : 'missing command');
-  if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing <submission> file' : `unexpected argument "${p[2]}"`);
-  if (!['text', 'json', 'gradescope'].includes(v.format)) throw new UsageError(`--format must be text, json or gradescope, got "${v.format}"`);
-  if (!['ru', 'en'].includes(v.lang)) throw new UsageError(`--lang must be ru or en, got "${v.lang}"`);
-  if (!BACKEND_NAMES.includes(v.backend)) throw new UsageError(`--backend must be auto, simd, wasm or webgpu, got "${v.backend}"`);
-  if (v.track !== undefined && !TRACK_NAMES.includes(v.track)) throw new UsageError(`--track must be ${TRACK_NAMES.join(' or ')}, got "${v.track}"`);
+  if (p[0] !== 'grade') throw new UsageError(p[0] ? 'unknown_command' : 'missing_command', { command: p[0], suggestion: p[0] && closest(p[0], COMMANDS) });
+  if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing_file' : 'extra', { arg: p[2] });
+  oneOf('format', v.format, ['text', 'json', 'gradescope'], lang);
+  oneOf('lang', v.lang, ['ru', 'en'], lang);
+  oneOf('backend', v.backend, BACKEND_NAMES, lang);
+  if (v.track !== undefined) oneOf('track', v.track, TRACK_NAMES, lang);
   return {
-    command: 'grade', file: p[1], exercise: v.exercise, format: v.format, lang: v.lang, backend: v.backend,
+    command: 'grade', file: p[1], exercise: knownExercise(v.exercise), format: v.format, lang: v.lang, backend: v.backend,
     track: v.track ? TRACKS[v.track] : trackOfFile(p[1]) ?? DEFAULT_TRACK,
     seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000), verbose: v.verbose,
@@ -129,7 +145,7 @@ async function inferExercise(file, source, track) {
   if (best.length === 1) return best[0].slug;
   const top = Math.max(0, ...scored.map((s) => s.hits)), leaders = scored.filter((s) => s.hits === top);
   if (!best.length && leaders.length === 1) return leaders[0].slug;
-  throw new UsageError(`cannot tell which exercise ${file} is for (${leaders.length ? `it could be ${leaders.map((s) => s.slug).join(' or ')}` : 'it defines none of their functions'}); say --exercise ${slugs.join('|')}`);
+  throw new UsageError('which', { file, slugs: slugs.join('|'), why: leaders.length ? { key: 'which_could', slugs: leaders.map((s) => s.slug) } : { key: 'which_none' } });
 }
 
 async function list() {
@@ -145,44 +161,48 @@ async function list() {
 
 /** grade-batch and its merge and gradebook: grader/batch/. Its own refusals (an input that is not a folder or zip, an --out of another exercise) are usage errors. */
 async function batch(opts) {
+  const b = await import('./batch/index.mjs');
+  const { InputError } = await import('./batch/inputs.mjs');
   try {
-    if (opts.command === 'batch-merge') return await mergeBatch(opts);
-    if (opts.command === 'batch-gradebook') return gradebookOf(opts);
-    return await runBatch(opts);
+    if (opts.command === 'batch-merge') return await b.mergeBatch(opts);
+    if (opts.command === 'batch-gradebook') return b.gradebookOf(opts);
+    return await b.runBatch(opts);
   } catch (e) {
-    if (e instanceof BatchError || e instanceof InputError) throw new UsageError(e.message);
+    if (e instanceof b.BatchError || e instanceof InputError) throw new UsageError(null, {}, e.message);
     throw e;
   }
 }
 
 async function main(argv) {
   let opts, source, exercise, sandboxReady;
+  const lang = cliLang(argv);
   try {
-    opts = argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h') ? batchOptions(argv.slice(1)) : options(argv);
-    if (opts.help) { console.log(USAGE); return 0; }
+    opts = argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h') ? batchOptions(argv.slice(1), lang) : options(argv, lang);
+    if (opts.help) { console.log(helpText(lang, listExercises()[0])); return 0; }
     if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
     if (opts.command === 'list') return await list();
     try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
-      throw new UsageError(e.code === 'ENOENT' ? `no such file: ${opts.file}` : `cannot read ${opts.file}: ${e.message}`);
+      throw new UsageError(e.code === 'ENOENT' ? 'no_file' : 'read', { file: opts.file, message: e.message });
     }
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
-    sandboxReady = NodeSandbox.create({ track: opts.track });
+    sandboxReady = import('./hosts/node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
     await sandboxReady?.then((s) => s.close(), () => {});
-    if (e instanceof PackError) { console.error(`attnlab: exercise pack error:\n${e.message}`); return 2; }
+    if (e instanceof PackError) { console.error(`attnlab: ${cliSay(lang, 'pack')}\n${e.message}`); return 2; }
     if (!(e instanceof UsageError)) throw e;
-    console.error(`attnlab: ${e.message}\n${USAGE}`);
+    console.error(`attnlab: ${e.say(lang)}\n${cliSay(lang, 'more')}`);
     return 2;
   }
   const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
+  const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   let fast;
   try {
     if (opts.backend === 'webgpu' || (opts.backend === 'wasm' && core.flavour !== 'baseline')) {
       const { chooseBackend } = await import('../wasm/webgpu/backend.mjs');
       try { fast = await chooseBackend({ backend: opts.backend }); } catch (e) {
-        console.error(`attnlab: --backend ${opts.backend} is not available here: ${e.message}`);
+        console.error(`attnlab: ${cliSay(lang, 'backend', { backend: opts.backend, message: e.message })}`);
         return 2;
       }
     }

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAGE_META_CSP } from './csp.mjs';
-import { listExercises, readPack, packProblems, TRACKS, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
+import { listExercises, readPack, packProblems, englishFile, TRACKS, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -68,16 +68,18 @@ const packsPlugin = (only) => ({
       const lines = [`import * as suite from ${f('suite.mjs')};`, `import hints from ${f('hints.json')};`,
         `import ru from ${raw('texts/task.ru.md')};`, `import en from ${raw('texts/task.en.md')};`,
         pack.messages ? `import messages from ${f('messages.json')};` : 'const messages = null;'];
-      // Per track it offers: its starter (solutions stay out of the page); a track's own texts.
+      // Per track it offers: its starter and the starter's English twin where there is one (solutions
+      // stay out of the page), shaped as grader/hosts/node/exercise.mjs's `files`; a track's own texts.
       const starters = pack.tracks.map((t) => {
         lines.push(`import starter_${t} from ${raw(TRACKS[t].files.starter)};`);
-        return `${t}: starter_${t}`;
+        if (pack.files[t].starterEn !== null) lines.push(`import starter_en_${t} from ${raw(englishFile(TRACKS[t].files.starter))};`);
+        return `${t}: { starter: starter_${t}, starterEn: ${pack.files[t].starterEn !== null ? `starter_en_${t}` : 'null'} }`;
       });
       const trackTexts = Object.keys(pack.trackTexts).map((v) => {
         lines.push(`import ru_${v} from ${raw(`texts/task.ru.${v}.md`)};`, `import en_${v} from ${raw(`texts/task.en.${v}.md`)};`);
         return `${v}: { ru: ru_${v}, en: en_${v} }`;
       });
-      lines.push(`export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, starters: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`);
+      lines.push(`export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`);
       return { contents: lines.join('\n') + '\n', loader: 'js', resolveDir: root, watchFiles: [join(pack.dir, 'spec.json')] };
     });
   },

@@ -9,6 +9,7 @@ import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
+import { readSyntax } from './syntax.mjs';
 import { LIMITS } from '../limits.mjs';
 
 /**
@@ -110,11 +111,13 @@ export async function grade({ exercise, source, track, sandbox, core, fast, lang
 
   // A syntax error: found by the track on the trusted side (JavaScript), or by the guest's compiler
   // when it loads the source (Python); either way every test is listed as not run.
+  // core/syntax.mjs says where the mistake is (an unclosed bracket where it opens) and words the
+  // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
-    const where = { ...error, column: error.column ?? 1 };
+    const where = readSyntax(source, error, track, t);
     const why = explainSyntax(error, track.name);
     report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
-    report.error = where;
+    report.error = { ...where, sourceLine: capText(where.sourceLine, 1000) };
     return notRun(t('not_run.syntax', where));
   };
   const prepared = track.prepareSource(source);

@@ -18,7 +18,7 @@ const en = {
   'load.declarations': 'Only its declarations were graded: functions, and constants with simple values.',
   'load.declarations_failed': 'Its declarations could not be loaded either: {message}.',
   'missing.after_load': 'Your script\'s top level did not complete, see the note above.',
-  'not_run.syntax': 'Not run: the code has a syntax error at line {line}, column {column}.',
+  'not_run.syntax': 'Not run: the file does not parse (a syntax error at line {line}, column {column}).',
   'deadline.hit': 'The submission used up its overall time limit of {s} s during this test.',
   'deadline.not_run': 'Not run: the submission used up its overall time limit of {s} s before this test.',
   'grader_error': 'Grader error (a fault of the grader, not of your code): {message}',
@@ -62,6 +62,23 @@ const en = {
   // Python spellings (the track's variant, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
   'dtype.bool.py': '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
+  // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  'syntax.unclosed': 'this `{bracket}` is never closed',
+  'syntax.unfinished': 'the line ends with `{op}`, and the next line does not go on from it',
+  'not_run.parse': 'Not run ({n} {n|test|tests}): the file does not parse.',
+  'parser.unexpected_token': 'unexpected token',
+  'parser.unexpected_character': 'unexpected character {name}',
+  'parser.unterminated_string': 'a string without its closing quote',
+  'parser.unterminated_template': 'a template string without its closing backquote',
+  'parser.unterminated_comment': 'a /* comment that is never closed',
+  'parser.redeclared': '`{name}` is already declared',
+  'parser.unexpected_keyword': 'the keyword `{name}` cannot stand here',
+  'parser.return_outside': '`return` outside a function',
+  'parser.invalid_syntax': 'invalid syntax',
+  'parser.unexpected_indent': 'unexpected indentation',
+  'parser.unindent': 'this indentation matches no outer block',
+  'parser.expected_indent': 'an indented block was expected',
+  'error.run_explained': '{message} {cause}',
 };
 
 const ru = {
@@ -80,7 +97,7 @@ const ru = {
   'load.declarations': 'Проверялись только объявления: функции и константы с простыми значениями.',
   'load.declarations_failed': 'Объявления тоже не удалось загрузить: {message}.',
   'missing.after_load': 'Верхний уровень скрипта не выполнился до конца, см. сообщение выше.',
-  'not_run.syntax': 'Не запускался: в коде синтаксическая ошибка в строке {line}, столбец {column}.',
+  'not_run.syntax': 'Не запускался: файл не разбирается (синтаксическая ошибка в строке {line}, столбец {column}).',
   'deadline.hit': 'Во время этого теста решение исчерпало общий лимит времени в {s} с.',
   'deadline.not_run': 'Не запускался: решение исчерпало общий лимит времени в {s} с раньше, чем дошло до этого теста.',
   'grader_error': 'Ошибка проверяющей системы (не вашего кода): {message}',
@@ -124,6 +141,23 @@ const ru = {
   // написание для Python (вариант трека, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
   'dtype.bool.py': '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
+  // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  'syntax.unclosed': 'скобка `{bracket}`, открытая здесь, нигде не закрыта',
+  'syntax.unfinished': 'строка кончается на `{op}`, а следующая строка её не продолжает',
+  'not_run.parse': 'Не запускались ({n} {n|тест|теста|тестов}): файл не разбирается.',
+  'parser.unexpected_token': 'неожиданный символ',
+  'parser.unexpected_character': 'недопустимый символ {name}',
+  'parser.unterminated_string': 'строка без закрывающей кавычки',
+  'parser.unterminated_template': 'шаблонная строка без закрывающей обратной кавычки',
+  'parser.unterminated_comment': 'комментарий /* не закрыт',
+  'parser.redeclared': '`{name}` уже объявлено',
+  'parser.unexpected_keyword': 'ключевое слово `{name}` здесь стоять не может',
+  'parser.return_outside': '`return` вне функции',
+  'parser.invalid_syntax': 'неверный синтаксис',
+  'parser.unexpected_indent': 'лишний отступ',
+  'parser.unindent': 'этот отступ не совпадает ни с одним внешним блоком',
+  'parser.expected_indent': 'здесь нужен блок с отступом',
+  'error.run_explained': '{type}: {cause}',
 };
 
 // What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,

@@ -42,7 +42,8 @@ const TEST = {
 const PANELS = {
   heatmap: {
     function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
-    tokens: { required: true, check: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'must be a list of strings') },
+    tokens: { required: true, check: (v) => (isLabels(v) || (isObj(v) && Object.keys(v).join() === 'ru,en' && isLabels(v.ru) && isLabels(v.en) && v.ru.length === v.en.length) ? null
+      : 'must be a list of strings, or { "ru": [...], "en": [...] } of the same length (the labels in each language)') },
   },
   // scale: the Scale panel times the student's `function`, called as function(Q, K, V, mask) on (T, 64).
   scale: {
@@ -70,7 +71,7 @@ function checkFields(where, value, schema, problems, tracks) {
 /**
  * Problems of a loaded pack, each a sentence naming its file and key (empty when it is sound).
  * pack: { slug (the folder's name), spec, suite (the module's exports), messages, hints, texts: { ru, en },
- *         trackTexts: { <variant>: { ru, en } }, files: { <track>: { starter, solution } } } as read from
+ *         trackTexts: { <variant>: { ru, en } }, files: { <track>: { starter, starterEn, solution } } } as read from
  *         the folder (null for a missing file).
  * tracks: the track registry ({ <name>: track }, the TRACKS of grader/tracks/index.mjs), given by the caller.
  */
@@ -147,10 +148,26 @@ export function packProblems(pack, tracks) {
     const track = tracks[name];
     const has = (x) => typeof f[x] === 'string' && f[x].trim() !== '';
     if (has('starter') !== has('solution')) p.push(`${at(has('starter') ? track.files.solution : track.files.starter)} is missing or empty (the ${track.label} track needs a starter and a solution)`);
+    const en = f.starterEn;
+    if (typeof en === 'string' && !en.trim()) p.push(`${at(englishFile(track.files.starter))} is empty (delete it, or write the English starter)`);
+    if (typeof en === 'string' && en.trim() && !has('starter')) p.push(`${at(englishFile(track.files.starter))} has no ${at(track.files.starter)} to be the English twin of`);
   }
   if (!offeredTracks(pack.files ?? {}, tracks).length) p.push(`${at(Object.values(tracks).map((t) => t.files.starter).join(' or '))} is missing: a pack needs a starter and a solution for at least one track`);
   return p;
 }
+
+/**
+ * A file's English twin, where a pack has one: `starter.js` → `starter.en.js`. The plain file is the
+ * course's first language (Russian); the page and the grader fall back to it (langcli).
+ */
+export const englishFile = (file) => file.replace(/(\.[^.]+)$/, '.en$1');
+
+/** The starter of `track` in `lang` from a pack's files ({ <track>: { starter, starterEn } }). */
+export const starterIn = (files, track, lang) => (lang === 'en' && files[track]?.starterEn?.trim() ? files[track].starterEn : files[track]?.starter);
+
+/** Labels that are a list (the same in every language) or { ru, en } lists → the list in `lang`. */
+export const labelsIn = (labels, lang) => (Array.isArray(labels) ? labels : labels?.[lang] ?? labels?.ru);
+const isLabels = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** The tracks a pack offers, in the order of the registry `tracks`: those with a starter and a solution. */
 export const offeredTracks = (files, tracks) => Object.keys(tracks).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());

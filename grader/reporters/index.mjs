@@ -42,14 +42,36 @@ export function text(report, { color = false, verbose = false } = {}) {
   const block = (s, first, rest) => visible(s).trimEnd().split('\n').map((l, i) => `${i ? rest : first}${l}`);
   const lines = [];
   if (report.message) lines.push(...block(report.message, '', '  | ').map((l) => c(report.status === 'error' ? 33 : 2, l)), '');
+  if (report.error?.sourceLine !== undefined) lines.push(...caret(report.error), '');
   if (report.output) lines.push(...block(report.output, '| ', '| ').map((l) => c(2, l)), '');
-  for (const t of report.tests) {
+  // A file that does not parse: its tests are not run, said once (the JSON formats keep each test).
+  const notParsed = report.error && report.tests.length && report.tests.every((t) => t.status === 'error' && t.message === report.tests[0].message);
+  if (notParsed) lines.push(`${mark.error} ${say(report.lang, 'not_run.parse', { n: report.tests.length })}`, '');
+  for (const t of notParsed ? [] : report.tests) {
     lines.push(`${mark[t.status]} ${t.id} — ${visible(t.name)}: ${say(report.lang, `status.${t.status}`)}`);
     if (t.message) lines.push(...block(t.message, '    ', '    | '));
     if (t.output) lines.push(...block(t.output, '    | ', '    | ').map((l) => c(2, l)));
   }
-  if (report.tests.length) lines.push('');
+  if (report.tests.length && !notParsed) lines.push('');
   const details = [say(report.lang, 'seed', report), verbose && say(report.lang, 'backend', report)].filter(Boolean).join('; ');
   lines.push(`${c(1, say(report.lang, 'summary', report))} (${details})`);
   return lines.join('\n');
+}
+
+/**
+ * A syntax error's source line and a caret under its column (`error`: report.error), the line escaped
+ * and, when long, cut to a window around the column; tabs shown as one space so that the caret lines up.
+ */
+function caret({ line, column, sourceLine }) {
+  const WIDTH = 100;
+  let text = sourceLine.replace(/\t/g, ' '), col = Math.max(1, column ?? 1);
+  if (text.length > WIDTH) {
+    const from = Math.max(0, Math.min(col - 1 - WIDTH / 2, text.length - WIDTH));
+    text = `${from > 0 ? '…' : ''}${text.slice(from, from + WIDTH)}${from + WIDTH < text.length ? '…' : ''}`;
+    col = col - from + (from > 0 ? 1 : 0);
+  }
+  // visible() may lengthen the text before the column (an escaped control character): the caret follows it.
+  const shown = visible(text), before = visible(text.slice(0, col - 1));
+  const gutter = ' '.repeat(String(line).length);
+  return [`  ${line} | ${shown}`, `  ${gutter} | ${' '.repeat(before.length)}^`];
 }

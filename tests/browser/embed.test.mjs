@@ -104,7 +104,7 @@ async function checkViaApi() {
 }
 
 before(async () => {
-  [starter, solution] = await Promise.all([read('exercises/sdpa/starter.js'), read('exercises/sdpa/solution.js')]);
+  [starter, solution] = await Promise.all([read('exercises/sdpa/starter.en.js') /* lang=en: the starter's English twin */, read('exercises/sdpa/solution.js')]);
   b = await launch();
   page = b.page;
   A = new URL(b.url).origin;

@@ -18,7 +18,7 @@ const PYTHON_FILES = /micropython\.wasm|sandbox-worker-python\.js/;
 let b, page, starterJs, starterPy, solutionPy;
 
 before(async () => {
-  [starterJs, starterPy, solutionPy] = await Promise.all(['exercises/sdpa/starter.js', 'exercises/sdpa/starter.py', 'exercises/sdpa/solution.py'].map(read));
+  [starterJs, starterPy, solutionPy] = await Promise.all(['exercises/sdpa/starter.en.js', 'exercises/sdpa/starter.en.py', 'exercises/sdpa/solution.py'] /* ?lang=en: the starters' English twins */.map(read));
   b = await launch();
   page = b.page;
   await open(page, `${b.url}?lang=en&exercise=sdpa`);

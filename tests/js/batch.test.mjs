@@ -211,14 +211,14 @@ test('bad arguments and inputs: a message naming what was wrong, exit code 2', (
   writeFileSync(join(sdpaRun, 'run.json'), JSON.stringify({ exercise: 'sdpa', pack_version: 'abc' }));
   const cases2 = [
     [['grade-batch', join(tmp, 'nope'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /no such file or folder: .*nope/],
-    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3'], /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/],
-    [['grade-batch', input, '--exercise', 'nope', '--out', join(tmp, 'x')], /unknown exercise "nope"/],
-    [['grade-batch', input, '--out', join(tmp, 'x')], /grade-batch needs --exercise/],
+    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3', '--lang', 'en'], /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/],
+    [['grade-batch', input, '--exercise', 'nope', '--out', join(tmp, 'x'), '--lang', 'en'], /unknown exercise "nope"/],
+    [['grade-batch', input, '--out', join(tmp, 'x'), '--lang', 'en'], /grade-batch needs --exercise/],
     [['grade-batch', input, '--exercise', 'mha', '--out', sdpaRun, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
     [['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /is not a zip archive/],
     [['grade-batch', 'merge', input, '--out', join(tmp, 'y'), '--lang', 'en'], /is not a finished grade-batch output/],
     [['grade-batch', input, '--exercise', 'sdpa', '--out', join(input, 'pass.js'), '--lang', 'en'], /cannot create the --out folder .*pass\.js: EEXIST/],
-    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--jobs', '0'], /--jobs must be an integer from 1 to 1024, got "0"/],
+    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--jobs', '0', '--lang', 'en'], /--jobs must be an integer from 1 to 1024, got "0"/],
   ];
   for (const [args, re] of cases2) {
     const r = cli(...args);

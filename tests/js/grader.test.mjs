@@ -74,12 +74,13 @@ test('--backend picks the fast path of the large hidden case: plain WASM, and We
 });
 
 test('syntax error: status error with line and column, exit 1', () => {
+  // the parser stops at line 3's `}`; the mistake is np.tril's `(` on line 2, column 17, never closed
   const p = file('syntax.js', 'function causal_mask(T) {\n  return np.tril(np.ones([T, T])\n}\n');
   const r = cli('grade', p, '--format', 'json', '--lang', 'en');
   assert.equal(r.status, 1);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.status, 'error');
-  assert.match(doc.message, /line 3, column 1/);
+  assert.match(doc.message, /line 2, column 17: this `\(` is never closed/);
 });
 
 test('bad invocations exit 2 with a message on stderr', () => {

@@ -99,7 +99,7 @@ test('a broken pack is an author error: exit 2 with the file and the key', () =>
     delete m.ru['d.no_scaling'];
     broken('a message key missing in ru', 'messages.json', JSON.stringify(m), /exercises\/sdpa\/messages\.json: key "d\.no_scaling" is in "en" but missing in "ru"/);
     broken('JSON that does not parse', 'spec.json', spec.slice(0, -5), /exercises\/sdpa\/spec\.json is not valid JSON/);
-    const unknown = cliIn(copy, 'grade', solution, '--exercise', 'nope');
+    const unknown = cliIn(copy, 'grade', solution, '--exercise', 'nope', '--lang', 'en');
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /unknown exercise "nope" \(exercises: /);
   } finally { rmSync(copy, { recursive: true, force: true }); }

@@ -54,7 +54,7 @@ test('CLI: --track overrides the extension; a bad --track is a usage error (exit
   assert.equal(JSON.parse(r.stdout).tests[0].status, 'pass');
   const js = cli('grade', py, '--track', 'js', '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
   assert.equal(JSON.parse(js.stdout).status, 'error', 'Python read as JavaScript is a syntax error');
-  const bad = cli('grade', py, '--track', 'ruby');
+  const bad = cli('grade', py, '--track', 'ruby', '--lang', 'en');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--track must be js or python/);
 });

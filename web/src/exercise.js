@@ -3,6 +3,11 @@
 // first. Only specs are in the page's bundle; the chosen pack's suite, texts and starters are its own
 // chunk, loaded here. The loaded pack is shaped like grader/hosts/node/exercise.mjs's loadExercise() result.
 import { packs } from 'attnlab:packs';
+import { starterIn, labelsIn } from '../../grader/browser.mjs';
+
+/** The starter of `track` in `lang` (its English twin on ?lang=en where the pack has one), and the heatmap's tokens in `lang`. */
+export const starterOf = (exercise, track, lang) => starterIn(exercise.files, track, lang);
+export const heatmapTokens = (exercise, lang) => labelsIn(exercise.spec.panels?.heatmap?.tokens, lang);
 
 /** Packs in course order (spec.json "order", then slug): { slug, spec } each. */
 export const exercises = Object.values(packs).sort((a, b) => (a.spec.order ?? 100) - (b.spec.order ?? 100) || a.slug.localeCompare(b.slug));

@@ -92,6 +92,8 @@ export const STRINGS = {
     stopped: { check: 'Проверка остановлена, результаты неполные. Нажмите «Проверить», чтобы проверить заново.', run: 'Запуск остановлен.' },
     sameCauseIn: 'Эта же причина и в тестах:', testOutput: 'Что напечатал код в этом тесте', testCode: 'Код теста',
     trackQueued: (label) => `Переключусь на ${label}, как только закончится текущая операция.`,
+    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    backendWhy: (b) => `Сейчас считает ${b.label}${b.threads > 1 ? `, ${b.threads} ${b.threads % 10 === 1 && b.threads % 100 !== 11 ? 'поток' : [2, 3, 4].includes(b.threads % 10) && ![12, 13, 14].includes(b.threads % 100) ? 'потока' : 'потоков'}` : ', один поток'}. Технические подробности — на английской странице.`,
   },
   en: {
     skip: 'Skip to the editor', task: 'Task', code: 'Code',
@@ -184,5 +186,7 @@ export const STRINGS = {
     stopped: { check: 'Check stopped, the results are incomplete. Press Check to start over.', run: 'Run stopped.' },
     sameCauseIn: 'The same cause also fails:', testOutput: 'What the code printed in this test', testCode: 'The test\'s code',
     trackQueued: (label) => `Switching to ${label} as soon as the current action ends.`,
+    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    backendWhy: (b, notes) => [b.reason, ...notes].join('\n'),
   },
 };

@@ -5,8 +5,8 @@ import { STRINGS } from './i18n.js';
 import { renderMarkdown } from './markdown.js';
 import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
-import { BrowserSandbox, grade, referenceOf, callLimitMs, TRACKS, say, visible, LIMITS, toTensor, toWire, fmtShape, take0 } from '../../grader/browser.mjs';
-import { exercises, chooseExercise } from './exercise.js';
+import { BrowserSandbox, grade, referenceOf, callLimitMs, TRACKS, say, visible, LIMITS, toTensor, toWire, fmtShape, take0, readSyntax, explainError } from '../../grader/browser.mjs';
+import { exercises, chooseExercise, starterOf, heatmapTokens } from './exercise.js';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
@@ -70,7 +70,7 @@ store.set(KEY.track, track.name);
 // The pack's texts and hints in the track's spelling where it has them (texts/task.ru.py.md, "ru.py").
 const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.texts[lang];
 const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
-const starter = () => exercise.starters[track.name];
+const starter = () => starterOf(exercise, track.name, lang);
 
 
 
@@ -144,6 +144,18 @@ function messageDom(text) {
     frag.append(part.slice(last));
   });
   return frag;
+}
+
+/**
+ * An error of Run in the student's language, as Check words it: a syntax error read by core/syntax.mjs,
+ * an error np raised with the grader's explanation (a shape clash, an operator on arrays; Russian keeps
+ * only the error's type beside it, as Check does).
+ */
+function readError(error, source) {
+  if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p));
+  const why = explainError(error, source, track.name);
+  const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(error.message))?.[1];
+  return why && type ? { ...error, message: say(lang, 'error.run_explained', { message: error.message, type, cause: say(lang, why.key, why.params) }) } : error;
 }
 
 function showOutput(res) {
@@ -382,7 +394,7 @@ function renderHeatmaps() {
   const box = $('heatmaps');
   box.replaceChildren();
   if (!state.heat) return;
-  const common = { tokens: PANELS.heatmap.tokens, mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
+  const common = { tokens: heatmapTokens(exercise, lang), mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
   const s = state.student;
   if (s?.weights) box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
   else box.append(heatmapMessage({ id: 'student', title: t().yours, message: s?.message?.() ?? t().heatWait }));
@@ -396,7 +408,7 @@ function renderBadge() {
   // A CPU backend's threads are part of its name on the badge: "WASM SIMD · 8 threads".
   el.textContent = b.threads > 1 ? `${b.label} · ${t().threadsN(b.threads)}` : b.label;
   const notes = [b.name !== 'webgpu' && !b.failed ? threadsNote(b.be?.core, backendChoice.threads) : null, backendChoice.warning].filter(Boolean);
-  el.title = b.fallback ? t().backendFellBack(b.reason) : t().backendTitle([b.reason, ...notes].join('\n'));
+  el.title = b.fallback ? t().backendFellBack(t().backendWhy(b, [])) : t().backendTitle(t().backendWhy(b, notes));
   el.dataset.backend = b.name;
   el.dataset.threads = String(b.threads ?? 1);
   el.dataset.state = b.failed ? 'failed' : b.fallback ? 'fallback' : 'ok';
@@ -472,14 +484,14 @@ const run = () => busy(async (job) => {
   // syntax error comes back from the load, as `error` with its line).
   const prepared = track.prepareSource(source);
   if (!prepared.ok) {
-    showOutput({ error: prepared.error });
+    showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p)) });
     afterwards(job, false, 'attnlab:ran');
     return;
   }
   const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
   const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
   if (job.stopped) return;
-  showOutput(res.ok === false ? { ...res, ms: limit } : res);
+  showOutput(res.ok === false ? { ...res, ms: limit } : res.error ? { ...res, error: readError(res.error, source) } : res);
   layout.showResults();
   afterwards(job, res.ok, 'attnlab:ran');
 }, 'run');

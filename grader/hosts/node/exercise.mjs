@@ -3,7 +3,7 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packProblems, PackError, offeredTracks } from '../../core/pack.mjs';
+import { packProblems, PackError, offeredTracks, englishFile } from '../../core/pack.mjs';
 import { TRACKS } from '../../tracks/index.mjs';
 
 export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'exercises');
@@ -33,7 +33,8 @@ export async function readPack(slug, root = EXERCISES) {
   }
   // Per track, its starter and solution (null where the file is missing): a pack offers a track
   // when it has both (packProblems checks that it offers at least one, and no half of a pair).
-  const files = Object.fromEntries(Object.values(TRACKS).map((t) => [t.name, { starter: read(t.files.starter), solution: read(t.files.solution) }]));
+  // starterEn: the English twin of the starter (starter.en.js), where the pack has one (core/pack.mjs starterIn).
+  const files = Object.fromEntries(Object.values(TRACKS).map((t) => [t.name, { starter: read(t.files.starter), starterEn: read(englishFile(t.files.starter)), solution: read(t.files.solution) }]));
   return {
     slug, dir, spec: json('spec.json'), suite, messages: json('messages.json'), hints: json('hints.json'),
     texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },

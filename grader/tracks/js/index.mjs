@@ -1,6 +1,6 @@
 // The JavaScript track (grader/tracks/README.md): submissions are scripts with a global `np`
 // (grader/np), prepared on the trusted side with acorn (./source.mjs) and run by ./guest.mjs.
-import { prepareSource } from './source.mjs';
+import { prepareSource, tokens } from './source.mjs';
 
 export default Object.freeze({
   name: 'js',
@@ -9,6 +9,7 @@ export default Object.freeze({
   extensions: ['.js'],
   files: { starter: 'starter.js', solution: 'solution.js', submission: 'submission.js' },
   prepareSource,
+  tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // The guest bundle's entry (relative to this folder) and what its realm must allow: strings are
   // evaluated (the student's script), nothing is compiled to WebAssembly, and a realm whose request
   // was interrupted can take the next request.

@@ -197,3 +197,19 @@ function memberNames(source) {
   } catch { /* the parse above already accepted it; a tokenizer quirk only loses a hint */ }
   return names;
 }
+
+/**
+ * The script's tokens for the grader's reading of a syntax error (core/syntax.mjs): [{ value, offset,
+ * op }] (`op`: punctuation and operators), up to where acorn's tokenizer stops.
+ */
+export function tokens(source) {
+  const out = [];
+  const WORDS = new Set(['name', 'num', 'string', 'template', 'regexp', 'privateId', '`', 'eof']);
+  try {
+    for (const tok of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module' })) {
+      const op = !WORDS.has(tok.type.label) && !tok.type.keyword;
+      out.push({ value: op && typeof tok.value === 'string' ? tok.value : tok.type.label, offset: tok.start, op });
+    }
+  } catch { /* the tokens before the stop */ }
+  return out;
+}

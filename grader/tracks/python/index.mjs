@@ -3,7 +3,7 @@
 // module (./numpy.py) over the same np engine as the JavaScript track (grader/np). Syntax errors come
 // from the guest's compiler at load (with their line); the trusted side reads only the structure
 // (./source.mjs).
-import { prepareSource } from './source.mjs';
+import { prepareSource, tokens } from './source.mjs';
 
 export default Object.freeze({
   name: 'python',
@@ -12,6 +12,7 @@ export default Object.freeze({
   extensions: ['.py'],
   files: { starter: 'starter.py', solution: 'solution.py', submission: 'submission.py' },
   prepareSource,
+  tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
   // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
   guest: { entry: 'guest-entry.mjs', wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' } },

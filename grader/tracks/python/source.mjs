@@ -256,3 +256,6 @@ export function prepareSource(source) {
   }
   return { ok: true, source, declarations: units.join(''), aliases: {}, names: [...names], members, reads: functionReads(sts, lines, source) };
 }
+
+/** The module's tokens for the grader's reading of a syntax error (core/syntax.mjs): [{ value, offset, op }]. */
+export const tokens = (source) => logicalLines(source).flatMap((l) => l.tokens.map((t) => ({ value: t.value, offset: t.start, op: t.type === 'op' })));

@@ -1,0 +1,214 @@
+// The CLI's own words (grader/cli.mjs): its --help and its usage errors, in Russian (the default, as
+// for reports) and English, chosen by --lang. The environment's LANG is not read: one default for
+// the whole CLI, so help, errors and the report always speak the same language. Also the spelling
+// check behind "did you mean --format?".
+
+// The usage lines: the same in both languages, and the same as README.md's grading block.
+export const USAGE = `node grader/cli.mjs list
+node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
+                          [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
+                          [--backend auto|simd|wasm|webgpu] [--verbose]
+node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
+                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
+node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
+node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
+
+const HELP = {
+  ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
+
+Использование:
+${USAGE.replace(/^/gm, '  ')}
+
+Команды:
+  list                   все упражнения по порядку курса: функции и число тестов
+  grade ФАЙЛ             проверить одно решение и напечатать отчёт
+  grade-batch ПАПКА|ZIP  проверить решения группы (grader/batch/README.md)
+
+Параметры grade:
+  --exercise SLUG        упражнение; по умолчанию — папка exercises/<slug>/, в которой лежит файл,
+                         иначе то, чьи функции файл определяет
+  --track js|python      язык решения; по умолчанию по расширению (.py — python, иначе js)
+  --format text|json|gradescope
+                         вид отчёта; по умолчанию text (json — results.json Exercism v3,
+                         gradescope — results.json Gradescope)
+  --lang ru|en           язык сообщений, справки и ошибок; по умолчанию ru
+  --seed N               сид случайных входов (0…4294967295); по умолчанию сид упражнения
+  --timeout-ms N         предел одного вызова кода студента, мс; по умолчанию timeout_ms упражнения
+                         (1000, на Python ×4)
+  --deadline-ms N        предел всего решения, мс; по умолчанию 30000 (на Python ×4)
+  --backend auto|simd|wasm|webgpu
+                         быстрый путь float32 для больших скрытых тестов; по умолчанию auto
+  --verbose              назвать быстрый путь в итоговой строке; по умолчанию выключено
+  -h, --help             эта справка
+
+Параметры grade-batch:
+  --exercise SLUG        упражнение (обязательно)
+  --out DIR              папка результатов (обязательно)
+  --jobs N               сколько решений проверять одновременно; по умолчанию число ядер
+  --force                проверить заново уже проверенные; по умолчанию выключено
+  --shard I/N            только I-я из N частей группы; по умолчанию вся группа
+  --lang, --seed, --timeout-ms, --deadline-ms   как у grade
+
+Коды выхода:
+  0  все тесты пройдены
+  1  проверено, есть непройденные тесты или ошибка (в том числе синтаксическая)
+  2  проверка не запустилась: неверные аргументы, нет файла, испорченное упражнение
+
+Примеры:
+  node grader/cli.mjs grade exercises/${slug}/solution.py
+  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
+  en: (slug) => `attnlab: grades exercises of the course on attention (JavaScript or Python submissions).
+
+Usage:
+${USAGE.replace(/^/gm, '  ')}
+
+Commands:
+  list                   every exercise in course order, with its functions and test count
+  grade FILE             grade one submission and print the report
+  grade-batch FOLDER|ZIP grade a whole class (grader/batch/README.md)
+
+Options of grade:
+  --exercise SLUG        the exercise; default: the exercises/<slug>/ folder the file is in, else
+                         the one whose functions the file defines
+  --track js|python      the submission's language; default: from the extension (.py: python, else js)
+  --format text|json|gradescope
+                         the report's form; default text (json: Exercism v3 results.json,
+                         gradescope: Gradescope results.json)
+  --lang ru|en           the language of messages, help and errors; default ru
+  --seed N               the seed of the random inputs (0…4294967295); default: the exercise's seed
+  --timeout-ms N         the limit of one call into the student's code, in ms; default: the
+                         exercise's timeout_ms (1000, ×4 on Python)
+  --deadline-ms N        the limit of the whole submission, in ms; default 30000 (×4 on Python)
+  --backend auto|simd|wasm|webgpu
+                         the float32 fast path for large hidden tests; default auto
+  --verbose              name the fast path in the summary line; default off
+  -h, --help             this help
+
+Options of grade-batch:
+  --exercise SLUG        the exercise (required)
+  --out DIR              the results folder (required)
+  --jobs N               how many submissions are graded at once; default: the number of cores
+  --force                grade again what was already graded; default off
+  --shard I/N            only part I of N of the class; default: the whole class
+  --lang, --seed, --timeout-ms, --deadline-ms   as for grade
+
+Exit codes:
+  0  every test passed
+  1  graded, with a failed test or an error (a syntax error included)
+  2  not graded: bad arguments, a missing file, a broken exercise pack
+
+Examples:
+  node grader/cli.mjs grade exercises/${slug}/solution.py
+  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
+};
+
+const ERRORS = {
+  ru: {
+    prefix: 'attnlab',
+    more: 'Справка: node grader/cli.mjs --help',
+    unknown_option: 'неизвестный параметр {option}',
+    unknown_command: 'неизвестная команда «{command}»',
+    did_you_mean: 'может быть, {suggestion}?',
+    missing_command: 'не указана команда (list, grade или grade-batch)',
+    missing_value: 'параметру {option} нужно значение',
+    no_value: 'параметр {option} не принимает значения',
+    bad_value: 'у параметра {option} значение должно быть {allowed}, а не «{value}»',
+    int: 'у параметра {option} значение должно быть целым числом от {min} до {max}, а не «{value}»',
+    shard: 'у параметра --shard значение должно быть I/N, где 1 ≤ I ≤ N, а не «{value}»',
+    extra: 'лишний аргумент «{arg}»',
+    missing_file: 'не указан файл решения',
+    batch_input: 'grade-batch нужна папка или zip-архив с решениями',
+    batch_dirs: 'grade-batch {command} нужна хотя бы одна папка результатов',
+    batch_only: 'grade-batch {command} принимает только --out и --lang, а не {option}',
+    needs: '{command} нужен параметр {option}',
+    needs_exercise: 'grade-batch нужен параметр --exercise (одно из: {slugs})',
+    unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
+    no_file: 'нет такого файла: {file}',
+    read: 'не удалось прочитать {file}: {message}',
+    which: 'непонятно, к какому упражнению относится {file} ({why}); укажите --exercise {slugs}',
+    which_could: 'это может быть {slugs}',
+    which_none: 'он не определяет ни одной из их функций',
+    backend: '--backend {backend} здесь недоступен: {message}',
+    pack: 'ошибка в упражнении:',
+    or: ' или ',
+  },
+  en: {
+    prefix: 'attnlab',
+    more: 'Help: node grader/cli.mjs --help',
+    unknown_option: 'unknown option {option}',
+    unknown_command: 'unknown command "{command}"',
+    did_you_mean: 'did you mean {suggestion}?',
+    missing_command: 'missing command (list, grade or grade-batch)',
+    missing_value: 'option {option} needs a value',
+    no_value: 'option {option} takes no value',
+    bad_value: '{option} must be {allowed}, got "{value}"',
+    int: '{option} must be an integer from {min} to {max}, got "{value}"',
+    shard: '--shard must be I/N with 1 ≤ I ≤ N, got "{value}"',
+    extra: 'unexpected argument "{arg}"',
+    missing_file: 'missing <submission> file',
+    batch_input: 'grade-batch needs a folder or a zip of submissions',
+    batch_dirs: 'grade-batch {command} needs at least one output folder',
+    batch_only: 'grade-batch {command} takes only --out and --lang, got {option}',
+    needs: '{command} needs {option}',
+    needs_exercise: 'grade-batch needs --exercise (one of {slugs})',
+    unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',
+    no_file: 'no such file: {file}',
+    read: 'cannot read {file}: {message}',
+    which: 'cannot tell which exercise {file} is for ({why}); say --exercise {slugs}',
+    which_could: 'it could be {slugs}',
+    which_none: 'it defines none of their functions',
+    backend: '--backend {backend} is not available here: {message}',
+    pack: 'exercise pack error:',
+    or: ' or ',
+  },
+};
+
+/** The CLI's language: the last valid --lang in argv (read before the arguments are parsed, so that parsing errors speak it too), else ru. */
+export function cliLang(argv) {
+  let lang = 'ru';
+  argv.forEach((a, i) => {
+    const v = a === '--lang' ? argv[i + 1] : a.startsWith('--lang=') ? a.slice(7) : null;
+    if (v === 'ru' || v === 'en') lang = v;
+  });
+  return lang;
+}
+
+/** --help in `lang`; its examples grade the pack `slug` (the course's first: no pack is named in the grader's code). */
+export const helpText = (lang, slug) => (HELP[lang] ?? HELP.ru)(slug);
+
+/** A CLI sentence by key, `{name}` fields filled in. */
+export function cliSay(lang, key, params = {}) {
+  const table = ERRORS[lang] ?? ERRORS.ru;
+  return (table[key] ?? ERRORS.en[key] ?? key).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Optimal string alignment distance (Levenshtein with adjacent transpositions: fromat → format is 1). */
+export function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The closest of `candidates` to `word` when it is close enough to be a slip (≤ 1 edit for words of 3–4 letters, ≤ 2 for longer ones, or the one candidate it begins; none for 1–2 letters), else null. */
+export function closest(word, candidates) {
+  const bare = (s) => s.replace(/^-+/, '').toLowerCase();
+  let best = null, bestD = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(bare(word), bare(c));
+    if (d < bestD) { best = c; bestD = d; }
+  }
+  const w = bare(word);
+  if (w.length < 3) return null; // one or two letters: anything is one slip away
+  if (best && bestD <= (w.length <= 4 ? 1 : 2)) return best;
+  const prefixed = w.length >= 3 ? candidates.filter((c) => bare(c).startsWith(w)) : [];
+  return prefixed.length === 1 ? prefixed[0] : null;
+}
