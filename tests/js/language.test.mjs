@@ -2,9 +2,7 @@
 // the same code as the starter), and labels given per language (the heatmap's tokens).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readPack, listExercises } from '../../grader/index.mjs';
-import { packProblems, starterIn, labelsIn } from '../../grader/core/pack.mjs';
-import { TRACKS } from '../../grader/tracks/index.mjs';
+import { readPack, listExercises, packProblems, starterIn, labelsIn, TRACKS } from '../../grader/index.mjs';
 
 const CYRILLIC = /[\u0400-\u04FF]/;
 
