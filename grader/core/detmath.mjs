@@ -153,7 +153,7 @@ export function log(x) {
   const dk = k;
   if ((0x000fffff & (2 + hx)) < 3) {  // -2^-20 <= f < 2^-20: three terms of the series
     if (f === 0.0) return k === 0 ? 0.0 : dk * ln2_hi + dk * ln2_lo;
-    const R = f * f * (0.5 - 0.33333333333333333 * f);
+    const R = f * f * (0.5 - 0.33333333333333333 * f); // eslint-disable-line no-loss-of-precision -- fdlibm's literal, same double
     return k === 0 ? f - R : dk * ln2_hi - ((R - dk * ln2_lo) - f);
   }
   const s = f / (2.0 + f);

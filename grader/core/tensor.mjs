@@ -27,7 +27,7 @@ export function toTensor(value) {
   }
   if (!Array.isArray(value)) return { error: 'not-array', kind: value === null ? 'null' : typeof value };
   const shape = [];
-  for (let v = value; Array.isArray(v) || (v && v.$array); v = Array.isArray(v) ? v[0] : null) {
+  for (let v = /** @type {any} */ (value); Array.isArray(v) || (v && v.$array); v = Array.isArray(v) ? v[0] : null) {
     if (v.$array) { shape.push(...v.$array.shape); break; }
     shape.push(v.length);
     if (v.length === 0) break;

@@ -1436,7 +1436,7 @@ function choice(gen, x, ...args) {
   if (pop.ndim !== 1) throw new ValueError('choice: a must be 1-dimensional');
   const n = pop.size;
   if (n === 0) throw new ValueError("choice: a cannot be empty unless no samples are taken");
-  let cdf = null, w = null;
+  let w = null;
   if (p !== null) {
     w = asarray(p, null, 'choice').astype('float64');
     if (w.ndim !== 1 || w.size !== n) throw new ValueError('choice: a and p must have same size');

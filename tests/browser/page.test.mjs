@@ -83,7 +83,7 @@ test('Run prints like NumPy; an error shows its line and clicking it moves the c
   assert.equal(cursorLine, 4);
   // A syntax error has its line too (found before anything runs).
   await setCode(page, 'let x = 1;\nlet y = ;\n');
-  out = await run(page);
+  await run(page);
   assert.equal(await page.getAttribute('#output button[data-line]', 'data-line'), '2');
   // Check says the same, with the line as a button too.
   await check(page);

@@ -23,7 +23,6 @@ import { treeRss } from './cli.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SET = fixtureSets().find((s) => s.name === 'sandbox');
-const FIXTURES = SET.dir;
 const exercise = await loadExercise(SET.exercise);
 const LIMIT = { treeRssBytes: 1.5e9, stdoutBytes: 2e6 };
 // The harness's own safety net (not a pass mark): a run past these is killed, with its whole tree, so

@@ -5,6 +5,8 @@
 //    before committing;
 // 2. aims.json states, independently of those snapshots, what each case must show (aimProblems in
 //    tests/fixtures/cases.mjs, the same check the page's fixture suite applies).
+// ATTNLAB_QUICK=1 (tools/test --quick) grades one case per set and track: the first that names a
+// mistake (a name not starting with "pass"), else the first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,6 +22,7 @@ import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 
 const LANG = 'en';
 const UPDATE = Boolean(process.env.UPDATE_FIXTURES);
+const QUICK = Boolean(process.env.ATTNLAB_QUICK);
 const core = await loadCore();
 const scratch = mkdtempSync(join(tmpdir(), 'attnlab-fixtures-'));
 
@@ -34,13 +37,24 @@ function update(t, name, file, results) {
   writeFileSync(file, results);
 }
 
+/** One case per track: the first naming a mistake, else the first. */
+function quickCases(cases) {
+  const byTrack = new Map();
+  for (const c of cases) {
+    const had = byTrack.get(c.track.name);
+    if (!had || (had.name.startsWith('pass') && !c.name.startsWith('pass'))) byTrack.set(c.track.name, c);
+  }
+  return [...byTrack.values()];
+}
+
 // Everything is read before any test is registered (see tests/browser/fixtures.test.mjs).
 const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), exercise: await loadExercise(set.exercise) })));
 for (const { set, aims, cases, exercise } of sets) {
   test(`${set.name}: every fixture folder has an aim and every aim a folder`, () => {
     assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
   });
-  for (const { name, aim, track, expectedFile: file, source: read } of cases) {
+  const picked = QUICK ? quickCases(cases) : cases;
+  for (const { name, aim, track, expectedFile: file, source: read } of picked) {
     test(`fixture ${set.name}/${name}`, async (t) => {
       const source = read();
       const sandbox = await NodeSandbox.create({ track });

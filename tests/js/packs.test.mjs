@@ -5,8 +5,9 @@
 // - a broken pack is an author error: exit 2 with a sentence naming the file and the key (a misspelled
 //   test id, a message key missing in one language, an unknown field, JSON that does not parse);
 // - no file of the grader, the page, the tools or the core names a pack (`git grep`);
-// - `tools/new-exercise demo`, run in a copy of this tree, builds a pack that grades its own solution,
-//   touching nothing outside exercises/demo/.
+// - `tools/new-exercise demo`, run in a copy of this tree, builds a pack that grades its own solution and
+//   whose doctest passes, touching nothing outside exercises/demo/ (built small: the new pack's doctest and
+//   the one WASM flavour Node loads, not the whole tree).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TRACKS } from '../../grader/tracks/index.mjs';
@@ -18,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { packProblems } from '../../grader/index.mjs';
+import { FLAVOURS, bestFlavour } from '../../wasm/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const slugs = listExercises();
@@ -117,12 +119,20 @@ test('tools/new-exercise demo, in a copy of the tree, builds a pack that grades 
     const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
     for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f));
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    // A tree built before the pack was added: this tree's WASM builds (ignored by git). The build is then
+    // kept to what proves the point: the WASM flavour Node grades with (FLAVOURS), the one the new pack's
+    // reference must be compiled into, and the new pack's doctest (NATIVE_TARGETS), run below.
+    cpSync(join(ROOT, 'wasm', 'dist'), join(copy, 'wasm', 'dist'), { recursive: true, preserveTimestamps: true });
     const git = (...a) => spawnSync('git', a, { cwd: copy, encoding: 'utf8' });
     git('init', '-q'); git('add', '-A'); git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'copy');
-    const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env: { ...process.env, JOBS: '2' } });
+    const env = { ...process.env, JOBS: '2', FLAVOURS: FLAVOURS[bestFlavour()].file, NATIVE_TARGETS: 'demo_test_demo' };
+    const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env });
     assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
     const changed = git('status', '--porcelain', '--untracked-files=all').stdout.trim().split('\n').map((l) => l.slice(3));
     assert.deepEqual(changed.filter((f) => !f.startsWith('exercises/demo/')), [], 'files outside the new pack');
+    const ctest = spawnSync('ctest', ['--output-on-failure', '-R', '^demo_'], { cwd: join(copy, 'build'), encoding: 'utf8' });
+    assert.equal(ctest.status, 0, ctest.stdout.slice(-2000) + ctest.stderr.slice(-2000));
+    assert.match(ctest.stdout, /100% tests passed, 0 tests failed out of 1/);
     const r = cliIn(copy, 'grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json');
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(JSON.parse(r.stdout).status, 'pass');

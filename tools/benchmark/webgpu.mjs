@@ -25,7 +25,7 @@ async function nodeHost() {
   let gpu;
   try {
     gpu = await createWebGpuAttention({ timeoutMs: 20000 });
-  } catch (e) { throw new Error(`${e.message} (${SETUP_HINT})`); }
+  } catch (e) { throw new Error(`${e.message} (${SETUP_HINT})`, { cause: e }); }
   return {
     async setup(impl, T, { q, k, v }) {
       if (impl !== 'attnlab-webgpu') throw new Error(`${impl} does not run in Node`);

@@ -41,7 +41,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const { stringify } = JSON;
   const { isArray } = Array;
   const indirectEval = global.eval;
-  const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, create } = Object;
+  const { defineProperty, getOwnPropertyDescriptor, create } = Object;
   const stackRe = new RegExp(`${filename.replace('.', '\\.')}:(\\d+):(\\d+)`);
   const isReal = NDArray.parts;
 

@@ -21,7 +21,6 @@
 import np, { NDArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 
-const { isInteger } = Number;
 const clock = typeof performance === 'object' && performance && typeof performance.now === 'function' ? performance.now.bind(performance) : Date.now;
 const f64 = new Float64Array(1), u8 = new Uint8Array(f64.buffer);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

@@ -1,0 +1,121 @@
+// The docs against the code (issue 18, habits):
+// - the top README's usage blocks name, per command, exactly the options `node grader/cli.mjs --help` names;
+// - tests/README.md and tests/browser/README.md list exactly the test files that exist;
+// - grader/hosts/README.md (the sandbox contract) names every `invalid` reason the message tables have, and no other;
+// - every repo path written in backticks in a README exists (or is a build output git ignores);
+// - every command in a README code block marked ```sh checked runs with exit 0 (keep them cheap).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cli } from './cli.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (f) => readFileSync(join(ROOT, f), 'utf8');
+const READMES = spawnSync('git', ['ls-files', '--', '*README.md'], { cwd: ROOT, encoding: 'utf8' })
+  .stdout.split('\n')
+  .filter((f) => f && !f.includes('node_modules/'));
+
+/** The fenced code blocks of a Markdown text: [{ info, lines }]. */
+function codeBlocks(md) {
+  const blocks = [];
+  let open = null;
+  for (const line of md.split('\n')) {
+    const fence = /^```(.*)$/.exec(line);
+    if (fence && !open) open = { info: fence[1].trim(), lines: [] };
+    else if (fence) blocks.push(open), (open = null);
+    else if (open) open.lines.push(line);
+  }
+  return blocks;
+}
+
+/** Usage lines (`node grader/cli.mjs <command> …` and the indented lines that go on from them): command -> options. */
+function usage(lines) {
+  const commands = new Map();
+  let current = null;
+  for (const line of lines) {
+    const m = /node grader\/cli\.mjs ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)(.*)$/.exec(line);
+    if (m) {
+      current = m[1];
+      if (!commands.has(current)) commands.set(current, new Set());
+    } else if (!/^\s+\[/.test(line)) current = null;
+    if (current) for (const o of line.match(/--[a-z][\w-]*/g) ?? []) commands.get(current).add(o);
+  }
+  return commands;
+}
+
+test("the README's usage blocks give each command exactly the options of `cli.mjs --help`", () => {
+  const help = cli('--help');
+  assert.equal(help.status, 0, help.stderr);
+  const fromHelp = usage((help.stdout + help.stderr).split('\n'));
+  assert.ok(fromHelp.size >= 2, `--help names too few commands:\n${help.stdout}`);
+  const fromReadme = usage(codeBlocks(read('README.md')).flatMap((b) => b.lines));
+  for (const cmd of fromReadme.keys()) assert.ok(fromHelp.has(cmd), `README.md shows "${cmd}", which --help does not know`);
+  // Every command shown in the README, and every command --help gives options to: the same options.
+  const commands = new Set([...fromReadme.keys(), ...[...fromHelp].filter(([, o]) => o.size).map(([c]) => c)]);
+  const table = (m) => Object.fromEntries([...commands].sort().map((c) => [c, [...(m.get(c) ?? [])].sort()]));
+  assert.deepEqual(table(fromReadme), table(fromHelp));
+});
+
+/** The `*.test.mjs` names a text mentions in backticks. */
+const testFilesIn = (text) => new Set([...text.matchAll(/`([\w.-]+\.test\.mjs)`/g)].map((m) => m[1]));
+const testFilesOf = (dir) => new Set(readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.test.mjs')));
+
+test('tests/README.md lists exactly the test files of tests/js/ and tests/browser/', () => {
+  const rows = Object.fromEntries(
+    read('tests/README.md')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) => [/^\| `([^`]+)`/.exec(l)[1], l]),
+  );
+  for (const dir of ['js/', 'browser/']) {
+    assert.ok(rows[dir], `tests/README.md has no row for ${dir}`);
+    assert.deepEqual([...testFilesIn(rows[dir])].sort(), [...testFilesOf(`tests/${dir}`)].sort(), `tests/README.md, row ${dir}`);
+  }
+});
+
+test('tests/browser/README.md lists exactly the browser test files', () => {
+  assert.deepEqual([...testFilesIn(read('tests/browser/README.md'))].sort(), [...testFilesOf('tests/browser')].sort());
+});
+
+test("grader/hosts/README.md names exactly the `invalid` reasons of the message tables", () => {
+  const keys = new Set([...read('grader/core/messages.mjs').matchAll(/'invalid\.(\w+)'/g)].map((m) => m[1]));
+  const sentence = /`invalid` carries `reason` \(([^)]*)\)/.exec(read('grader/hosts/README.md').replace(/\s+/g, ' '));
+  assert.ok(sentence, 'grader/hosts/README.md no longer says which reasons `invalid` carries');
+  assert.deepEqual([...sentence[1].matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(), [...keys].sort());
+});
+
+test('every repo path in backticks in a README exists', () => {
+  const top = new Set(readdirSync(ROOT));
+  const missing = [];
+  for (const readme of READMES) {
+    const here = dirname(readme);
+    for (const [, p] of read(readme).matchAll(/`([^`\s]+)`/g)) {
+      // A path: slash-separated names, no placeholders (<slug>, …, *), no URL, no option value.
+      if (!/^[\w.-]+(\/[\w.-]+)+\/?$/.test(p) || p.startsWith('..')) continue;
+      const first = p.split('/')[0];
+      const candidates = [join(ROOT, here, p), join(ROOT, p)];
+      if (!top.has(first) && !existsSync(join(ROOT, here, first))) continue; // not a path of this repo (a MIME type, ru/en)
+      if (candidates.some((c) => existsSync(c))) continue;
+      const ignored = candidates.some((c) => spawnSync('git', ['check-ignore', '-q', c], { cwd: ROOT }).status === 0);
+      if (!ignored) missing.push(`${readme}: \`${p}\``);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('every command in a README block marked ```sh checked runs', () => {
+  let ran = 0;
+  for (const readme of READMES) {
+    for (const block of codeBlocks(read(readme)).filter((b) => b.info === 'sh checked')) {
+      for (const line of block.lines.map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean)) {
+        const r = spawnSync('bash', ['-c', line], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 0, `${readme}: \`${line}\` exited ${r.status}\n${r.stdout.slice(-1000)}${r.stderr.slice(-1000)}`);
+        ran++;
+      }
+    }
+  }
+  assert.ok(ran >= 2, `only ${ran} checked commands in the READMEs`);
+});
