@@ -15,6 +15,7 @@ export default [
       'exercises/*/fixtures/**',
       'exercises/*/solution.js',
       'exercises/*/starter.js',
+      'exercises/*/starter.*.js',
       'tests/fixtures/sandbox/**',
     ],
   },

@@ -34,7 +34,7 @@ const FAILING = {
 const foreign = (lang) => page.evaluate((lang) => {
   const PRODUCTS = /\b(?:WebGPU|WebAssembly|WASM|SIMD|JavaScript|Python|MicroPython|NumPy|SwiftShader|Chromium|Ctrl|Shift|Enter|Escape|Tab|T|d_k)\b/g;
   const wrong = lang === 'en' ? (s) => /[\u0400-\u04FF]/.test(s)
-    : (s) => /[A-Za-z]{2,}[a-z'’]*(?:[ ,]+[A-Za-z]{2,}[a-z'’]*){2,}/.test(s.replace(PRODUCTS, ' ').replace(/\S*[_.(=\[\]/\\]\S*/g, ' '));
+    : (s) => /[A-Za-z]{2,}[a-z'’]*(?:[ ,]+[A-Za-z]{2,}[a-z'’]*){2,}/.test(s.replace(PRODUCTS, ' ').replace(/\S*[_.(=[\]/\\]\S*/g, ' '));
   const outside = (el) => !el.closest('#editor, code, pre, kbd') && (el.closest('[lang]')?.getAttribute('lang') ?? lang) === lang;
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

@@ -27,7 +27,7 @@ test('--help: every option of the usage lines explained with its default, the ex
     // each option line of grade (the first options section) names its default or says it is required
     const grade = body.slice(body.indexOf('\n  --exercise'), body.indexOf('grade-batch:'));
     for (const o of ['--exercise', '--track', '--format', '--lang', '--seed', '--timeout-ms', '--deadline-ms', '--backend', '--verbose']) {
-      const entry = grade.slice(grade.indexOf(`  ${o}`)).split(/\n  (?=-)/)[0];
+      const entry = grade.slice(grade.indexOf(`  ${o}`)).split(/\n {2}(?=-)/)[0];
       assert.ok(entry.includes(words.def), `${lang}: ${o} has no default: ${entry}`);
     }
     assert.match(body, new RegExp(`${words.codes}:\\n  0 .+\\n  1 .+\\n  2 .+`));

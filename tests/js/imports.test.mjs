@@ -93,6 +93,7 @@ test('the checker finds a cycle where there is one, and reads every kind of impo
   assert.deepEqual(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a']);
   assert.equal(findCycle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), null);
   const text = "import a from './a.mjs';\nimport {\n  b,\n} from \"./b.mjs\";\nexport { c } from './c.mjs';\nimport './d.mjs';\n"
+    // eslint-disable-next-line no-template-curly-in-string -- the parser under test must skip a template literal's import
     + "const e = await import('./e.mjs');\n// import f from './f.mjs';\nconst g = `import h from './h.mjs'`;\nimport(`./${x}.mjs`);\n";
   assert.deepEqual(specifiersOf(text), ['./a.mjs', './b.mjs', './c.mjs', './d.mjs', './e.mjs']);
   assert.ok(GRADER.size > 30 && WEB.size > 10 && TOOLS.size > 10, 'the folders were read');
