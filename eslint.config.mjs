@@ -42,7 +42,13 @@ export default [
   },
   {
     // Node scripts that hand functions to a browser (playwright's page.evaluate): both sets.
-    files: ['tests/browser/**', 'tests/webgpu/**', 'tools/benchmark/**', 'tools/lib/chromium.mjs', 'tools/lib/gpu-page.mjs'],
+    files: [
+      'tests/browser/**',
+      'tests/webgpu/**',
+      'tools/benchmark/**',
+      'tools/lib/chromium.mjs',
+      'tools/lib/gpu-page.mjs',
+    ],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {

@@ -192,7 +192,8 @@ export function editDistance(a, b) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -201,10 +202,14 @@ export function editDistance(a, b) {
 /** The closest of `candidates` to `word` when it is close enough to be a slip (≤ 1 edit for words of 3–4 letters, ≤ 2 for longer ones, or the one candidate it begins; none for 1–2 letters), else null. */
 export function closest(word, candidates) {
   const bare = (s) => s.replace(/^-+/, '').toLowerCase();
-  let best = null, bestD = Infinity;
+  let best = null,
+    bestD = Infinity;
   for (const c of candidates) {
     const d = editDistance(bare(word), bare(c));
-    if (d < bestD) { best = c; bestD = d; }
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+    }
   }
   const w = bare(word);
   if (w.length < 3) return null; // one or two letters: anything is one slip away

@@ -25,11 +25,19 @@ import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
 
 /** A usage error: a sentence of cli-text.mjs by key (said in --lang), or `text` as it is (grade-batch's own refusals). */
 class UsageError extends Error {
-  constructor(key, params = {}, text = null) { super(text ?? key); this.key = text === null ? key : null; this.params = params; }
+  constructor(key, params = {}, text = null) {
+    super(text ?? key);
+    this.key = text === null ? key : null;
+    this.params = params;
+  }
   say(lang) {
     if (!this.key) return this.message;
-    const params = Object.fromEntries(Object.entries(this.params).map(([k, v]) => [k,
-      v?.key ? cliSay(lang, v.key, { ...v, slugs: v.slugs?.join(cliSay(lang, 'or')) }) : v]));
+    const params = Object.fromEntries(
+      Object.entries(this.params).map(([k, v]) => [
+        k,
+        v?.key ? cliSay(lang, v.key, { ...v, slugs: v.slugs?.join(cliSay(lang, 'or')) }) : v,
+      ]),
+    );
     const text = cliSay(lang, this.key, params);
     return params.suggestion ? `${text}; ${cliSay(lang, 'did_you_mean', params)}` : text;
   }
@@ -37,11 +45,18 @@ class UsageError extends Error {
 
 const int = (name, s, min, max) => {
   if (s === undefined) return undefined;
-  if (!/^\d+$/.test(s) || +s < min || +s > max) throw new UsageError('int', { option: `--${name}`, min, max, value: s });
+  if (!/^\d+$/.test(s) || +s < min || +s > max)
+    throw new UsageError('int', { option: `--${name}`, min, max, value: s });
   return +s;
 };
 const oneOf = (name, value, allowed, lang) => {
-  if (!allowed.includes(value)) throw new UsageError('bad_value', { option: `--${name}`, value, allowed: `${allowed.slice(0, -1).join(', ')}${cliSay(lang, 'or')}${allowed.at(-1)}`, suggestion: closest(value, allowed) });
+  if (!allowed.includes(value))
+    throw new UsageError('bad_value', {
+      option: `--${name}`,
+      value,
+      allowed: `${allowed.slice(0, -1).join(', ')}${cliSay(lang, 'or')}${allowed.at(-1)}`,
+      suggestion: closest(value, allowed),
+    });
 };
 
 /** node:util's parseArgs, its refusals turned into usage errors in --lang; an unknown option or command gets the closest known one. */
@@ -55,15 +70,23 @@ function parse(argv, options) {
       throw new UsageError('unknown_option', { option, suggestion: closest(option, known) });
     }
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(options[option.replace(/^-+/, '')]?.type === 'boolean' ? 'no_value' : 'missing_value', { option });
+      throw new UsageError(options[option.replace(/^-+/, '')]?.type === 'boolean' ? 'no_value' : 'missing_value', {
+        option,
+      });
     }
     throw new UsageError(null, {}, e.message);
   }
 }
 
 const BATCH_OPTIONS = {
-  exercise: { type: 'string' }, out: { type: 'string' }, jobs: { type: 'string' }, force: { type: 'boolean', default: false },
-  shard: { type: 'string' }, lang: { type: 'string', default: 'ru' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
+  exercise: { type: 'string' },
+  out: { type: 'string' },
+  jobs: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  shard: { type: 'string' },
+  lang: { type: 'string', default: 'ru' },
+  seed: { type: 'string' },
+  'timeout-ms': { type: 'string' },
   'deadline-ms': { type: 'string' },
 };
 
@@ -84,24 +107,39 @@ function batchOptions(argv, lang) {
   const shard = v.shard === undefined ? null : parseShard(v.shard);
   if (shard === null && v.shard !== undefined) throw new UsageError('shard', { value: v.shard });
   return {
-    command: 'grade-batch', input: p[0], exercise: v.exercise, out: v.out, force: v.force, shard, lang: v.lang,
-    jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(), seed: int('seed', v.seed, 0, 2 ** 32 - 1),
-    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000), deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+    command: 'grade-batch',
+    input: p[0],
+    exercise: v.exercise,
+    out: v.out,
+    force: v.force,
+    shard,
+    lang: v.lang,
+    jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(),
+    seed: int('seed', v.seed, 0, 2 ** 32 - 1),
+    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
   };
 }
 
 const GRADE_OPTIONS = {
-  exercise: { type: 'string' }, track: { type: 'string' }, format: { type: 'string', default: 'text' },
-  seed: { type: 'string' }, lang: { type: 'string', default: 'ru' }, 'timeout-ms': { type: 'string' },
-  'deadline-ms': { type: 'string' }, backend: { type: 'string', default: 'auto' },
-  verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
+  exercise: { type: 'string' },
+  track: { type: 'string' },
+  format: { type: 'string', default: 'text' },
+  seed: { type: 'string' },
+  lang: { type: 'string', default: 'ru' },
+  'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  backend: { type: 'string', default: 'auto' },
+  verbose: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
 };
 const COMMANDS = ['list', 'grade', 'grade-batch'];
 
 /** --exercise names a pack that exists (else the closest slug is suggested). */
 function knownExercise(slug) {
   const slugs = listExercises();
-  if (slug !== undefined && !slugs.includes(slug)) throw new UsageError('unknown_exercise', { slug, slugs: slugs.join(', '), suggestion: closest(slug, slugs) });
+  if (slug !== undefined && !slugs.includes(slug))
+    throw new UsageError('unknown_exercise', { slug, slugs: slugs.join(', '), suggestion: closest(slug, slugs) });
   return slug;
 }
 
@@ -112,17 +150,28 @@ function options(argv, lang) {
     if (p.length > 1) throw new UsageError('extra', { arg: p[1] });
     return { command: 'list' };
   }
-  if (p[0] !== 'grade') throw new UsageError(p[0] ? 'unknown_command' : 'missing_command', { command: p[0], suggestion: p[0] && closest(p[0], COMMANDS) });
+  if (p[0] !== 'grade')
+    throw new UsageError(p[0] ? 'unknown_command' : 'missing_command', {
+      command: p[0],
+      suggestion: p[0] && closest(p[0], COMMANDS),
+    });
   if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing_file' : 'extra', { arg: p[2] });
   oneOf('format', v.format, ['text', 'json', 'gradescope'], lang);
   oneOf('lang', v.lang, ['ru', 'en'], lang);
   oneOf('backend', v.backend, BACKEND_NAMES, lang);
   if (v.track !== undefined) oneOf('track', v.track, TRACK_NAMES, lang);
   return {
-    command: 'grade', file: p[1], exercise: knownExercise(v.exercise), format: v.format, lang: v.lang, backend: v.backend,
-    track: v.track ? TRACKS[v.track] : trackOfFile(p[1]) ?? DEFAULT_TRACK,
-    seed: int('seed', v.seed, 0, 2 ** 32 - 1), timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
-    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000), verbose: v.verbose,
+    command: 'grade',
+    file: p[1],
+    exercise: knownExercise(v.exercise),
+    format: v.format,
+    lang: v.lang,
+    backend: v.backend,
+    track: v.track ? TRACKS[v.track] : (trackOfFile(p[1]) ?? DEFAULT_TRACK),
+    seed: int('seed', v.seed, 0, 2 ** 32 - 1),
+    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+    verbose: v.verbose,
   };
 }
 
@@ -134,7 +183,15 @@ async function inferExercise(file, source, track) {
   if (slugs.length === 1) return slugs[0];
   const prepared = track.prepareSource(source);
   // A file that does not parse still says what it defines (its syntax error is then the grader's to report).
-  const names = new Set(prepared.ok ? prepared.names : [...source.matchAll(/^\s*(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+|def\s+)([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
+  const names = new Set(
+    prepared.ok
+      ? prepared.names
+      : [
+          ...source.matchAll(
+            /^\s*(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+|def\s+)([A-Za-z_$][\w$]*)/gm,
+          ),
+        ].map((m) => m[1]),
+  );
   const scored = [];
   for (const slug of slugs) {
     const { spec } = await readPack(slug);
@@ -143,9 +200,14 @@ async function inferExercise(file, source, track) {
   }
   const best = scored.filter((s) => s.all);
   if (best.length === 1) return best[0].slug;
-  const top = Math.max(0, ...scored.map((s) => s.hits)), leaders = scored.filter((s) => s.hits === top);
+  const top = Math.max(0, ...scored.map((s) => s.hits)),
+    leaders = scored.filter((s) => s.hits === top);
   if (!best.length && leaders.length === 1) return leaders[0].slug;
-  throw new UsageError('which', { file, slugs: slugs.join('|'), why: leaders.length ? { key: 'which_could', slugs: leaders.map((s) => s.slug) } : { key: 'which_none' } });
+  throw new UsageError('which', {
+    file,
+    slugs: slugs.join('|'),
+    why: leaders.length ? { key: 'which_could', slugs: leaders.map((s) => s.slug) } : { key: 'which_none' },
+  });
 }
 
 async function list() {
@@ -177,19 +239,33 @@ async function main(argv) {
   let opts, source, exercise, sandboxReady;
   const lang = cliLang(argv);
   try {
-    opts = argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h') ? batchOptions(argv.slice(1), lang) : options(argv, lang);
-    if (opts.help) { console.log(helpText(lang, listExercises()[0])); return 0; }
+    opts =
+      argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h')
+        ? batchOptions(argv.slice(1), lang)
+        : options(argv, lang);
+    if (opts.help) {
+      console.log(helpText(lang, listExercises()[0]));
+      return 0;
+    }
     if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
     if (opts.command === 'list') return await list();
-    try { source = readFileSync(opts.file, 'utf8'); } catch (e) {
+    try {
+      source = readFileSync(opts.file, 'utf8');
+    } catch (e) {
       throw new UsageError(e.code === 'ENOENT' ? 'no_file' : 'read', { file: opts.file, message: e.message });
     }
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
     sandboxReady = import('./hosts/node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
-    await sandboxReady?.then((s) => s.close(), () => {});
-    if (e instanceof PackError) { console.error(`attnlab: ${cliSay(lang, 'pack')}\n${e.message}`); return 2; }
+    await sandboxReady?.then(
+      (s) => s.close(),
+      () => {},
+    );
+    if (e instanceof PackError) {
+      console.error(`attnlab: ${cliSay(lang, 'pack')}\n${e.message}`);
+      return 2;
+    }
     if (!(e instanceof UsageError)) throw e;
     console.error(`attnlab: ${e.say(lang)}\n${cliSay(lang, 'more')}`);
     return 2;
@@ -201,18 +277,32 @@ async function main(argv) {
   try {
     if (opts.backend === 'webgpu' || (opts.backend === 'wasm' && core.flavour !== 'baseline')) {
       const { chooseBackend } = await import('../wasm/webgpu/backend.mjs');
-      try { fast = await chooseBackend({ backend: opts.backend }); } catch (e) {
+      try {
+        fast = await chooseBackend({ backend: opts.backend });
+      } catch (e) {
         console.error(`attnlab: ${cliSay(lang, 'backend', { backend: opts.backend, message: e.message })}`);
         return 2;
       }
     }
     const report = await grade({
-      exercise, source, track: opts.track, sandbox, core, fast, lang: opts.lang, seed: opts.seed, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs,
+      exercise,
+      source,
+      track: opts.track,
+      sandbox,
+      core,
+      fast,
+      lang: opts.lang,
+      seed: opts.seed,
+      timeoutMs: opts.timeoutMs,
+      deadlineMs: opts.deadlineMs,
       onGraderError: (e) => console.error(`attnlab: grader fault: ${e && e.stack ? e.stack : e}`),
     });
-    const out = opts.format === 'json' ? reporters.exercism(report)
-      : opts.format === 'gradescope' ? reporters.gradescope(report)
-      : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR, verbose: opts.verbose });
+    const out =
+      opts.format === 'json'
+        ? reporters.exercism(report)
+        : opts.format === 'gradescope'
+          ? reporters.gradescope(report)
+          : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR, verbose: opts.verbose });
     process.stdout.write(out + '\n');
     return report.status === 'pass' ? 0 : 1;
   } finally {
@@ -221,7 +311,12 @@ async function main(argv) {
   }
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-  console.error(`attnlab: internal error: ${e && e.stack ? e.stack : e}`);
-  process.exitCode = 2;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    console.error(`attnlab: internal error: ${e && e.stack ? e.stack : e}`);
+    process.exitCode = 2;
+  },
+);

@@ -25,8 +25,14 @@ function fail(msg) {
 // File offset of the code section's payload: llvm-objdump's addresses count from there.
 function codePayloadStart(bytes) {
   const leb = (pos) => {
-    let value = 0, shift = 0, b;
-    do { b = bytes[pos++]; value += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+    let value = 0,
+      shift = 0,
+      b;
+    do {
+      b = bytes[pos++];
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
     return [value, pos];
   };
   let pos = 8; // magic + version
@@ -55,7 +61,9 @@ for (const line of listing.split('\n')) {
   if (!/\tf32x4\.fma\b/.test(line)) continue;
   const at = base + parseInt(line.trim().split(':')[0], 16);
   if (!OLD.every((b, i) => bytes[at + i] === b)) fail(`expected f32x4.fma bytes at ${at}: ${line.trim()}`);
-  NEW.forEach((b, i) => { bytes[at + i] = b; });
+  NEW.forEach((b, i) => {
+    bytes[at + i] = b;
+  });
   count++;
 }
 fs.writeFileSync(file, bytes);

@@ -6,17 +6,22 @@ import { crc32, deflateRawSync } from 'node:zlib';
 const xml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const HEAD = {
-  '1.2': {
+  1.2: {
     ns: 'xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"',
-    schemaLocation: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
-    schemaversion: '1.2', scormType: 'adlcp:scormtype',
+    schemaLocation:
+      'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
+    schemaversion: '1.2',
+    scormType: 'adlcp:scormtype',
     // The LMS compares score.raw with it: 100 (every test) is passed, as the page says.
     itemExtra: '\n        <adlcp:masteryscore>100</adlcp:masteryscore>',
   },
   2004: {
     ns: 'xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"',
-    schemaLocation: 'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd',
-    schemaversion: '2004 4th Edition', scormType: 'adlcp:scormType', itemExtra: '',
+    schemaLocation:
+      'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd',
+    schemaversion: '2004 4th Edition',
+    scormType: 'adlcp:scormType',
+    itemExtra: '',
   },
 };
 
@@ -71,8 +76,10 @@ export function cmi5Structure({ identifier, title, description, lang, href = 'in
 
 /** A zip archive of entries [{ name, data: Buffer }] → Buffer (no zip64: each file and the whole under 4 GiB). */
 export function zip(entries) {
-  const DOS_TIME = 0, DOS_DATE = (2026 - 1980) << 9 | 1 << 5 | 1; // 2026-01-01 00:00
-  const locals = [], centrals = [];
+  const DOS_TIME = 0,
+    DOS_DATE = ((2026 - 1980) << 9) | (1 << 5) | 1; // 2026-01-01 00:00
+  const locals = [],
+    centrals = [];
   let offset = 0;
   for (const { name, data } of entries) {
     const nameBytes = Buffer.from(name, 'utf8');
@@ -83,13 +90,33 @@ export function zip(entries) {
     const fields = (sig, extra) => {
       const b = Buffer.alloc(extra ? 46 : 30);
       let o = 0;
-      const u32 = (v) => { b.writeUInt32LE(v >>> 0, o); o += 4; };
-      const u16 = (v) => { b.writeUInt16LE(v, o); o += 2; };
+      const u32 = (v) => {
+        b.writeUInt32LE(v >>> 0, o);
+        o += 4;
+      };
+      const u16 = (v) => {
+        b.writeUInt16LE(v, o);
+        o += 2;
+      };
       u32(sig);
       if (extra) u16(20); // version made by: 2.0
-      u16(20); u16(0x0800); u16(stored ? 0 : 8); u16(DOS_TIME); u16(DOS_DATE); // version needed, UTF-8 names, method
-      u32(crc); u32(body.length); u32(data.length); u16(nameBytes.length); u16(0);
-      if (extra) { u16(0); u16(0); u16(0); u32(0); u32(offset); } // comment, disk, attributes, local header offset
+      u16(20);
+      u16(0x0800);
+      u16(stored ? 0 : 8);
+      u16(DOS_TIME);
+      u16(DOS_DATE); // version needed, UTF-8 names, method
+      u32(crc);
+      u32(body.length);
+      u32(data.length);
+      u16(nameBytes.length);
+      u16(0);
+      if (extra) {
+        u16(0);
+        u16(0);
+        u16(0);
+        u32(0);
+        u32(offset);
+      } // comment, disk, attributes, local header offset
       return b;
     };
     const local = Buffer.concat([fields(0x04034b50, false), nameBytes, body]);

@@ -25,7 +25,9 @@ export function fusedApi(module) {
     setThreads(n) {
       const max = module.fused_max_threads();
       if (!Number.isInteger(n) || n < 1 || n > max) {
-        throw new Error(`setThreads: n must be an integer from 1 to ${max} (this build's pool${max === 1 ? ': single-threaded' : ''}), got ${n}`);
+        throw new Error(
+          `setThreads: n must be an integer from 1 to ${max} (this build's pool${max === 1 ? ': single-threaded' : ''}), got ${n}`,
+        );
       }
       return module.fused_set_threads(n);
     },
@@ -42,9 +44,14 @@ export function fusedApi(module) {
       }
       const shape = (T, last) => `(B=${B}, H=${H}, T=${T}, ${last})`;
       for (const [name, arr, T, last, n] of [
-        ['q', q, Tq, `d=${d}`, d], ['k', k, Tk, `d=${d}`, d], ['v', v, Tk, `dv=${dv}`, dv]]) {
+        ['q', q, Tq, `d=${d}`, d],
+        ['k', k, Tk, `d=${d}`, d],
+        ['v', v, Tk, `dv=${dv}`, dv],
+      ]) {
         if (!(arr instanceof Float32Array)) {
-          throw new TypeError(`attentionF32: ${name} must be a Float32Array, got ${arr?.constructor?.name ?? typeof arr}`);
+          throw new TypeError(
+            `attentionF32: ${name} must be a Float32Array, got ${arr?.constructor?.name ?? typeof arr}`,
+          );
         }
         const need = B * H * T * n;
         if (arr.length !== need) {

@@ -45,12 +45,15 @@ const GLUE = {
 export const MAX_THREADS = 8;
 
 // Smallest module using a v128 instruction (i8x16.splat + popcnt), as in wasm-feature-detect.
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
-  10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
 
 // f32x4.relaxed_madd of three splats (opcode 0xfd 0x85 0x02): relaxed SIMD as standardised.
-const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10,
-  28, 1, 26, 0, 67, 0, 0, 0, 0, 253, 19, 67, 0, 0, 0, 0, 253, 19, 67, 0, 0, 0, 0, 253, 19, 253, 133, 2, 11]);
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 28, 1, 26, 0, 67, 0, 0, 0, 0, 253, 19, 67, 0, 0,
+  0, 0, 253, 19, 67, 0, 0, 0, 0, 253, 19, 253, 133, 2, 11,
+]);
 
 /** True when this runtime's WebAssembly accepts SIMD128 instructions. */
 export function simdSupported() {
@@ -84,7 +87,8 @@ export async function enableRelaxedSimd() {
 export function threadsSupported() {
   if (typeof SharedArrayBuffer !== 'function' || typeof WebAssembly !== 'object') return false;
   if (isNode) {
-    if (typeof process.getBuiltinModule !== 'function' || !process.getBuiltinModule('worker_threads')?.Worker) return false;
+    if (typeof process.getBuiltinModule !== 'function' || !process.getBuiltinModule('worker_threads')?.Worker)
+      return false;
   } else if (globalThis.crossOriginIsolated !== true || typeof Worker !== 'function') {
     return false;
   }
@@ -97,7 +101,9 @@ export function threadsSupported() {
 
 /** Cores this runtime reports (navigator.hardwareConcurrency, os.availableParallelism()). */
 export function coreCount() {
-  const n = isNode ? process.getBuiltinModule?.('os')?.availableParallelism?.() : globalThis.navigator?.hardwareConcurrency;
+  const n = isNode
+    ? process.getBuiltinModule?.('os')?.availableParallelism?.()
+    : globalThis.navigator?.hardwareConcurrency;
   return Number.isInteger(n) && n > 0 ? n : 1;
 }
 
@@ -120,8 +126,11 @@ export function bestFlavour({ threads } = {}) {
   return simdSupported() ? simdFlavour({ threads }) : 'baseline';
 }
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-  typeof window === 'undefined' && typeof importScripts === 'undefined';
+const isNode =
+  typeof process === 'object' &&
+  typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined' &&
+  typeof importScripts === 'undefined';
 
 // What globalThis.Worker was before any threaded glue ran (none in Node).
 const ORIGINAL_WORKER = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
@@ -130,7 +139,9 @@ const ORIGINAL_WORKER = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
 const nodeImport = (specifier) => import(specifier);
 
 const cache = new Map(); // flavour (+ threads) -> Promise<core>, only for loads with default options
-const NAMES = Object.keys(FLAVOURS).map((f) => `'${f}'`).join(', ');
+const NAMES = Object.keys(FLAVOURS)
+  .map((f) => `'${f}'`)
+  .join(', ');
 
 /**
  * Loads the core. flavour: 'auto' (bestFlavour({ threads })) or a key of FLAVOURS.
@@ -153,17 +164,28 @@ export function loadCore({ flavour = 'auto', threads, wasmBinary, locateFile } =
     flavour = bestFlavour({ threads });
   }
   const build = FLAVOURS[flavour];
-  if (!build) return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', ${NAMES})`));
+  if (!build)
+    return Promise.reject(new Error(`loadCore: unknown flavour ${JSON.stringify(flavour)} (use 'auto', ${NAMES})`));
   if (build.kernel !== 'scalar' && !simdSupported()) {
-    return Promise.reject(new Error(`loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'`));
+    return Promise.reject(
+      new Error(`loadCore: this runtime has no WebAssembly SIMD; use flavour 'baseline' or 'auto'`),
+    );
   }
   if (build.kernel === 'relaxed-simd' && !relaxedSimdSupported()) {
-    return Promise.reject(new Error(`loadCore: this runtime has no WebAssembly relaxed SIMD; use flavour '${build.threaded ? 'simd-mt' : 'simd'}' or 'auto'`));
+    return Promise.reject(
+      new Error(
+        `loadCore: this runtime has no WebAssembly relaxed SIMD; use flavour '${build.threaded ? 'simd-mt' : 'simd'}' or 'auto'`,
+      ),
+    );
   }
   if (build.threaded && !threadsSupported()) {
-    return Promise.reject(new Error(`loadCore: the threaded build '${flavour}' needs SharedArrayBuffer and threads (${isNode ? 'Node 20.16+ with worker_threads' : 'a cross-origin isolated page: COOP same-origin + COEP require-corp'}); use '${flavour.slice(0, -3)}' or 'auto'`));
+    return Promise.reject(
+      new Error(
+        `loadCore: the threaded build '${flavour}' needs SharedArrayBuffer and threads (${isNode ? 'Node 20.16+ with worker_threads' : 'a cross-origin isolated page: COOP same-origin + COEP require-corp'}); use '${flavour.slice(0, -3)}' or 'auto'`,
+      ),
+    );
   }
-  threads = build.threaded ? threads ?? defaultThreads() : 1;
+  threads = build.threaded ? (threads ?? defaultThreads()) : 1;
   const key = `${flavour}:${threads}`;
   const custom = wasmBinary !== undefined || locateFile !== undefined;
   if (!custom && cache.has(key)) return cache.get(key);
@@ -183,7 +205,8 @@ const THREADS_START_MS = 15000;
 function startThreads(module, threads) {
   const workers = module.PThread.unusedWorkers.slice(0, threads - 1);
   const t0 = Date.now();
-  let timer = null, wanted = false;
+  let timer = null,
+    wanted = false;
   const promise = new Promise((resolve) => {
     const poll = () => {
       timer = null;
@@ -198,7 +221,13 @@ function startThreads(module, threads) {
     };
     poll();
   });
-  return { promise, keepAlive() { wanted = true; timer?.ref?.(); } };
+  return {
+    promise,
+    keepAlive() {
+      wanted = true;
+      timer?.ref?.();
+    },
+  };
 }
 
 async function instantiate(flavour, threads, wasmBinary, locateFile) {
@@ -220,7 +249,7 @@ async function instantiate(flavour, threads, wasmBinary, locateFile) {
     // Node's Worker takes a file path; browsers a URL. The workers import mainScriptUrlOrBlob.
     if (isNode) args.locateFile = (path) => decodeURIComponent(new URL(url(path)).pathname);
     args.mainScriptUrlOrBlob = url(`${file}.mjs`);
-    args.attnlabPoolSize = threads - 1;  // PTHREAD_POOL_SIZE (tools/build-wasm): Web Workers started before the module resolves
+    args.attnlabPoolSize = threads - 1; // PTHREAD_POOL_SIZE (tools/build-wasm): Web Workers started before the module resolves
     ({ default: createAttnlab } = await import(/* non-literal: not bundled */ args.mainScriptUrlOrBlob));
     try {
       module = await createAttnlab(args);
@@ -287,15 +316,19 @@ function unwrap(r) {
 }
 
 const isTensorLike = (x) => x !== null && typeof x === 'object' && x.data !== undefined && Array.isArray(x.shape);
-const isNumericNest = (x) => Array.isArray(x) && (x.length === 0 || x.every((y) => typeof y === 'number' || typeof y === 'boolean' || isNumericNest(y)));
+const isNumericNest = (x) =>
+  Array.isArray(x) &&
+  (x.length === 0 || x.every((y) => typeof y === 'number' || typeof y === 'boolean' || isNumericNest(y)));
 
 // An argument of core.call: tensors ({data, shape}, dtype 'bool' or a Uint8Array for masks; or nested
 // numeric arrays) normalised for attnlab/embind.hpp, lists and option objects walked, the rest as is.
 function callArg(x, fn) {
   if (x === undefined || x === null) return null;
   if (typeof x !== 'object') return x;
-  if (isTensorLike(x)) return asTensor(x, fn, 'an argument', x.dtype === 'bool' || x.data instanceof Uint8Array ? 'mask' : 'f64');
-  if (isNumericNest(x)) return asTensor(x, fn, 'an argument', typeof x.flat(Infinity)[0] === 'boolean' ? 'mask' : 'f64');
+  if (isTensorLike(x))
+    return asTensor(x, fn, 'an argument', x.dtype === 'bool' || x.data instanceof Uint8Array ? 'mask' : 'f64');
+  if (isNumericNest(x))
+    return asTensor(x, fn, 'an argument', typeof x.flat(Infinity)[0] === 'boolean' ? 'mask' : 'f64');
   if (Array.isArray(x)) return x.map((y) => callArg(y, fn));
   return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, callArg(v, fn)]));
 }
@@ -304,14 +337,18 @@ function callArg(x, fn) {
 function withDtypes(r) {
   if (isTensorLike(r)) return { ...r, dtype: r.data instanceof Uint8Array ? 'bool' : 'float64' };
   if (Array.isArray(r)) return r.map(withDtypes);
-  if (r !== null && typeof r === 'object' && !ArrayBuffer.isView(r)) return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, withDtypes(v)]));
+  if (r !== null && typeof r === 'object' && !ArrayBuffer.isView(r))
+    return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, withDtypes(v)]));
   return r;
 }
 
 function makeCore(module, flavour, started) {
   const f = (x, fn, name) => asTensor(x, fn, name, 'f64');
   const optMask = (m, fn) => (m === undefined || m === null ? undefined : asTensor(m, fn, 'mask', 'mask'));
-  const ready = started.promise.then((r) => { core.threadsError = r.error; return r.threads; });
+  const ready = started.promise.then((r) => {
+    core.threadsError = r.error;
+    return r.threads;
+  });
   const core = {
     flavour,
     /**
@@ -330,7 +367,10 @@ function makeCore(module, flavour, started) {
     /** The Emscripten module, for other bindings compiled into the same .wasm. */
     module,
     /** Names of the packs' reference functions ("<slug>.<fn>"), as registered by their bind.cpp. */
-    functions: () => Object.keys(module).filter((k) => /^[\w-]+\.\w+$/.test(k) && typeof module[k] === 'function').sort(),
+    functions: () =>
+      Object.keys(module)
+        .filter((k) => /^[\w-]+\.\w+$/.test(k) && typeof module[k] === 'function')
+        .sort(),
     /**
      * Calls the reference function registered as `name` ("<slug>.<fn>", attnlab/embind.hpp), so a new
      * pack's functions need no wrapper here. Tensors anywhere in the arguments are normalised; trailing
@@ -340,10 +380,13 @@ function makeCore(module, flavour, started) {
     call(name, ...args) {
       const f = module[name];
       if (typeof name !== 'string' || !name.includes('.') || typeof f !== 'function') {
-        throw new Error(`core.call: no reference function ${JSON.stringify(name)}; registered: ${this.functions().join(', ') || 'none'}`);
+        throw new Error(
+          `core.call: no reference function ${JSON.stringify(name)}; registered: ${this.functions().join(', ') || 'none'}`,
+        );
       }
       // Embind wants every declared argument: trailing ones left out (an optional mask, options) are null.
-      if (args.length > f.argCount) throw new Error(`core.call: ${name} takes ${f.argCount} arguments, got ${args.length}`);
+      if (args.length > f.argCount)
+        throw new Error(`core.call: ${name} takes ${f.argCount} arguments, got ${args.length}`);
       const all = [...args, ...new Array(f.argCount - args.length).fill(null)];
       return withDtypes(unwrap(f(...all.map((a) => callArg(a, name)))));
     },
@@ -366,18 +409,23 @@ function makeCore(module, flavour, started) {
       if (maskedScore !== undefined && typeof maskedScore !== 'number') {
         throw new TypeError(`attention: maskedScore must be a number, got ${typeof maskedScore}`);
       }
-      return unwrap(module.ref_attention(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'),
-        { mask: optMask(mask, fn), scale: scale ?? undefined, maskedScore }));
+      return unwrap(
+        module.ref_attention(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'), {
+          mask: optMask(mask, fn),
+          scale: scale ?? undefined,
+          maskedScore,
+        }),
+      );
     },
     causalSelfAttention(X, Wq, Wk, Wv) {
       const fn = 'causal_self_attention';
-      return unwrap(module.ref_causalSelfAttention(f(X, fn, 'X'), f(Wq, fn, 'W_q'), f(Wk, fn, 'W_k'),
-        f(Wv, fn, 'W_v')));
+      return unwrap(
+        module.ref_causalSelfAttention(f(X, fn, 'X'), f(Wq, fn, 'W_q'), f(Wk, fn, 'W_k'), f(Wv, fn, 'W_v')),
+      );
     },
     attentionLoops(Q, K, V, { mask } = {}) {
       const fn = 'attention_loops';
-      return unwrap(module.ref_attentionLoops(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'),
-        optMask(mask, fn) ?? null));
+      return unwrap(module.ref_attentionLoops(f(Q, fn, 'Q'), f(K, fn, 'K'), f(V, fn, 'V'), optMask(mask, fn) ?? null));
     },
   };
   return core;

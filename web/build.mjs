@@ -16,14 +16,31 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAGE_META_CSP } from './csp.mjs';
-import { listExercises, readPack, packProblems, englishFile, TRACKS, guestPlugins, guestWasm, workerFile, workerEntry } from '../grader/index.mjs';
+import {
+  listExercises,
+  readPack,
+  packProblems,
+  englishFile,
+  TRACKS,
+  guestPlugins,
+  guestWasm,
+  workerFile,
+  workerEntry,
+} from '../grader/index.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
 export const distDir = join(web, 'dist');
 const wasmDist = join(root, 'wasm', 'dist');
-export const wasmFiles = ['attnlab-relaxed.mjs', 'attnlab-relaxed.wasm', 'attnlab-simd.mjs', 'attnlab-simd.wasm', 'attnlab.mjs', 'attnlab.wasm',
-  ...['attnlab-relaxed-mt', 'attnlab-simd-mt'].flatMap((f) => [`${f}.mjs`, `${f}.wasm`, `${f}.worker.js`])];
+export const wasmFiles = [
+  'attnlab-relaxed.mjs',
+  'attnlab-relaxed.wasm',
+  'attnlab-simd.mjs',
+  'attnlab-simd.wasm',
+  'attnlab.mjs',
+  'attnlab.wasm',
+  ...['attnlab-relaxed-mt', 'attnlab-simd-mt'].flatMap((f) => [`${f}.mjs`, `${f}.wasm`, `${f}.worker.js`]),
+];
 // The threaded builds' files: their glue is not bundled (wasm/index.mjs imports it from its URL, as
 // their pthread workers do), and the service worker precaches them only where they can run.
 const threaded = (f) => /-mt\./.test(f);
@@ -34,7 +51,11 @@ const rawPlugin = {
   name: 'raw',
   setup(b) {
     b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: resolve(a.resolveDir, a.path.slice(0, -4)), namespace: 'raw' }));
-    b.onLoad({ filter: /.*/, namespace: 'raw' }, async (a) => ({ contents: await readFile(a.path, 'utf8'), loader: 'text', watchFiles: [a.path] }));
+    b.onLoad({ filter: /.*/, namespace: 'raw' }, async (a) => ({
+      contents: await readFile(a.path, 'utf8'),
+      loader: 'text',
+      watchFiles: [a.path],
+    }));
   },
 };
 
@@ -47,40 +68,70 @@ const rawPlugin = {
 const packsPlugin = (only) => ({
   name: 'packs',
   setup(b) {
-    b.onResolve({ filter: /^attnlab:packs?(\/[\w-]+)?$/ }, (a) => ({ path: a.path.slice('attnlab:'.length), namespace: 'attnlab' }));
+    b.onResolve({ filter: /^attnlab:packs?(\/[\w-]+)?$/ }, (a) => ({
+      path: a.path.slice('attnlab:'.length),
+      namespace: 'attnlab',
+    }));
     b.onLoad({ filter: /^packs$/, namespace: 'attnlab' }, async () => {
-      const lines = [], names = [], watch = [];
-      for (const [i, slug] of listExercises().filter((x) => !only || only.includes(x)).entries()) {
+      const lines = [],
+        names = [],
+        watch = [];
+      for (const [i, slug] of listExercises()
+        .filter((x) => !only || only.includes(x))
+        .entries()) {
         const pack = await readPack(slug);
         const problems = packProblems(pack);
         if (problems.length) throw new Error(`exercise pack error:\n${problems.join('\n')}`);
         lines.push(`import spec${i} from ${JSON.stringify(join(pack.dir, 'spec.json'))};`);
-        names.push(`${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, load: () => import(${JSON.stringify(`attnlab:pack/${slug}`)}) }`);
+        names.push(
+          `${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, load: () => import(${JSON.stringify(`attnlab:pack/${slug}`)}) }`,
+        );
         watch.push(join(pack.dir, 'spec.json'));
       }
-      return { contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`, loader: 'js', resolveDir: root, watchFiles: watch, watchDirs: [join(root, 'exercises')] };
+      return {
+        contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`,
+        loader: 'js',
+        resolveDir: root,
+        watchFiles: watch,
+        watchDirs: [join(root, 'exercises')],
+      };
     });
     b.onLoad({ filter: /^pack\//, namespace: 'attnlab' }, async (a) => {
       const slug = a.path.slice('pack/'.length);
       const pack = await readPack(slug);
       const f = (file) => JSON.stringify(join(pack.dir, file));
       const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
-      const lines = [`import * as suite from ${f('suite.mjs')};`, `import hints from ${f('hints.json')};`,
-        `import ru from ${raw('texts/task.ru.md')};`, `import en from ${raw('texts/task.en.md')};`,
-        pack.messages ? `import messages from ${f('messages.json')};` : 'const messages = null;'];
+      const lines = [
+        `import * as suite from ${f('suite.mjs')};`,
+        `import hints from ${f('hints.json')};`,
+        `import ru from ${raw('texts/task.ru.md')};`,
+        `import en from ${raw('texts/task.en.md')};`,
+        pack.messages ? `import messages from ${f('messages.json')};` : 'const messages = null;',
+      ];
       // Per track it offers: its starter and the starter's English twin where there is one (solutions
       // stay out of the page), shaped as grader/hosts/node/exercise.mjs's `files`; a track's own texts.
       const starters = pack.tracks.map((t) => {
         lines.push(`import starter_${t} from ${raw(TRACKS[t].files.starter)};`);
-        if (pack.files[t].starterEn !== null) lines.push(`import starter_en_${t} from ${raw(englishFile(TRACKS[t].files.starter))};`);
+        if (pack.files[t].starterEn !== null)
+          lines.push(`import starter_en_${t} from ${raw(englishFile(TRACKS[t].files.starter))};`);
         return `${t}: { starter: starter_${t}, starterEn: ${pack.files[t].starterEn !== null ? `starter_en_${t}` : 'null'} }`;
       });
       const trackTexts = Object.keys(pack.trackTexts).map((v) => {
-        lines.push(`import ru_${v} from ${raw(`texts/task.ru.${v}.md`)};`, `import en_${v} from ${raw(`texts/task.en.${v}.md`)};`);
+        lines.push(
+          `import ru_${v} from ${raw(`texts/task.ru.${v}.md`)};`,
+          `import en_${v} from ${raw(`texts/task.en.${v}.md`)};`,
+        );
         return `${v}: { ru: ru_${v}, en: en_${v} }`;
       });
-      lines.push(`export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`);
-      return { contents: lines.join('\n') + '\n', loader: 'js', resolveDir: root, watchFiles: [join(pack.dir, 'spec.json')] };
+      lines.push(
+        `export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`,
+      );
+      return {
+        contents: lines.join('\n') + '\n',
+        loader: 'js',
+        resolveDir: root,
+        watchFiles: [join(pack.dir, 'spec.json')],
+      };
     });
   },
 });
@@ -113,29 +164,65 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   await rm(out, { recursive: true, force: true });
   await mkdir(join(out, 'wasm'), { recursive: true });
   const common = {
-    bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, target: ['es2022'], metafile: true,
-    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins], logLevel: quiet ? 'error' : 'warning', legalComments: 'none',
+    bundle: true,
+    minify: !dev,
+    sourcemap: dev ? 'inline' : false,
+    target: ['es2022'],
+    metafile: true,
+    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins],
+    logLevel: quiet ? 'error' : 'warning',
+    legalComments: 'none',
     loader: { '.wgsl': 'text' }, // the WGSL kernel of wasm/webgpu/browser.mjs (the Python guest's .py files: guestPlugins, as bytecode)
     // Node-only branches of shared modules (wasm/index.mjs reads files in Node) must not be bundled.
-    external: ['node:*'], platform: 'browser', absWorkingDir: root,
+    external: ['node:*'],
+    platform: 'browser',
+    absWorkingDir: root,
   };
   const results = await Promise.all([
     // splitting: each WASM flavour's glue becomes its own chunk, fetched only when that flavour loads.
-    esbuild.build({ ...common, entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: out, chunkNames: 'chunks/[name]-[hash]' }),
+    esbuild.build({
+      ...common,
+      entryPoints: { app: join(web, 'src', 'main.js') },
+      format: 'esm',
+      splitting: true,
+      outdir: out,
+      chunkNames: 'chunks/[name]-[hash]',
+    }),
     // One worker per track (grader/hosts/browser/worker.js, worker-<track>.js), each with its own CSP.
-    ...tracks.map((t) => esbuild.build({ ...common, entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: fileURLToPath(workerEntry(t.name)) }, format: 'iife', outdir: out })),
+    ...tracks.map((t) =>
+      esbuild.build({
+        ...common,
+        entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: fileURLToPath(workerEntry(t.name)) },
+        format: 'iife',
+        outdir: out,
+      }),
+    ),
   ]);
   // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
-  let html = (await readFile(join(web, 'index.html'), 'utf8')).replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`);
-  if (pkg) html = html.replace(/<html lang="\w+">/, `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`);
+  let html = (await readFile(join(web, 'index.html'), 'utf8')).replace(
+    '<meta charset="utf-8">',
+    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`,
+  );
+  if (pkg)
+    html = html.replace(
+      /<html lang="\w+">/,
+      `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`,
+    );
   await writeFile(join(out, 'index.html'), html);
   // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.
   const trackWasm = tracks.filter((t) => t.guest.wasm).map((t) => [relative(root, guestWasm(t)), t.guest.wasm.file]);
-  const copied = [['web/src/icon.svg', 'icon.svg'], ...(pkg ? [] : [['web/embed.js', 'embed.js']]),
-    ...wasmFiles.filter((x) => (x.endsWith('.wasm') || threaded(x)) && !(pkg && threaded(x))).map((f) => [`wasm/dist/${f}`, `wasm/${f}`]), ...trackWasm];
+  const copied = [
+    ['web/src/icon.svg', 'icon.svg'],
+    ...(pkg ? [] : [['web/embed.js', 'embed.js']]),
+    ...wasmFiles
+      .filter((x) => (x.endsWith('.wasm') || threaded(x)) && !(pkg && threaded(x)))
+      .map((f) => [`wasm/dist/${f}`, `wasm/${f}`]),
+    ...trackWasm,
+  ];
   for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
 
-  if (pkg) return { distDir: out, assets: (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort() };
+  if (pkg)
+    return { distDir: out, assets: (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort() };
 
   // Service worker: precache exactly what the build produced.
   const assets = (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort();
@@ -143,18 +230,29 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   for (const a of assets) hash.update(a).update(await readFile(join(out, a)));
   const version = hash.digest('hex').slice(0, 12);
   const sw = await esbuild.build({
-    ...common, entryPoints: { sw: join(web, 'src', 'sw.js') }, format: 'iife', outdir: out,
+    ...common,
+    entryPoints: { sw: join(web, 'src', 'sw.js') },
+    format: 'iife',
+    outdir: out,
     define: {
       __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html' && !threaded(a))]),
-      __THREADED_ASSETS__: JSON.stringify(assets.filter(threaded)), __VERSION__: JSON.stringify(version),
+      __THREADED_ASSETS__: JSON.stringify(assets.filter(threaded)),
+      __VERSION__: JSON.stringify(version),
     },
   });
 
   // exercises/ itself: its mtime changes when a pack is added or removed.
-  const inputs = new Set([...copied.map(([from]) => from), 'web/index.html', 'web/build.mjs', 'web/csp.mjs', 'exercises']);
+  const inputs = new Set([
+    ...copied.map(([from]) => from),
+    'web/index.html',
+    'web/build.mjs',
+    'web/csp.mjs',
+    'exercises',
+  ]);
   for (const r of [...results, sw]) {
     // A plugin's namespace prefix (`raw:`, `attnlab-glue:`) before an absolute path: the file itself.
-    for (const f of Object.keys(r.metafile.inputs)) if (!f.startsWith('<')) inputs.add(/^[\w-]+:\//.test(f) ? relative(root, f.slice(f.indexOf(':') + 1)) : f);
+    for (const f of Object.keys(r.metafile.inputs))
+      if (!f.startsWith('<')) inputs.add(/^[\w-]+:\//.test(f) ? relative(root, f.slice(f.indexOf(':') + 1)) : f);
   }
   await writeFile(join(out, STAMP), JSON.stringify([...inputs].sort(), null, 1));
   const old = join(root, 'build', `web-dist.old-${process.pid}`);
@@ -177,7 +275,15 @@ async function listFiles(dir) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const t0 = performance.now();
   build({ dev: process.argv.includes('--dev'), force: process.argv.includes('--force') }).then(
-    (r) => console.log(r.cached ? 'web/dist is up to date' : `web/dist built (${r.assets.length} files, version ${r.version}) in ${Math.round(performance.now() - t0)} ms`),
-    (e) => { console.error(e.message); process.exit(1); },
+    (r) =>
+      console.log(
+        r.cached
+          ? 'web/dist is up to date'
+          : `web/dist built (${r.assets.length} files, version ${r.version}) in ${Math.round(performance.now() - t0)} ms`,
+      ),
+    (e) => {
+      console.error(e.message);
+      process.exit(1);
+    },
   );
 }

@@ -8,8 +8,14 @@
 import { workerFile } from '../grader/browser.mjs';
 
 const PAGE = [
-  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'none'",
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
   "form-action 'none'",
 ];
 /** For the <meta> form, which cannot say frame-ancestors. */
@@ -31,7 +37,9 @@ export function parseOrigin(text) {
   try {
     const u = new URL(text);
     return /^https?:$/.test(u.protocol) && u.origin === text ? text : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /** Checks a host's embed-ancestors setting → its sources; throws naming the first bad one. */
@@ -39,7 +47,10 @@ export function parseEmbedAncestors(text) {
   const sources = String(text).trim().split(/\s+/).filter(Boolean);
   if (!sources.length) throw new Error('the embed ancestors list is empty: name origins, or parent');
   const bad = sources.find((s) => !ANCESTOR.test(s));
-  if (bad) throw new Error(`embed ancestors: "${bad}" is not an origin (https://lms.example.org, https://*.example.org:8443), a scheme (https:), 'self', * or parent`);
+  if (bad)
+    throw new Error(
+      `embed ancestors: "${bad}" is not an origin (https://lms.example.org, https://*.example.org:8443), a scheme (https:), 'self', * or parent`,
+    );
   return sources;
 }
 

@@ -39,7 +39,10 @@ class AttnlabExercise extends HTMLElement {
 
   /** The URL of the exercise's frame: the page in embed mode, with this page as its parent. */
   get frameUrl() {
-    const base = new URL(this.getAttribute('src') ?? './', this.getAttribute('src') ? document.baseURI : import.meta.url);
+    const base = new URL(
+      this.getAttribute('src') ?? './',
+      this.getAttribute('src') ? document.baseURI : import.meta.url,
+    );
     if (!base.pathname.endsWith('/') && !base.pathname.endsWith('.html')) base.pathname += '/';
     const url = new URL(base);
     const q = new URLSearchParams({ embed: '1' });
@@ -89,10 +92,14 @@ class AttnlabExercise extends HTMLElement {
 
   // Each of these waits for attnlab-ready if asked earlier.
   /** Checks the editor's code; the result comes as an attnlab-checked event. */
-  check() { this.#send({ type: 'attnlab:check' }); }
+  check() {
+    this.#send({ type: 'attnlab:check' });
+  }
 
   /** Replaces the editor's code (kept as the student's). */
-  setCode(code) { this.#send({ type: 'attnlab:set-code', code: String(code) }); }
+  setCode(code) {
+    this.#send({ type: 'attnlab:set-code', code: String(code) });
+  }
 
   /** → Promise of the editor's code. */
   getCode() {

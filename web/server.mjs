@@ -14,11 +14,17 @@ import { DEFAULT_EMBED_ANCESTORS, embedFrameAncestors, parseEmbedAncestors, secu
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 /**
@@ -26,7 +32,10 @@ const MIME = {
  * SharedArrayBuffer, which the threaded WASM build needs (wasm/README.md). The page loads nothing
  * from other origins, so COEP require-corp blocks nothing. Off with startServer({ isolated: false }).
  */
-export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 
 /** Builds the WASM core (tools/build-wasm) if wasm/dist lacks any of its files. */
 export async function ensureWasm({ quiet = false } = {}) {
@@ -51,7 +60,13 @@ export async function ensureBuilt({ quiet = false } = {}) {
  * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
  * where the client accepts it), for measurements.
  */
-export function startServer({ port = 0, dir = distDir, onResponse = null, isolated = true, embedAncestors = DEFAULT_EMBED_ANCESTORS } = {}) {
+export function startServer({
+  port = 0,
+  dir = distDir,
+  onResponse = null,
+  isolated = true,
+  embedAncestors = DEFAULT_EMBED_ANCESTORS,
+} = {}) {
   const ancestors = parseEmbedAncestors(embedAncestors);
   let sent = 0;
   const gzipped = new Map();
@@ -69,7 +84,13 @@ export function startServer({ port = 0, dir = distDir, onResponse = null, isolat
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
       const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
       const frameAncestors = embed ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors) : undefined;
-      const headers = { etag, 'cache-control': 'no-cache', 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...securityHeaders(path, { frameAncestors }), ...(isolated && ISOLATION_HEADERS) };
+      const headers = {
+        etag,
+        'cache-control': 'no-cache',
+        'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+        ...securityHeaders(path, { frameAncestors }),
+        ...(isolated && ISOLATION_HEADERS),
+      };
       // Embed mode's page may be framed by a cross-origin isolated course page (COEP require-corp), which
       // accepts a frame of another origin only with this header.
       if (embed) headers['cross-origin-resource-policy'] = 'cross-origin';
@@ -101,8 +122,14 @@ export function startServer({ port = 0, dir = distDir, onResponse = null, isolat
     server.listen(port, '127.0.0.1', () => {
       const p = server.address().port;
       resolve({
-        url: `http://127.0.0.1:${p}/`, port: p, bytesSent: () => sent,
-        close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }),
+        url: `http://127.0.0.1:${p}/`,
+        port: p,
+        bytesSent: () => sent,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(r);
+          }),
       });
     });
   });

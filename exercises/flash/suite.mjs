@@ -26,8 +26,15 @@ export async function merge_hand(ctx) {
   const p = ctx.params;
   await checkMerge(ctx, [p.m_a, p.l_a, p.m_b, p.l_b].map(vector), 'softmax_merge(m_a, l_a, m_b, l_b)');
   // Statistics of two random blocks of a (2, 3) batch of rows: l > 0 as a sum of exponentials is.
-  const stats = () => [normals(ctx, p.batch, 3), tensor(normals(ctx, p.batch).data.map((x) => 1 + Math.abs(x)), p.batch)];
-  const [m_a, l_a] = stats(), [m_b, l_b] = stats();
+  const stats = () => [
+    normals(ctx, p.batch, 3),
+    tensor(
+      normals(ctx, p.batch).data.map((x) => 1 + Math.abs(x)),
+      p.batch,
+    ),
+  ];
+  const [m_a, l_a] = stats(),
+    [m_b, l_b] = stats();
   await checkMerge(ctx, [m_a, l_a, m_b, l_b], `softmax_merge, ${fmtShape(p.batch)}`);
 }
 
@@ -41,7 +48,11 @@ export async function merge_empty(ctx) {
 /** Q, K, V of one case (spec.json params.cases[]), from the test's stream. */
 function caseInputs(ctx, c) {
   const s = c.scale ?? 1;
-  return [normals(ctx, [...c.lead, c.T_q, c.d], s), normals(ctx, [...c.lead, c.T_k, c.d], s), normals(ctx, [...c.lead, c.T_k, c.d_v])];
+  return [
+    normals(ctx, [...c.lead, c.T_q, c.d], s),
+    normals(ctx, [...c.lead, c.T_k, c.d], s),
+    normals(ctx, [...c.lead, c.T_k, c.d_v]),
+  ];
 }
 
 /**
@@ -55,14 +66,22 @@ async function checkFlash(ctx, calls) {
   for (const [i, { args, what }] of calls.entries()) {
     const problem = ctx.mismatch(got[i], ctx.ref.flash_attention(...args), what);
     if (!problem) continue;
-    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({ key: m.key, run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args), m.options)) }));
-    if (calls.some((c) => withArgs(c.args)[4])) mistakes.push({ key: 'd.no_mask', run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args).slice(0, 4), false)) });
+    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({
+      key: m.key,
+      run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args), m.options)),
+    }));
+    if (calls.some((c) => withArgs(c.args)[4]))
+      mistakes.push({
+        key: 'd.no_mask',
+        run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args).slice(0, 4), false)),
+      });
     const why = explainWhy(got, mistakes, ctx.tol);
     ctx.fail(problem, why && ctx.t(why.key, why.params));
   }
 }
 
-const label = (c, args) => `flash_attention(Q, K, V, ${c.block_size}${args.length > 4 ? `, ${c.causal}` : ''}), Q ${fmtShape(args[0].shape)}, K ${fmtShape(args[1].shape)}`;
+const label = (c, args) =>
+  `flash_attention(Q, K, V, ${c.block_size}${args.length > 4 ? `, ${c.causal}` : ''}), Q ${fmtShape(args[0].shape)}, K ${fmtShape(args[1].shape)}`;
 
 /** The spec's cases, each called with causal given explicitly (left out where it is true and `omitTrue`). */
 function casesCalls(ctx, omitTrue = false) {
@@ -78,8 +97,12 @@ export async function lesson_example(ctx) {
   // The lesson's attention with its causal mask is what the blocks must give (the engine's whole softmax).
   const lesson = ctx.engine.attention(Q, K, V, { mask: ctx.engine.causalMask(3) }).out;
   const ref = ctx.ref.flash_attention(Q, K, V, 1);
-  if (ctx.mismatch(ref, lesson, 'reference')) throw new Error('lesson_example: the reference disagrees with the lesson\'s attention');
-  await checkFlash(ctx, ctx.params.block_sizes.map((bs) => ({ args: [Q, K, V, bs], what: `flash_attention(Q, K, V, ${bs})` })));
+  if (ctx.mismatch(ref, lesson, 'reference'))
+    throw new Error("lesson_example: the reference disagrees with the lesson's attention");
+  await checkFlash(
+    ctx,
+    ctx.params.block_sizes.map((bs) => ({ args: [Q, K, V, bs], what: `flash_attention(Q, K, V, ${bs})` })),
+  );
 }
 
 export async function partial_block(ctx) {
@@ -112,13 +135,28 @@ export async function memory(ctx) {
   const expected = ctx.ref.flash_attention(...args);
   const problem = ctx.mismatch(got, expected, `${call}, Q, K, V ${fmtShape(args[0].shape)}`);
   if (problem) {
-    const why = explainWhy(got, (ctx.test.mistakes ?? []).map((k) => ({ key: k.key, run: () => ctx.ref.flash_attention(...args, true, k.options) })), ctx.tol);
+    const why = explainWhy(
+      got,
+      (ctx.test.mistakes ?? []).map((k) => ({
+        key: k.key,
+        run: () => ctx.ref.flash_attention(...args, true, k.options),
+      })),
+      ctx.tol,
+    );
     ctx.fail(problem, why && ctx.t(why.key, why.params));
   }
   const big = m.largest;
   if (big && big.shape.reduce((a, b) => a * b, 1) > limit) {
     const scores = big.shape.length >= 2 && big.shape.at(-1) === c.T_k && big.shape.at(-2) === c.T_q;
-    ctx.fail(ctx.t('memory.too_large', { call, shape: fmtShape(big.shape), mb: +(big.bytes / 2 ** 20).toFixed(1), limit, where: big.line ? ctx.t('memory.where', { line: big.line }) : '' }),
-      ctx.t(!scores ? 'd.too_large' : big.dtype === 'bool' ? 'd.mask_matrix' : 'd.score_matrix'));
+    ctx.fail(
+      ctx.t('memory.too_large', {
+        call,
+        shape: fmtShape(big.shape),
+        mb: +(big.bytes / 2 ** 20).toFixed(1),
+        limit,
+        where: big.line ? ctx.t('memory.where', { line: big.line }) : '',
+      }),
+      ctx.t(!scores ? 'd.too_large' : big.dtype === 'bool' ? 'd.mask_matrix' : 'd.score_matrix'),
+    );
   }
 }

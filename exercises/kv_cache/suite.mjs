@@ -16,7 +16,10 @@ const FN = 'attend_with_cache';
 
 /** Positions from … to − 1 of axis -2 (T) of a tensor (…, T, C): a copy. */
 function rows(a, from, to) {
-  const R = a.shape.at(-2), C = a.shape.at(-1), lead = R * C ? a.data.length / (R * C) : 0, n = to - from;
+  const R = a.shape.at(-2),
+    C = a.shape.at(-1),
+    lead = R * C ? a.data.length / (R * C) : 0,
+    n = to - from;
   const out = new Float64Array(lead * n * C);
   for (let l = 0; l < lead; l++) out.set(a.data.subarray((l * R + from) * C, (l * R + to) * C), l * n * C);
   return tensor(out, [...a.shape.slice(0, -2), n, C]);
@@ -26,12 +29,13 @@ const scalar = (x) => tensor(Float64Array.of(x), []);
 
 /** rope_cache(T, d_head)'s tables, as the rope exercise defines them: angle[t][i] = t · 10000^(−2i/d_head). An input, not an expected value. */
 function ropeTables(T, d) {
-  const cos = new Float64Array(T * d / 2), sin = new Float64Array(T * d / 2);
+  const cos = new Float64Array((T * d) / 2),
+    sin = new Float64Array((T * d) / 2);
   for (let t = 0; t < T; t++) {
     for (let i = 0; i < d / 2; i++) {
-      const a = t * 10000 ** (-2 * i / d);
-      cos[t * d / 2 + i] = Math.cos(a);
-      sin[t * d / 2 + i] = Math.sin(a);
+      const a = t * 10000 ** ((-2 * i) / d);
+      cos[(t * d) / 2 + i] = Math.cos(a);
+      sin[(t * d) / 2 + i] = Math.sin(a);
     }
   }
   return [tensor(cos, [T, d / 2]), tensor(sin, [T, d / 2])];
@@ -39,8 +43,17 @@ function ropeTables(T, d) {
 
 /** x (B, T, d_model) and the projections, scaled so that scores stay moderate. */
 function inputs(ctx, { B, T, d_model, n_heads, n_kv_heads }) {
-  const s = 1 / Math.sqrt(d_model), kv = n_kv_heads * (d_model / n_heads);
-  return { x: normals(ctx, [B, T, d_model]), W: [normals(ctx, [d_model, d_model], s), normals(ctx, [d_model, kv], s), normals(ctx, [d_model, kv], s), normals(ctx, [d_model, d_model], s)] };
+  const s = 1 / Math.sqrt(d_model),
+    kv = n_kv_heads * (d_model / n_heads);
+  return {
+    x: normals(ctx, [B, T, d_model]),
+    W: [
+      normals(ctx, [d_model, d_model], s),
+      normals(ctx, [d_model, kv], s),
+      normals(ctx, [d_model, kv], s),
+      normals(ctx, [d_model, d_model], s),
+    ],
+  };
 }
 
 // ---- the student's results --------------------------------------------------------------------
@@ -63,7 +76,16 @@ function kindOf(ctx, v) {
   if (py(ctx)) {
     // Python's names: None, bool, str; a number may have been an int or a float.
     if (typeof v === 'number') return ctx.t('kind.number');
-    const type = v === null || v === undefined || (v && v.$undef) ? 'NoneType' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'str' : v && v.$other ? v.$other : typeof v;
+    const type =
+      v === null || v === undefined || (v && v.$undef)
+        ? 'NoneType'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : typeof v === 'string'
+            ? 'str'
+            : v && v.$other
+              ? v.$other
+              : typeof v;
     return ctx.t('kind.value', { type });
   }
   return ctx.t('kind.value', { type: v === null ? 'null' : v && v.$other ? v.$other : typeof v });
@@ -94,9 +116,17 @@ const flat = ([out, [k, v]]) => [out, k, v];
 
 /** What differs between one step's result and the expected [out, k, v] (shapes only, if `shapesOnly`), or null. */
 function stepProblem(ctx, got, expected, label, shapesOnly = false) {
-  const parts = [['out', 0], [ctx.t('cache.k'), 1], [ctx.t('cache.v'), 2]];
+  const parts = [
+    ['out', 0],
+    [ctx.t('cache.k'), 1],
+    [ctx.t('cache.v'), 2],
+  ];
   for (const [name, i] of parts) {
-    if (i > 0 && missing(got[i])) return ctx.t('result.cache_null', { label, value: got[i] === UNDEFINED ? 'undefined' : py(ctx) ? 'None' : 'null' });
+    if (i > 0 && missing(got[i]))
+      return ctx.t('result.cache_null', {
+        label,
+        value: got[i] === UNDEFINED ? 'undefined' : py(ctx) ? 'None' : 'null',
+      });
     if (shapesOnly && got[i].shape.join() === expected[i].shape.join()) continue;
     const problem = ctx.mismatch(got[i], expected[i], `${label}, ${name}`);
     if (problem) return problem;
@@ -126,7 +156,10 @@ function chainMistakes(ctx, calls, W, n_heads, rope) {
     const cache = calls[0].given;
     return calls.flatMap(({ x }) => [ctx.ref[FN](x, ...W, n_heads, cache, rope)[0], ...(cache ?? [NONE, NONE])]);
   };
-  return [...(ctx.test.mistakes ?? []).map((m) => ({ key: m.key, run: run(m.options) })), { key: 'd.cache_not_grown', run: notGrown }];
+  return [
+    ...(ctx.test.mistakes ?? []).map((m) => ({ key: m.key, run: run(m.options) })),
+    { key: 'd.cache_not_grown', run: notGrown },
+  ];
 }
 
 const causeOf = (ctx, got, mistakes) => {
@@ -145,8 +178,10 @@ const causeOf = (ctx, got, mistakes) => {
  */
 async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false, shapesOnly = false, name = null }) {
   const full = flat(ctx.ref[FN](x, ...W, n_heads, null, rope));
-  const got = [], calls = [];
-  let cache = null, at = 0;
+  const got = [],
+    calls = [];
+  let cache = null,
+    at = 0;
   for (const [i, n] of steps.entries()) {
     const block = rows(x, at, at + n);
     // Arguments as a caller writes them: the cache (null at first), then rope; left out where `omit`.
@@ -177,7 +212,12 @@ async function checkBytes(ctx, args, expected, note = null) {
   if (close(got, want, ctx.tol)) return;
   const full = [...args, ...[2].slice(args.length - 5)]; // dtype_bytes = 2 when left out
   const mistakes = ctx.mistakes('kv_cache_bytes', full).map((m) => ({ key: m.key, run: () => scalar(m.run()) }));
-  const params = { call, actual: showBytes(got.data[0]), expected: showBytes(expected), note: note && (note[ctx.lang] ?? note.en) };
+  const params = {
+    call,
+    actual: showBytes(got.data[0]),
+    expected: showBytes(expected),
+    note: note && (note[ctx.lang] ?? note.en),
+  };
   // With dtype_bytes = 2 the missing 2 of K and V and the missing 2 bytes give the same number: then
   // explainWhy names neither, and the sentence says that one factor 2 is missing.
   const half = close(scalar(2 * got.data[0]), want, ctx.tol) && ctx.t('d.bytes_half');
@@ -204,7 +244,10 @@ export async function bytes_factors(ctx) {
 
 async function checkRepeat(ctx, x, n_rep) {
   const got = ctx.array(await ctx.call('repeat_kv', x, n_rep), 'repeat_kv');
-  expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), { what: `repeat_kv(x, ${n_rep}), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('repeat_kv', [x, n_rep]) });
+  expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), {
+    what: `repeat_kv(x, ${n_rep}), x ${fmtShape(x.shape)}`,
+    mistakes: ctx.mistakes('repeat_kv', [x, n_rep]),
+  });
 }
 
 export async function repeat_order(ctx) {
@@ -220,7 +263,14 @@ export async function repeat_order(ctx) {
 export async function prefill(ctx) {
   const p = ctx.params;
   const { x, W } = inputs(ctx, p);
-  await checkSteps(ctx, { x, W, n_heads: p.n_heads, steps: [p.T], omit: true, name: ctx.t('call', { n_heads: p.n_heads }) });
+  await checkSteps(ctx, {
+    x,
+    W,
+    n_heads: p.n_heads,
+    steps: [p.T],
+    omit: true,
+    name: ctx.t('call', { n_heads: p.n_heads }),
+  });
 }
 
 export async function cache_shapes(ctx) {
@@ -231,7 +281,8 @@ export async function cache_shapes(ctx) {
 
 /** A sequence in `steps` blocks against one full pass, with rope_cache(T, d_head)'s tables or without rope. */
 async function stepsTest(ctx) {
-  const p = ctx.params, T = p.steps.reduce((a, b) => a + b);
+  const p = ctx.params,
+    T = p.steps.reduce((a, b) => a + b);
   const { x, W } = inputs(ctx, { ...p, T });
   const rope = p.rope ? ropeTables(T, p.d_model / p.n_heads) : null;
   await checkSteps(ctx, { x, W, n_heads: p.n_heads, steps: p.steps, rope, omit: !p.rope });
@@ -251,8 +302,21 @@ async function cachesRepeated(ctx, x, W, n_heads, given) {
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
     const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
-    return explainWhy(probe, [{ key: 'd.cache_repeated', run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })) }], ctx.tol) !== null;
-  } catch { return false; }
+    return (
+      explainWhy(
+        probe,
+        [
+          {
+            key: 'd.cache_repeated',
+            run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })),
+          },
+        ],
+        ctx.tol,
+      ) !== null
+    );
+  } catch {
+    return false;
+  }
 }
 
 export async function gqa_heads(ctx) {
@@ -266,7 +330,8 @@ export async function gqa_heads(ctx) {
     try {
       value = await ctx.call(FN, x, ...W, n_heads, given);
     } catch (e) {
-      if (e.raised && n_kv_heads < n_heads && await cachesRepeated(ctx, x, W, n_heads, given)) ctx.fail(e.message, ctx.t('d.cache_repeated'));
+      if (e.raised && n_kv_heads < n_heads && (await cachesRepeated(ctx, x, W, n_heads, given)))
+        ctx.fail(e.message, ctx.t('d.cache_repeated'));
       throw e;
     }
     const got = readStep(ctx, value, label);

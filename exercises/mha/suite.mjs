@@ -13,14 +13,21 @@ const MHA = 'multi_head_attention';
 /** X (…lead, T, d_model) and four (d_model, d_model) projections scaled so that scores stay moderate. */
 function mhaInputs(ctx, lead, T, d) {
   const s = 1 / Math.sqrt(d);
-  return { X: normals(ctx, [...lead, T, d]), Wq: normals(ctx, [d, d], s), Wk: normals(ctx, [d, d], s), Wv: normals(ctx, [d, d], s), Wo: normals(ctx, [d, d], s) };
+  return {
+    X: normals(ctx, [...lead, T, d]),
+    Wq: normals(ctx, [d, d], s),
+    Wk: normals(ctx, [d, d], s),
+    Wv: normals(ctx, [d, d], s),
+    Wo: normals(ctx, [d, d], s),
+  };
 }
 
 /**
  * A float where Python wants an integer (a shape, `range`, an index): on the Python track `d_model / n_heads`
  * is 2.0, not 2, and reshape refuses it (JavaScript has one number type, so this never happens there).
  */
-const FLOAT_AS_INT = /'float' object cannot be interpreted as an integer|can't convert float to int|indices must be integers.*\bfloat\b|slice indices must be integers/;
+const FLOAT_AS_INT =
+  /'float' object cannot be interpreted as an integer|can't convert float to int|indices must be integers.*\bfloat\b|slice indices must be integers/;
 
 /**
  * Calls the student's `fn`; when it raises, the failure adds what the error says about the code:
@@ -49,7 +56,10 @@ async function callMha(ctx, args, options = {}) {
 function mhaMistakes(ctx, args) {
   const causal = args[6] ?? true;
   const flipped = [...args.slice(0, 6), !causal];
-  return [...ctx.mistakes(MHA, args), { key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) }];
+  return [
+    ...ctx.mistakes(MHA, args),
+    { key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) },
+  ];
 }
 
 /**
@@ -73,21 +83,30 @@ export async function split_blocks(ctx) {
   for (const { shape, n_heads } of ctx.params.cases) {
     const x = normals(ctx, shape);
     const got = ctx.array(await callStudent(ctx, 'split_heads', [x, n_heads]), 'split_heads');
-    expect(ctx, got, ctx.ref.split_heads(x, n_heads), { what: `split_heads(x, ${n_heads}), x ${fmtShape(shape)}`, mistakes: ctx.mistakes('split_heads', [x, n_heads]) });
+    expect(ctx, got, ctx.ref.split_heads(x, n_heads), {
+      what: `split_heads(x, ${n_heads}), x ${fmtShape(shape)}`,
+      mistakes: ctx.mistakes('split_heads', [x, n_heads]),
+    });
   }
 }
 
 export async function merge_inverse(ctx) {
   const x = normals(ctx, ctx.params.shape);
   const got = ctx.array(await callStudent(ctx, 'merge_heads', [x]), 'merge_heads');
-  expect(ctx, got, ctx.ref.merge_heads(x), { what: `merge_heads(x), x ${fmtShape(x.shape)}`, mistakes: ctx.mistakes('merge_heads', [x]) });
+  expect(ctx, got, ctx.ref.merge_heads(x), {
+    what: `merge_heads(x), x ${fmtShape(x.shape)}`,
+    mistakes: ctx.mistakes('merge_heads', [x]),
+  });
 
   // merge_heads undoes split_heads (the reference's): y comes back exactly.
   const { shape, n_heads } = ctx.params.round_trip;
   const y = normals(ctx, shape);
   const heads = T_(ctx.ref.split_heads(y, n_heads));
   const back = ctx.array(await callStudent(ctx, 'merge_heads', [heads]), 'merge_heads');
-  expect(ctx, back, y, { what: `merge_heads(split_heads(y, ${n_heads})), y ${fmtShape(shape)}`, mistakes: ctx.mistakes('merge_heads', [heads]) });
+  expect(ctx, back, y, {
+    what: `merge_heads(split_heads(y, ${n_heads})), y ${fmtShape(shape)}`,
+    mistakes: ctx.mistakes('merge_heads', [heads]),
+  });
 }
 
 export async function hand_example(ctx) {
@@ -108,7 +127,9 @@ export async function causal_heads(ctx) {
   // this call raise for its number of arguments (the first call, with causal, ran the same code).
   const plain = args.slice(0, 6);
   const got = await callMha(ctx, plain, { missingArg: 'd.causal_no_default' });
-  expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], { label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})` });
+  expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], {
+    label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})`,
+  });
 }
 
 export async function non_causal(ctx) {
@@ -134,7 +155,9 @@ export async function batch(ctx) {
 
 /** An error message from np ("ValueError: reshape: …") or from JavaScript itself, not the student's own check. */
 function foreignError(message) {
-  const m = /^(ValueError|AxisError|IndexError|TypeError|RangeError|ReferenceError): (?:([A-Za-z_.]+): )?/.exec(message);
+  const m = /^(ValueError|AxisError|IndexError|TypeError|RangeError|ReferenceError): (?:([A-Za-z_.]+): )?/.exec(
+    message,
+  );
   if (!m || FUNCTIONS.includes(m[2])) return false;
   return !/d_model|n_heads/.test(message.slice(m[0].length));
 }
@@ -143,8 +166,10 @@ function foreignError(message) {
 // RuntimeError, Exception, …) in the student's own words is theirs. numpy's errors name their function
 // first ("ValueError: reshape: …"); the interpreter's own are the types below, or a ValueError in its
 // own wording (an unpacking that does not fit, math.sqrt of a negative, max() of an empty list).
-const PY_INTERPRETER = /^(IndexError|KeyError|AttributeError|NameError|UnboundLocalError|ZeroDivisionError|OverflowError|RecursionError): /;
-const PY_VALUE_WORDING = /^ValueError: .*(values to unpack|math domain error|empty sequence|not in (list|sequence)|invalid syntax for)/;
+const PY_INTERPRETER =
+  /^(IndexError|KeyError|AttributeError|NameError|UnboundLocalError|ZeroDivisionError|OverflowError|RecursionError): /;
+const PY_VALUE_WORDING =
+  /^ValueError: .*(values to unpack|math domain error|empty sequence|not in (list|sequence)|invalid syntax for)/;
 
 /** The same on the Python track: numpy's error or the interpreter's, not the student's own check. */
 function foreignErrorPython(message) {
@@ -164,14 +189,17 @@ async function expectOwnError(ctx, fn, args, call) {
     value = await ctx.call(fn, ...args);
   } catch (e) {
     if (!e.raised) throw e; // not implemented, too slow, …: reported as usual
-    if ((ctx.track === 'python' ? foreignErrorPython : foreignError)(e.raised)) ctx.fail(ctx.t('indivisible.foreign', { call, d_model, n_heads, message: e.raised }), ctx.t('d.no_check'));
+    if ((ctx.track === 'python' ? foreignErrorPython : foreignError)(e.raised))
+      ctx.fail(ctx.t('indivisible.foreign', { call, d_model, n_heads, message: e.raised }), ctx.t('d.no_check'));
     return;
   }
   let what;
   try {
     const r = Array.isArray(value) && value.length === 2 ? ctx.array(value[0], fn) : ctx.array(value, fn);
     what = ctx.t('indivisible.shape', { shape: fmtShape(r.shape) });
-  } catch { what = ctx.t('indivisible.value'); }
+  } catch {
+    what = ctx.t('indivisible.value');
+  }
   ctx.fail(ctx.t('indivisible.returned', { call, d_model, n_heads, what }), ctx.t('d.no_check'));
 }
 
@@ -180,7 +208,12 @@ export async function indivisible(ctx) {
   const x = normals(ctx, [B, T, d_model]);
   await expectOwnError(ctx, 'split_heads', [x, n_heads], `split_heads(x, ${n_heads})`);
   const inputs = mhaInputs(ctx, [B], T, d_model);
-  await expectOwnError(ctx, MHA, mhaArgs(inputs, n_heads, true), `multi_head_attention(X, W_q, W_k, W_v, W_o, ${n_heads})`);
+  await expectOwnError(
+    ctx,
+    MHA,
+    mhaArgs(inputs, n_heads, true),
+    `multi_head_attention(X, W_q, W_k, W_v, W_o, ${n_heads})`,
+  );
 }
 
 /**

@@ -10,7 +10,10 @@ const PAIR = ['cos', 'sin'];
 
 /** Rows from … to − 1 of the second-to-last axis of a tensor (…, R, C): a copy. */
 function rowsOf(a, from, to) {
-  const R = a.shape.at(-2), C = a.shape.at(-1), lead = a.data.length / (R * C), n = to - from;
+  const R = a.shape.at(-2),
+    C = a.shape.at(-1),
+    lead = a.data.length / (R * C),
+    n = to - from;
   const out = new Float64Array(lead * n * C);
   for (let l = 0; l < lead; l++) out.set(a.data.subarray((l * R + from) * C, (l * R + to) * C), l * n * C);
   return tensor(out, [...a.shape.slice(0, -2), n, C]);
@@ -40,10 +43,12 @@ async function checkCache(ctx, { T, d_head: d, base }) {
   const why = () => cause(ctx, got, mistakes);
   // Shapes first: each table is (T, d_head / 2).
   for (const [p, name] of PAIR.entries()) {
-    const problem = got[p].shape.join() !== expected[p].shape.join() && ctx.mismatch(got[p], expected[p], `${what} ${name}`);
+    const problem =
+      got[p].shape.join() !== expected[p].shape.join() && ctx.mismatch(got[p], expected[p], `${what} ${name}`);
     if (problem) ctx.fail(problem, why());
   }
-  const half = d / 2, at = (a, t, i) => a.data[t * half + i];
+  const half = d / 2,
+    at = (a, t, i) => a.data[t * half + i];
   // The hand-checkable entries: position 0 has angle 0 (cos 1, sin 0) …
   for (let i = 0; i < half; i++) {
     if (!near(ctx, at(got[0], 0, i), 1) || !near(ctx, at(got[1], 0, i), 0)) {
@@ -54,16 +59,28 @@ async function checkCache(ctx, { T, d_head: d, base }) {
   for (let t = 1; t < T; t++) {
     for (const [p, name] of PAIR.entries()) {
       if (!near(ctx, at(got[p], t, 0), at(expected[p], t, 0))) {
-        ctx.fail(ctx.t('cache.first_pair', { name, t, expected: fmtNum(at(expected[p], t, 0)), actual: fmtNum(at(got[p], t, 0)) }), why());
+        ctx.fail(
+          ctx.t('cache.first_pair', {
+            name,
+            t,
+            expected: fmtNum(at(expected[p], t, 0)),
+            actual: fmtNum(at(got[p], t, 0)),
+          }),
+          why(),
+        );
       }
     }
   }
   expect(ctx, got, expected, { names: PAIR, what, mistakes });
 }
 
-export async function cache_values(ctx) { await checkCache(ctx, ctx.params); }
+export async function cache_values(ctx) {
+  await checkCache(ctx, ctx.params);
+}
 
-export async function cache_base(ctx) { await checkCache(ctx, ctx.params); }
+export async function cache_base(ctx) {
+  await checkCache(ctx, ctx.params);
+}
 
 // ---------------------------------------------------------------------------------------------
 // apply_rope
@@ -71,7 +88,10 @@ export async function cache_base(ctx) { await checkCache(ctx, ctx.params); }
 /** apply_rope(x, cos, sin) on a table of exactly T rows, offset left to its default. */
 async function checkApply(ctx, x, cos, sin, what) {
   const got = ctx.array(await ctx.call('apply_rope', x, cos, sin), 'apply_rope');
-  expect(ctx, got, ctx.ref.apply_rope(x, cos, sin, 0), { what, mistakes: ctx.mistakes('apply_rope', [x, cos, sin, 0]) });
+  expect(ctx, got, ctx.ref.apply_rope(x, cos, sin, 0), {
+    what,
+    mistakes: ctx.mistakes('apply_rope', [x, cos, sin, 0]),
+  });
 }
 
 export async function quarter_turn(ctx) {
@@ -93,14 +113,24 @@ export async function norms(ctx) {
   const got = ctx.array(await ctx.call('apply_rope', x, cos, sin), 'apply_rope');
   const expected = ctx.ref.apply_rope(x, cos, sin, 0);
   const mistakes = ctx.mistakes('apply_rope', [x, cos, sin, 0]);
-  if (got.shape.join() !== x.shape.join()) ctx.fail(ctx.mismatch(got, expected, 'apply_rope(x, cos, sin)'), cause(ctx, got, mistakes));
+  if (got.shape.join() !== x.shape.join())
+    ctx.fail(ctx.mismatch(got, expected, 'apply_rope(x, cos, sin)'), cause(ctx, got, mistakes));
   // Each pair (y[2i], y[2i+1]) is as long as (x[2i], x[2i+1]): a property of the output alone.
   for (let r = 0; r < B * T; r++) {
     for (let i = 0; i < d / 2; i++) {
       const k = r * d + 2 * i;
-      const before = Math.hypot(x.data[k], x.data[k + 1]), after = Math.hypot(got.data[k], got.data[k + 1]);
+      const before = Math.hypot(x.data[k], x.data[k + 1]),
+        after = Math.hypot(got.data[k], got.data[k + 1]);
       if (!near(ctx, after, before)) {
-        ctx.fail(ctx.t('norms.pair', { index: `[${Math.floor(r / T)}, ${r % T}]`, i, before: fmtNum(before), after: fmtNum(after) }), cause(ctx, got, mistakes));
+        ctx.fail(
+          ctx.t('norms.pair', {
+            index: `[${Math.floor(r / T)}, ${r % T}]`,
+            i,
+            before: fmtNum(before),
+            after: fmtNum(after),
+          }),
+          cause(ctx, got, mistakes),
+        );
       }
     }
   }
@@ -116,27 +146,40 @@ async function applyOnTable(ctx, x, cos, sin, offset) {
   const expected = ctx.ref.apply_rope(x, cos, sin, offset);
   const slicedWorks = async () => {
     try {
-      const probe = ctx.array(await ctx.call('apply_rope', x, rowsOf(cos, offset, offset + T), rowsOf(sin, offset, offset + T), 0), 'apply_rope');
+      const probe = ctx.array(
+        await ctx.call('apply_rope', x, rowsOf(cos, offset, offset + T), rowsOf(sin, offset, offset + T), 0),
+        'apply_rope',
+      );
       return close(probe, expected, ctx.tol);
-    } catch { return false; }
+    } catch {
+      return false;
+    }
   };
   let got;
   try {
     got = ctx.array(await ctx.call('apply_rope', x, cos, sin, offset), 'apply_rope');
   } catch (e) {
-    if (e.raised && await slicedWorks()) ctx.fail(e.message, ctx.t('d.cache_not_sliced'));
+    if (e.raised && (await slicedWorks())) ctx.fail(e.message, ctx.t('d.cache_not_sliced'));
     throw e;
   }
   if (got.shape.join() !== x.shape.join()) {
     const note = cause(ctx, got, ctx.mistakes('apply_rope', [x, cos, sin, offset]));
-    ctx.fail(ctx.mismatch(got, expected, `apply_rope(x, cos, sin, ${offset}), x ${fmtShape(x.shape)}, cos ${fmtShape(cos.shape)}`), note || (await slicedWorks() && ctx.t('d.cache_not_sliced')));
+    ctx.fail(
+      ctx.mismatch(
+        got,
+        expected,
+        `apply_rope(x, cos, sin, ${offset}), x ${fmtShape(x.shape)}, cos ${fmtShape(cos.shape)}`,
+      ),
+      note || ((await slicedWorks()) && ctx.t('d.cache_not_sliced')),
+    );
   }
   return got;
 }
 
 export async function relative(ctx) {
   const { L, d_head: d, same, different } = ctx.params;
-  const q = normals(ctx, [1, d]), k = normals(ctx, [1, d]);
+  const q = normals(ctx, [1, d]),
+    k = normals(ctx, [1, d]);
   const [cos, sin] = ctx.ref.rope_cache(L, d);
   const calls = []; // [input, offset, the student's result], for the diagnosis over every call
   const rotate = async (v, offset) => {
@@ -147,8 +190,15 @@ export async function relative(ctx) {
   const dot = (a, b) => a.data.reduce((s, v, i) => s + v * b.data[i], 0);
   const score = async ([m, n]) => dot(await rotate(q, m), await rotate(k, n));
   const why = () => {
-    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({ key: m.key, run: () => calls.map(([v, off]) => ctx.ref.apply_rope(v, cos, sin, off, m.options)) }));
-    return cause(ctx, calls.map((c) => c[2]), mistakes);
+    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({
+      key: m.key,
+      run: () => calls.map(([v, off]) => ctx.ref.apply_rope(v, cos, sin, off, m.options)),
+    }));
+    return cause(
+      ctx,
+      calls.map((c) => c[2]),
+      mistakes,
+    );
   };
   for (const [a, b] of same) {
     const [sa, sb] = [await score(a), await score(b)];
@@ -160,9 +210,22 @@ export async function relative(ctx) {
   const [sa, sb] = [await score(a), await score(b)];
   // The reference's two scores differ by far more than the tolerance on these inputs.
   const [ra, rb] = [a, b].map(([m, n]) => dot(ctx.ref.apply_rope(q, cos, sin, m), ctx.ref.apply_rope(k, cos, sin, n)));
-  if (Math.abs(ra - rb) < 1e-2) throw new Error(`relative: the reference's scores ${ra} and ${rb} are too close; choose other positions`);
+  if (Math.abs(ra - rb) < 1e-2)
+    throw new Error(`relative: the reference's scores ${ra} and ${rb} are too close; choose other positions`);
   if (near(ctx, sb, sa)) {
-    ctx.fail(ctx.t('relative.different', { m1: a[0], n1: a[1], m2: b[0], n2: b[1], a: fmtNum(sa), b: fmtNum(sb), d1: a[0] - a[1], d2: b[0] - b[1] }), why());
+    ctx.fail(
+      ctx.t('relative.different', {
+        m1: a[0],
+        n1: a[1],
+        m2: b[0],
+        n2: b[1],
+        a: fmtNum(sa),
+        b: fmtNum(sb),
+        d1: a[0] - a[1],
+        d2: b[0] - b[1],
+      }),
+      why(),
+    );
   }
 }
 
@@ -174,5 +237,8 @@ export async function offset(ctx) {
   const got = await applyOnTable(ctx, x, cos, sin, off);
   // Expected: rows offset … of the same rotation run from position 0 over the longer sequence.
   const expected = rowsOf(ctx.ref.apply_rope(longer, cos, sin, 0), off, off + T);
-  expect(ctx, got, expected, { what: `apply_rope(x, cos, sin, ${off})`, mistakes: ctx.mistakes('apply_rope', [x, cos, sin, off]) });
+  expect(ctx, got, expected, {
+    what: `apply_rope(x, cos, sin, ${off})`,
+    mistakes: ctx.mistakes('apply_rope', [x, cos, sin, off]),
+  });
 }

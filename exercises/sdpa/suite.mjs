@@ -11,7 +11,19 @@
 // swapaxes of the first axes, np.dot, a boolean index), named only when the error shows what that
 // construct makes of a batch. Where nothing explains the output, the message names the step to check.
 import {
-  tensor, swapLast2, take0, mapData, close, fmtNum, normals, fromRows, maskOf, asTensor, diagnose, explainWhy, matches,
+  tensor,
+  swapLast2,
+  take0,
+  mapData,
+  close,
+  fmtNum,
+  normals,
+  fromRows,
+  maskOf,
+  asTensor,
+  diagnose,
+  explainWhy,
+  matches,
 } from '../../grader/kit/index.mjs';
 
 const PAIR = ['out', 'weights'];
@@ -22,7 +34,8 @@ const not = (m) => mapData(m, (x) => (x ? 0 : 1), 'bool');
 
 /** Applies `f(row, out)` to every row (last axis) of `t` into a new tensor. */
 function byRows(t, f) {
-  const n = t.shape.at(-1), out = new Float64Array(t.data.length);
+  const n = t.shape.at(-1),
+    out = new Float64Array(t.data.length);
   for (let o = 0; o < t.data.length; o += n) f(t.data.subarray(o, o + n), out.subarray(o, o + n));
   return tensor(out, t.shape);
 }
@@ -32,25 +45,56 @@ const rowSum = (r) => r.reduce((a, b) => a + b, 0);
 
 /** softmax over the last axis the way each classic mistake computes it. */
 const SOFTMAX = {
-  global_max: (S) => { const m = rowMax(S.data); return byRows(S, (r, o) => { for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }); },
-  min_shift: (S) => byRows(S, (r, o) => { const m = rowMin(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }),
-  no_max: (S) => byRows(S, (r, o) => { for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i]); const s = rowSum(o); for (let i = 0; i < r.length; i++) o[i] /= s; }),
-  no_norm: (S) => byRows(S, (r, o) => { const m = rowMax(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); }),
+  global_max: (S) => {
+    const m = rowMax(S.data);
+    return byRows(S, (r, o) => {
+      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
+      const s = rowSum(o);
+      for (let i = 0; i < r.length; i++) o[i] /= s;
+    });
+  },
+  min_shift: (S) =>
+    byRows(S, (r, o) => {
+      const m = rowMin(r);
+      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
+      const s = rowSum(o);
+      for (let i = 0; i < r.length; i++) o[i] /= s;
+    }),
+  no_max: (S) =>
+    byRows(S, (r, o) => {
+      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i]);
+      const s = rowSum(o);
+      for (let i = 0; i < r.length; i++) o[i] /= s;
+    }),
+  no_norm: (S) =>
+    byRows(S, (r, o) => {
+      const m = rowMax(r);
+      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
+    }),
   all: (S) => {
-    const e = byRows(S, (r, o) => { const m = rowMax(r); for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m); });
+    const e = byRows(S, (r, o) => {
+      const m = rowMax(r);
+      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
+    });
     const s = rowSum(e.data);
     return mapData(e, (x) => x / s);
   },
   // max and sum without keepdims: NumPy broadcasts the reduced (…, n) shape from the right, so on a
   // square (…, n, n) input row i is shifted and divided by the values of rows 0…n-1, entry by entry.
   keepdims: (S) => {
-    const n = S.shape.at(-1), rows = S.data.length / n;
+    const n = S.shape.at(-1),
+      rows = S.data.length / n;
     if (S.shape.length < 2 || S.shape.at(-2) !== n || S.shape.length > 2) throw new Error('not applicable');
-    const m = new Float64Array(rows), s = new Float64Array(rows), e = new Float64Array(S.data.length);
+    const m = new Float64Array(rows),
+      s = new Float64Array(rows),
+      e = new Float64Array(S.data.length);
     for (let i = 0; i < rows; i++) m[i] = rowMax(S.data.subarray(i * n, (i + 1) * n));
     for (let i = 0; i < rows; i++) for (let j = 0; j < n; j++) e[i * n + j] = Math.exp(S.data[i * n + j] - m[j]);
     for (let i = 0; i < rows; i++) s[i] = rowSum(e.subarray(i * n, (i + 1) * n));
-    return tensor(e.map((x, k) => x / s[k % n]), S.shape);
+    return tensor(
+      e.map((x, k) => x / s[k % n]),
+      S.shape,
+    );
   },
 };
 
@@ -61,7 +105,10 @@ const SOFTMAX = {
 function attentionModel(ctx, inp) {
   const e = ctx.engine;
   const { Q, K, V, mask } = inp;
-  const dk = K.shape.at(-1), dv = V.shape.at(-1), Tq = Q.shape.at(-2), Tk = K.shape.at(-2);
+  const dk = K.shape.at(-1),
+    dv = V.shape.at(-1),
+    Tq = Q.shape.at(-2),
+    Tk = K.shape.at(-2);
   const scores = (scale, q = Q, k = K) => mapData(asTensor(e.matmul(q, swapLast2(k))), (x) => x * scale);
   const fill = (S, m, value = -Infinity) => {
     if (!m) return S;
@@ -88,22 +135,41 @@ function mistakes(ctx, inp) {
     Tk !== dk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tk)) },
     Tq !== dk && Tq !== Tk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tq)) },
     // a batch axis read as d_k (K.shape[0] on (B, T, d))
-    ...m.K.shape.slice(0, -2).filter((n) => n !== dk && n !== Tk).map((n) => ({ key: 'd.scale_batch', params: { n }, run: () => weighted(1 / Math.sqrt(n)) })),
+    ...m.K.shape
+      .slice(0, -2)
+      .filter((n) => n !== dk && n !== Tk)
+      .map((n) => ({ key: 'd.scale_batch', params: { n }, run: () => weighted(1 / Math.sqrt(n)) })),
     { key: 'd.scale_multiply', run: () => weighted(Math.sqrt(dk)) },
     m.dModel && m.dModel !== dk && { key: 'd.scale_dmodel', run: () => weighted(1 / Math.sqrt(m.dModel)) },
     { key: 'd.scale_after_softmax', run: () => pair(mapData(softmax(fill(scores(1), mask)), (x) => x * s)) },
     // (no_max and global_max only differ from softmax on extreme inputs: the softmax test has those)
-    ...['min_shift', 'no_norm', 'all', 'keepdims'].map((k) => ({ key: `d.softmax_${k}`, run: () => pair(SOFTMAX[k](fill(scores(s), mask))) })),
+    ...['min_shift', 'no_norm', 'all', 'keepdims'].map((k) => ({
+      key: `d.softmax_${k}`,
+      run: () => pair(SOFTMAX[k](fill(scores(s), mask))),
+    })),
     { key: 'd.softmax_axis', run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), -2))) },
     // (on 3-D inputs axis 1 is axis -2, named above)
-    m.Q.shape.length > 3 && { key: 'd.softmax_axis_front', params: { axis: 1 }, run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), 1))) },
+    m.Q.shape.length > 3 && {
+      key: 'd.softmax_axis_front',
+      params: { axis: 1 },
+      run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), 1))),
+    },
     Tq === Tk && { key: 'd.weights_transposed', run: () => pair(softmax(fill(scores(s, m.K, m.Q), mask))) },
     { key: 'd.out_from_scores', run: () => [m.outOf(fill(scores(s), mask)), W0] },
     { key: 'd.out_from_scores', run: () => [m.outOf(scores(s)), W0] },
     { key: 'd.v_order', run: () => [asTensor(ctx.engine.matmul(m.V, W0)), W0] },
     // a causal triangle of attention's own instead of the mask it was given (or none)
-    !inp.causal && !inp.self && Tq === Tk && { key: 'd.mask_hardcoded', run: () => pair(softmax(fill(scores(s), tril(Tq)))) },
-    ...[1, 2, 3, 4].map((digits) => ({ key: 'd.rounded_weights', params: { digits }, run: () => { const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits); return pair(W); } })),
+    !inp.causal &&
+      !inp.self &&
+      Tq === Tk && { key: 'd.mask_hardcoded', run: () => pair(softmax(fill(scores(s), tril(Tq)))) },
+    ...[1, 2, 3, 4].map((digits) => ({
+      key: 'd.rounded_weights',
+      params: { digits },
+      run: () => {
+        const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits);
+        return pair(W);
+      },
+    })),
     { key: 'd.swapped_return', run: () => [W0, m.outOf(W0)] },
   ];
   if (mask) {
@@ -114,10 +180,17 @@ function mistakes(ctx, inp) {
       { key: 'd.mask_inverted', run: () => pair(softmax(fill(scores(s), not(mask), -1e9))) },
       { key: inp.self ? 'd.no_mask' : 'd.mask_ignored', run: () => pair(softmax(scores(s))) },
       { key: 'd.mask_added', run: () => pair(softmax(mapData(scores(s), (x, i) => x + mask.data[i % n]))) },
-      { key: 'd.mask_after_softmax', run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : 0))) },
-      { key: 'd.mask_after_softmax_inf', run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : -Infinity))) },
+      {
+        key: 'd.mask_after_softmax',
+        run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : 0))),
+      },
+      {
+        key: 'd.mask_after_softmax_inf',
+        run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : -Infinity))),
+      },
     );
-    if (inp.self) { // causal_self_attention builds its own mask
+    if (inp.self) {
+      // causal_self_attention builds its own mask
       list.push(
         { key: 'd.mask_too_wide', run: () => pair(softmax(fill(scores(s), tril(Tq, 1)))) },
         { key: 'd.row_all_masked', run: () => pair(softmax(fill(scores(s), tril(Tq, -1)))) },
@@ -128,15 +201,31 @@ function mistakes(ctx, inp) {
   if (inp.X) {
     // Each projection from each weight matrix: name the ones actually used.
     const { X, W } = inp;
-    const proj = { W_q: asTensor(ctx.engine.matmul(X, W.W_q)), W_k: asTensor(ctx.engine.matmul(X, W.W_k)), W_v: asTensor(ctx.engine.matmul(X, W.W_v)) };
+    const proj = {
+      W_q: asTensor(ctx.engine.matmul(X, W.W_q)),
+      W_k: asTensor(ctx.engine.matmul(X, W.W_k)),
+      W_v: asTensor(ctx.engine.matmul(X, W.W_v)),
+    };
     const right = ['W_q', 'W_k', 'W_v'];
-    for (const q of right) for (const k of right) for (const v of right) {
-      const used = [q, k, v];
-      // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
-      if (used.join() === right.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
-      const wrong = ['Q', 'K', 'V'].map((name, i) => (used[i] !== right[i] ? `${name} = X @ ${used[i]}` : null)).filter(Boolean).join(', ');
-      list.push({ key: 'd.projection', params: { wrong }, run: () => { const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask }); return [asTensor(r.out), asTensor(r.weights)]; } });
-    }
+    for (const q of right)
+      for (const k of right)
+        for (const v of right) {
+          const used = [q, k, v];
+          // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
+          if (used.join() === right.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
+          const wrong = ['Q', 'K', 'V']
+            .map((name, i) => (used[i] !== right[i] ? `${name} = X @ ${used[i]}` : null))
+            .filter(Boolean)
+            .join(', ');
+          list.push({
+            key: 'd.projection',
+            params: { wrong },
+            run: () => {
+              const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask });
+              return [asTensor(r.out), asTensor(r.weights)];
+            },
+          });
+        }
   }
   return list.filter(Boolean);
 }
@@ -157,7 +246,8 @@ async function checkAttention(ctx, fn, got, expected, inp, confirm) {
 
 /** Why an attention result is wrong: the student's own mask, the numbers, refined by the source. */
 const causeOf = async (ctx, fn, got, inp, confirm) =>
-  (inp.self ? await ownMaskCause(ctx, got, inp) : null) ?? sourceCause(ctx, fn, got, await diagnose(got, mistakes(ctx, inp), ctx.tol, confirm));
+  (inp.self ? await ownMaskCause(ctx, got, inp) : null) ??
+  sourceCause(ctx, fn, got, await diagnose(got, mistakes(ctx, inp), ctx.tol, confirm));
 
 /**
  * A cause the code shows better than the numbers do: a scale by √T that comes from reading d_k as
@@ -171,7 +261,8 @@ function sourceCause(ctx, fn, [, weights], why) {
     return { key: 'd.shape_negative_index', params: { expr, fix: expr.replace(/\[(-\d+)\]$/, '.at($1)') } };
   }
   const front = reads.shapeAxes.find((e) => /\[[01]\]$/.test(e));
-  if ((why?.key === 'd.scale_T' || why?.key === 'd.scale_batch') && front) return { key: 'd.dk_axis', params: { expr: front } };
+  if ((why?.key === 'd.scale_T' || why?.key === 'd.scale_batch') && front)
+    return { key: 'd.dk_axis', params: { expr: front } };
   return why;
 }
 
@@ -182,21 +273,40 @@ function sourceCause(ctx, fn, [, weights], why) {
 async function ownMaskCause(ctx, got, inp) {
   const T = inp.X.shape.at(-2);
   let theirs;
-  try { theirs = ctx.array(await ctx.probe('causal_mask', T), 'causal_mask'); } catch { return null; }
+  try {
+    theirs = ctx.array(await ctx.probe('causal_mask', T), 'causal_mask');
+  } catch {
+    return null;
+  }
   const right = tril(T);
-  if (theirs.shape.join() !== right.shape.join() || close(mapData(theirs, (x) => (x ? 1 : 0), 'bool'), right, {})) return null;
+  if (
+    theirs.shape.join() !== right.shape.join() ||
+    close(
+      mapData(theirs, (x) => (x ? 1 : 0), 'bool'),
+      right,
+      {},
+    )
+  )
+    return null;
   const asBool = mapData(theirs, (x) => (x ? 1 : 0), 'bool');
   let r;
-  try { r = ctx.engine.attention(inp.Q, inp.K, inp.V, { mask: asBool }); } catch { return null; }
+  try {
+    r = ctx.engine.attention(inp.Q, inp.K, inp.V, { mask: asBool });
+  } catch {
+    return null;
+  }
   if (!matches(got, [asTensor(r.out), asTensor(r.weights)], ctx.tol)) return null;
   const pattern = MASK_PATTERNS.find(([, f]) => close(asBool, maskOf(T, T, f), {}));
   const nanRow = got[1].data.some((w) => Number.isNaN(w));
-  const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')].filter(Boolean).join(' ');
+  const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')]
+    .filter(Boolean)
+    .join(' ');
   return { key: 'd.own_mask', text };
 }
 
 /** The shapes an error message quotes, as 'a,b,c' strings. */
-const shapesIn = (message) => [...message.matchAll(/\((\d+(?:,\s*\d+)*),?\)/g)].map((m) => m[1].split(/,\s*/).map(Number).join(','));
+const shapesIn = (message) =>
+  [...message.matchAll(/\((\d+(?:,\s*\d+)*),?\)/g)].map((m) => m[1].split(/,\s*/).map(Number).join(','));
 
 /**
  * The cause of an error `fn` raised, read from the shapes it quotes: scores of shape (T_k, T_q)
@@ -207,15 +317,20 @@ function raisedCause(ctx, fn, message, inp) {
   const shapes = shapesIn(message);
   const has = (...dims) => shapes.includes(dims.join(','));
   const { Q, K, V } = inp;
-  const Tq = Q?.shape.at(-2), Tk = K?.shape.at(-2);
+  const Tq = Q?.shape.at(-2),
+    Tk = K?.shape.at(-2);
   if (Q && Tq !== Tk && has(Tk, Tq)) return { key: 'd.weights_transposed', params: {} };
   const reads = ctx.reads(fn);
   const triangle = reads && (reads.members.has('tril') || reads.members.has('triu'));
-  if (Q && triangle && !inp.causal && !inp.self && Tq !== Tk && has(Tq, Tk) && (has(Tk, Tk) || has(Tq, Tq))) return { key: 'd.mask_hardcoded', params: {} };
-  if (V && /matmul/.test(message) && has(...V.shape) && has(...Q.shape.slice(0, -1), Tk)) return { key: 'd.v_order', params: {} };
+  if (Q && triangle && !inp.causal && !inp.self && Tq !== Tk && has(Tq, Tk) && (has(Tk, Tk) || has(Tq, Tq)))
+    return { key: 'd.mask_hardcoded', params: {} };
+  if (V && /matmul/.test(message) && has(...V.shape) && has(...Q.shape.slice(0, -1), Tk))
+    return { key: 'd.v_order', params: {} };
   if (inp.self) {
     const T = inp.X.shape.at(-2);
-    const square = shapes.map((s) => s.split(',').map(Number)).find((d) => d.length === 2 && d[0] === d[1] && d[0] !== T);
+    const square = shapes
+      .map((s) => s.split(',').map(Number))
+      .find((d) => d.length === 2 && d[0] === d[1] && d[0] !== T);
     if (square) return { key: 'd.T_axis', params: { n: square[0], T } };
   }
   return null;
@@ -237,12 +352,22 @@ function confirmWith(ctx, fn, makeInputs) {
   return async (key) => {
     const { args, inp, expected } = makeInputs();
     let got;
-    try { got = ctx.tuple(await ctx.probe(fn, ...args), fn, PAIR); } catch { return false; } // (a raise there is no confirmation)
+    try {
+      got = ctx.tuple(await ctx.probe(fn, ...args), fn, PAIR);
+    } catch {
+      return false;
+    } // (a raise there is no confirmation)
     // The same mistake must give what the student gave there too; where it makes no difference at
     // those sizes (it is not among the candidates), the student must simply be right.
     const same = mistakes(ctx, inp).filter((m) => m.key === key);
     if (!same.length) return matches(got, expected, ctx.tol);
-    return same.some((m) => { try { return matches(got, m.run(), ctx.tol); } catch { return false; } });
+    return same.some((m) => {
+      try {
+        return matches(got, m.run(), ctx.tol);
+      } catch {
+        return false;
+      }
+    });
   };
 }
 
@@ -251,35 +376,57 @@ const refSelf = (ctx, { X, W }) => ctx.ref.causal_self_attention(X, W.W_q, W.W_k
 
 /** Seeded attention inputs: Q, K (…, T_q|T_k, d_k), V (…, T_k, d_v), with a causal or random mask. */
 function attentionInputs(ctx, { lead = [], Tq, Tk = Tq, dk, dv, mask = null }) {
-  const Q = normals(ctx, [...lead, Tq, dk]), K = normals(ctx, [...lead, Tk, dk]), V = normals(ctx, [...lead, Tk, dv]);
+  const Q = normals(ctx, [...lead, Tq, dk]),
+    K = normals(ctx, [...lead, Tk, dk]),
+    V = normals(ctx, [...lead, Tk, dv]);
   let m = null;
   if (mask === 'causal') m = tril(Tq);
   if (mask === 'random') {
     // At least one open key per query: a closed row has no defined answer.
     const open = Array.from({ length: Tq }, () => Math.floor(ctx.rng.next() * Tk));
-    m = tensor(Uint8Array.from({ length: Tq * Tk }, (_, i) => (i % Tk === open[Math.floor(i / Tk)] || ctx.rng.next() < 0.6 ? 1 : 0)), [Tq, Tk], 'bool');
+    m = tensor(
+      Uint8Array.from({ length: Tq * Tk }, (_, i) =>
+        i % Tk === open[Math.floor(i / Tk)] || ctx.rng.next() < 0.6 ? 1 : 0,
+      ),
+      [Tq, Tk],
+      'bool',
+    );
   }
   return { Q, K, V, mask: m, causal: mask === 'causal' };
 }
 
 /** causal_self_attention inputs: X (…, T, d_model) and projections scaled to keep scores moderate. */
 function selfInputs(ctx, lead, T, dModel, dk, dv) {
-  const X = normals(ctx, [...lead, T, dModel]), s = 1 / Math.sqrt(dModel);
-  const W = { W_q: normals(ctx, [dModel, dk], s), W_k: normals(ctx, [dModel, dk], s), W_v: normals(ctx, [dModel, dv], s) };
+  const X = normals(ctx, [...lead, T, dModel]),
+    s = 1 / Math.sqrt(dModel);
+  const W = {
+    W_q: normals(ctx, [dModel, dk], s),
+    W_k: normals(ctx, [dModel, dk], s),
+    W_v: normals(ctx, [dModel, dv], s),
+  };
   return { X, W, dModel, mask: tril(T), causal: true, self: true };
 }
-const withProjections = (ctx, sin) => ({ ...sin, Q: asTensor(ctx.engine.matmul(sin.X, sin.W.W_q)), K: asTensor(ctx.engine.matmul(sin.X, sin.W.W_k)), V: asTensor(ctx.engine.matmul(sin.X, sin.W.W_v)) });
+const withProjections = (ctx, sin) => ({
+  ...sin,
+  Q: asTensor(ctx.engine.matmul(sin.X, sin.W.W_q)),
+  K: asTensor(ctx.engine.matmul(sin.X, sin.W.W_k)),
+  V: asTensor(ctx.engine.matmul(sin.X, sin.W.W_v)),
+});
 
 // ---- the tests ---------------------------------------------------------------------------------
 
 const MASK_PATTERNS = [
-  ['d.mask_inverted', (i, j) => j > i], ['d.mask_too_wide', (i, j) => j <= i + 1], ['d.mask_upper', (i, j) => j >= i],
-  ['d.mask_all', () => true], ['d.mask_diagonal', (i, j) => j < i],
+  ['d.mask_inverted', (i, j) => j > i],
+  ['d.mask_too_wide', (i, j) => j <= i + 1],
+  ['d.mask_upper', (i, j) => j >= i],
+  ['d.mask_all', () => true],
+  ['d.mask_diagonal', (i, j) => j < i],
 ];
 
 export async function causal_mask(ctx) {
   // Every size first: a pattern is named only if it holds at every size > 1 (at T = 1 most coincide).
-  const sizes = ctx.params.sizes, got = [];
+  const sizes = ctx.params.sizes,
+    got = [];
   for (const T of sizes) got.push(ctx.array(await ctx.call('causal_mask', T), 'causal_mask'));
   for (const [i, T] of sizes.entries()) {
     const problem = ctx.mismatch(got[i], asTensor(ctx.ref.causal_mask(T)), `causal_mask(${T})`);
@@ -304,9 +451,11 @@ export async function softmax(ctx) {
     if (!problem) continue;
     // The same axis for every case: -2, or one counted from the front (right on 2-D inputs only).
     const front = (axis) => (x) => asTensor(ctx.engine.softmax(x, axis < x.shape.length ? axis : -1));
-    const variants = [...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })), { key: 'd.softmax_axis', f: (x) => asTensor(ctx.engine.softmax(x, -2)) },
-      ...[0, 1].map((axis) => ({ key: 'd.softmax_axis_front', params: { axis }, f: front(axis) }))]
-      .map(({ key, params, f }) => ({ key, params, run: () => xs.map((x) => f(x)) }));
+    const variants = [
+      ...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })),
+      { key: 'd.softmax_axis', f: (x) => asTensor(ctx.engine.softmax(x, -2)) },
+      ...[0, 1].map((axis) => ({ key: 'd.softmax_axis_front', params: { axis }, f: front(axis) })),
+    ].map(({ key, params, f }) => ({ key, params, run: () => xs.map((x) => f(x)) }));
     const why = explainWhy(got, variants, ctx.tol);
     ctx.fail(problem, why ? ctx.t(why.key, why.params) : null);
   }
@@ -318,16 +467,36 @@ export async function lesson_example(ctx) {
   const inp = { Q, K, V, mask, causal: true };
   const got = await callPair(ctx, 'attention', [Q, K, V, mask], inp);
   // The lesson's matrices are tiny (d_k = d_v = 2): a cause is confirmed on seeded (5, 3) inputs.
-  const second = () => { const inp = attentionInputs(ctx, { Tq: 5, dk: 3, dv: 4, mask: 'causal' }); return { args: [inp.Q, inp.K, inp.V, inp.mask], inp, expected: refAttention(ctx, inp.Q, inp.K, inp.V, inp.mask) }; };
-  await checkAttention(ctx, 'attention', got, refAttention(ctx, Q, K, V, mask), inp, confirmWith(ctx, 'attention', second));
+  const second = () => {
+    const inp = attentionInputs(ctx, { Tq: 5, dk: 3, dv: 4, mask: 'causal' });
+    return { args: [inp.Q, inp.K, inp.V, inp.mask], inp, expected: refAttention(ctx, inp.Q, inp.K, inp.V, inp.mask) };
+  };
+  await checkAttention(
+    ctx,
+    'attention',
+    got,
+    refAttention(ctx, Q, K, V, mask),
+    inp,
+    confirmWith(ctx, 'attention', second),
+  );
 }
 
 export async function scaling(ctx) {
   const { T, d_k, d_v } = ctx.params;
   const inp = attentionInputs(ctx, { Tq: T, dk: d_k, dv: d_v });
   const got = await callPair(ctx, 'attention', [inp.Q, inp.K, inp.V], inp);
-  const second = () => { const i2 = attentionInputs(ctx, { Tq: T + 3, dk: d_k / 2, dv: d_v + 3 }); return { args: [i2.Q, i2.K, i2.V], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, null) }; };
-  await checkAttention(ctx, 'attention', got, refAttention(ctx, inp.Q, inp.K, inp.V, null), inp, confirmWith(ctx, 'attention', second));
+  const second = () => {
+    const i2 = attentionInputs(ctx, { Tq: T + 3, dk: d_k / 2, dv: d_v + 3 });
+    return { args: [i2.Q, i2.K, i2.V], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, null) };
+  };
+  await checkAttention(
+    ctx,
+    'attention',
+    got,
+    refAttention(ctx, inp.Q, inp.K, inp.V, null),
+    inp,
+    confirmWith(ctx, 'attention', second),
+  );
 }
 
 export async function causality(ctx) {
@@ -340,18 +509,29 @@ export async function causality(ctx) {
   const call = (x) => callPair(ctx, 'causal_self_attention', [x, W.W_q, W.W_k, W.W_v], sin);
   const got = await call(X);
   const expected = refSelf(ctx, sin);
-  const second = () => { const s2 = withProjections(ctx, selfInputs(ctx, [], T + 2, d_model + 3, d_k + 1, d_v + 2)); return { args: [s2.X, s2.W.W_q, s2.W.W_k, s2.W.W_v], inp: s2, expected: refSelf(ctx, s2) }; };
+  const second = () => {
+    const s2 = withProjections(ctx, selfInputs(ctx, [], T + 2, d_model + 3, d_k + 1, d_v + 2));
+    return { args: [s2.X, s2.W.W_q, s2.W.W_k, s2.W.W_v], inp: s2, expected: refSelf(ctx, s2) };
+  };
   const confirm = confirmWith(ctx, 'causal_self_attention', second);
   const [out, weights] = got;
-  const fits = weights.shape.join() === expected[1].shape.join() && out.shape.join() === expected[0].shape.join() && weights.dtype !== 'bool';
+  const fits =
+    weights.shape.join() === expected[1].shape.join() &&
+    out.shape.join() === expected[0].shape.join() &&
+    weights.dtype !== 'bool';
   // Non-finite values first: a NaN row is a fully masked query, not a look into the future.
-  if (!fits || weights.data.some((w) => !Number.isFinite(w)) || out.data.some((o) => !Number.isFinite(o))) return checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
-  const because = async () => { const why = await causeOf(ctx, 'causal_self_attention', got, sin, confirm); return why && (why.text ?? ctx.t(why.key, why.params)); };
+  if (!fits || weights.data.some((w) => !Number.isFinite(w)) || out.data.some((o) => !Number.isFinite(o)))
+    return checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
+  const because = async () => {
+    const why = await causeOf(ctx, 'causal_self_attention', got, sin, confirm);
+    return why && (why.text ?? ctx.t(why.key, why.params));
+  };
   // 1. nothing above the diagonal
-  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) {
-    const w = weights.data[i * T + j];
-    if (w !== 0) ctx.fail(ctx.t('causal.above', { index: `[${i}, ${j}]`, value: fmtNum(w) }), await because());
-  }
+  for (let i = 0; i < T; i++)
+    for (let j = i + 1; j < T; j++) {
+      const w = weights.data[i * T + j];
+      if (w !== 0) ctx.fail(ctx.t('causal.above', { index: `[${i}, ${j}]`, value: fmtNum(w) }), await because());
+    }
   // 2. each row a distribution
   for (let i = 0; i < T; i++) {
     const sum = rowSum(weights.data.subarray(i * T, (i + 1) * T));
@@ -360,7 +540,8 @@ export async function causality(ctx) {
   // 3. earlier outputs blind to later tokens
   const [out2] = await call(X2);
   for (let p = 0; p < from; p++) {
-    if (!close(take0(out, p), take0(out2, p), ctx.tol)) ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }), await because());
+    if (!close(take0(out, p), take0(out2, p), ctx.tol))
+      ctx.fail(ctx.t('causal.future', { from, last: T - 1, pos: p }), await because());
   }
   // 4. and the values themselves
   await checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
@@ -371,8 +552,18 @@ export async function loop_reference(ctx) {
   const inp = attentionInputs(ctx, { Tq: T_q, Tk: T_k, dk: d_k, dv: d_v, mask: 'random' });
   const got = await callPair(ctx, 'attention', [inp.Q, inp.K, inp.V, inp.mask], inp);
   const loops = ctx.engine.attentionLoops(inp.Q, inp.K, inp.V, { mask: inp.mask }); // the independent nested-loop reference
-  const second = () => { const i2 = attentionInputs(ctx, { Tq: T_q + 1, Tk: T_k + 2, dk: d_k + 1, dv: d_v - 1, mask: 'random' }); return { args: [i2.Q, i2.K, i2.V, i2.mask], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, i2.mask) }; };
-  await checkAttention(ctx, 'attention', got, [asTensor(loops.out), asTensor(loops.weights)], inp, confirmWith(ctx, 'attention', second));
+  const second = () => {
+    const i2 = attentionInputs(ctx, { Tq: T_q + 1, Tk: T_k + 2, dk: d_k + 1, dv: d_v - 1, mask: 'random' });
+    return { args: [i2.Q, i2.K, i2.V, i2.mask], inp: i2, expected: refAttention(ctx, i2.Q, i2.K, i2.V, i2.mask) };
+  };
+  await checkAttention(
+    ctx,
+    'attention',
+    got,
+    [asTensor(loops.out), asTensor(loops.weights)],
+    inp,
+    confirmWith(ctx, 'attention', second),
+  );
 }
 
 /**
@@ -388,7 +579,8 @@ function batchCause(ctx, fn, inp, message = '', got = null) {
   const shapes = shapesIn(message);
   const batched = [inp.Q, inp.K, inp.V, inp.X].filter((a) => a?.shape.length === 3).map((a) => a.shape);
   const shows = (f) => batched.some((s) => shapes.includes(f(s).join(',')));
-  const reversed = (s) => [...s].reverse(), front = ([b, t, ...rest]) => [t, b, ...rest];
+  const reversed = (s) => [...s].reverse(),
+    front = ([b, t, ...rest]) => [t, b, ...rest];
   if (/boolean index did not match/.test(message)) return ctx.t('d.bool_index_batch');
   const reads = ctx.reads(fn);
   if (!reads) return ctx.members.has('T') && shows(reversed) ? ctx.t('d.batched_T') : null;
@@ -397,13 +589,24 @@ function batchCause(ctx, fn, inp, message = '', got = null) {
   for (const expr of reads.shapeAxes) {
     const axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
     const sizes = new Set(batched.map((s) => s[axis]));
-    const scaledBy = (n) => { const m = attentionModel(ctx, inp); try { return matches(got, m.pair(m.softmax(m.fill(m.scores(1 / Math.sqrt(n)), inp.mask))), ctx.tol); } catch { return false; } };
+    const scaledBy = (n) => {
+      const m = attentionModel(ctx, inp);
+      try {
+        return matches(got, m.pair(m.softmax(m.fill(m.scores(1 / Math.sqrt(n)), inp.mask))), ctx.tol);
+      } catch {
+        return false;
+      }
+    };
     if (![...sizes].some((n) => shapes.includes(`${n},${n}`) || (got && inp.Q && scaledBy(n)))) continue;
     const fromEnd = axis - 2; // written for (T, d): axis 0 is T, -2 from the end; axis 1 is d, -1
-    return ctx.t('d.shape_axis', { expr, fix: expr.replace(/\[\d+\]$/, ctx.track === 'python' ? `[${fromEnd}]` : `.at(${fromEnd})`) });
+    return ctx.t('d.shape_axis', {
+      expr,
+      fix: expr.replace(/\[\d+\]$/, ctx.track === 'python' ? `[${fromEnd}]` : `.at(${fromEnd})`),
+    });
   }
   if (reads.members.has('T') && shows(reversed)) return ctx.t('d.batched_T');
-  const [B, Tq] = inp.Q?.shape ?? [], Tk = inp.K?.shape.at(-2);
+  const [B, Tq] = inp.Q?.shape ?? [],
+    Tk = inp.K?.shape.at(-2);
   if (reads.members.has('dot') && shapes.includes([B, Tq, B, Tk].join(','))) return ctx.t('d.dot_batch');
   return null;
 }
@@ -412,8 +615,23 @@ function batchCause(ctx, fn, inp, message = '', got = null) {
 async function samplesRight(ctx, fn, args, expected, B) {
   for (let b = 0; b < B; b++) {
     let r;
-    try { r = ctx.tuple(await ctx.probe(fn, ...args.map((a) => (a && a.shape && a.shape.length === 3 ? take0(a, b) : a))), fn, PAIR); } catch { return false; }
-    if (!matches(r, expected.map((e) => take0(e, b)), ctx.tol)) return false;
+    try {
+      r = ctx.tuple(
+        await ctx.probe(fn, ...args.map((a) => (a && a.shape && a.shape.length === 3 ? take0(a, b) : a))),
+        fn,
+        PAIR,
+      );
+    } catch {
+      return false;
+    }
+    if (
+      !matches(
+        r,
+        expected.map((e) => take0(e, b)),
+        ctx.tol,
+      )
+    )
+      return false;
   }
   return true;
 }
@@ -426,7 +644,8 @@ export async function batching(ctx) {
     try {
       got = ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
     } catch (e) {
-      if (e.error && (await samplesRight(ctx, fn, args, expected, B))) ctx.fail(e.problem, batchCause(ctx, fn, inp, e.error.message) ?? ctx.t('batch.each'));
+      if (e.error && (await samplesRight(ctx, fn, args, expected, B)))
+        ctx.fail(e.problem, batchCause(ctx, fn, inp, e.error.message) ?? ctx.t('batch.each'));
       const why = e.error && raisedCause(ctx, fn, e.error.message, inp);
       if (why) ctx.fail(e.problem, ctx.t(why.key, why.params));
       throw e;
@@ -434,7 +653,12 @@ export async function batching(ctx) {
     if (matches(got, expected, ctx.tol)) return got;
     const problem = ctx.mismatch(got[1], expected[1], 'weights') || ctx.mismatch(got[0], expected[0], 'out');
     if (await samplesRight(ctx, fn, args, expected, B)) {
-      const why = batchCause(ctx, fn, inp, '', got) ?? (() => { const w = explainWhy(got, mistakes(ctx, inp), ctx.tol); return w && ctx.t(w.key, w.params); })();
+      const why =
+        batchCause(ctx, fn, inp, '', got) ??
+        (() => {
+          const w = explainWhy(got, mistakes(ctx, inp), ctx.tol);
+          return w && ctx.t(w.key, w.params);
+        })();
       ctx.fail(problem, why ?? ctx.t('batch.each'));
     }
     await checkAttention(ctx, fn, got, expected, inp, null);
@@ -456,8 +680,9 @@ export async function batching(ctx) {
   const [got3out, got3w] = ctx.tuple(await ctx.call('attention', big(q), big(k), big(v), tril(L.T)), 'attention', PAIR);
   const fast = await ctx.fast.attentionF32({ q, k, v, B: L.B, Tq: L.T, d: L.d, causal: true, weights: true });
   const what = (name) => `${name} (${L.B}, ${L.T}, ${L.d})`;
-  const problem = ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance)
-    || ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
+  const problem =
+    ctx.mismatch(got3w, tensor(Float64Array.from(fast.weights), [L.B, L.T, L.T]), what('weights'), L.tolerance) ||
+    ctx.mismatch(got3out, tensor(Float64Array.from(fast.out), [L.B, L.T, L.d]), what('out'), L.tolerance);
   if (problem) ctx.fail(problem, batchCause(ctx, 'attention', {}));
 }
 
@@ -467,7 +692,9 @@ export async function batching(ctx) {
  * bool, hatched cells), weights(value) (the 2-D weights in a returned value, or null) }.
  */
 export function heatmap({ spec, ref }) {
-  const [q, k, v] = ['Q', 'K', 'V'].map((key) => fromRows(spec.tests.find((t) => t.id === 'lesson_example').params[key]));
+  const [q, k, v] = ['Q', 'K', 'V'].map((key) =>
+    fromRows(spec.tests.find((t) => t.id === 'lesson_example').params[key]),
+  );
   const mask = tril(q.shape[0]);
   return {
     args: [q, k, v, mask],
@@ -476,4 +703,3 @@ export function heatmap({ spec, ref }) {
     weights: (value) => (Array.isArray(value) && value.length === 2 ? value[1] : null),
   };
 }
-

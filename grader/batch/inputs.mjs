@@ -14,7 +14,8 @@ import { readZip, ZipError } from './zip.mjs';
 export class InputError extends Error {}
 
 export const MAX_SOURCE_BYTES = 1 << 20; // a source file larger than this is a row with an error, never read
-const MAX_FILES = 100000, MAX_DEPTH = 8;
+const MAX_FILES = 100000,
+  MAX_DEPTH = 8;
 
 /** Every file under `dir` as { path (with /), size, read(cap) }; no symbolic link is followed. */
 function walk(dir) {
@@ -23,11 +24,19 @@ function walk(dir) {
     if (depth > MAX_DEPTH) return;
     for (const d of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (out.length >= MAX_FILES) throw new InputError(`${dir} holds more than ${MAX_FILES} files`);
-      const a = join(abs, d.name), r = rel ? `${rel}/${d.name}` : d.name;
+      const a = join(abs, d.name),
+        r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) visit(a, r, depth + 1);
       else if (d.isFile()) {
         const size = lstatSync(a).size;
-        out.push({ path: r, size, read: (cap) => { if (size > cap) throw new InputError(`${r} is ${size} bytes, more than ${cap}`); return readFileSync(a); } });
+        out.push({
+          path: r,
+          size,
+          read: (cap) => {
+            if (size > cap) throw new InputError(`${r} is ${size} bytes, more than ${cap}`);
+            return readFileSync(a);
+          },
+        });
       }
     }
   };
@@ -38,15 +47,33 @@ function walk(dir) {
 /** The files of `input` (a folder or a .zip), as walk() gives them. Throws InputError for a path that is neither. */
 export function inputFiles(input) {
   let st;
-  try { st = lstatSync(input); } catch { throw new InputError(`no such file or folder: ${input}`); }
+  try {
+    st = lstatSync(input);
+  } catch {
+    throw new InputError(`no such file or folder: ${input}`);
+  }
   if (st.isDirectory()) return walk(input);
   if (!st.isFile()) throw new InputError(`${input} is neither a folder nor a zip file`);
   let entries;
-  try { entries = readZip(readFileSync(input), input); } catch (e) {
+  try {
+    entries = readZip(readFileSync(input), input);
+  } catch (e) {
     if (e instanceof ZipError) throw new InputError(e.message);
     throw e;
   }
-  return entries.filter((e) => !e.dir).map((e) => ({ path: e.path, size: e.size, read: (cap) => { try { return e.read(cap); } catch (err) { throw new InputError(err.message); } } }));
+  return entries
+    .filter((e) => !e.dir)
+    .map((e) => ({
+      path: e.path,
+      size: e.size,
+      read: (cap) => {
+        try {
+          return e.read(cap);
+        } catch (err) {
+          throw new InputError(err.message);
+        }
+      },
+    }));
 }
 
 const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === '__MACOSX' || s === '');
@@ -58,7 +85,10 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
  * `exclude`: a folder inside the input to leave out (the batch's own --out, when it lies there).
  */
 export function findSubmissions(input, { exclude = null } = {}) {
-  let files = inputFiles(input).filter((f) => !hidden(f.path) && !f.path.split('/').includes('..') && !(exclude && (f.path + '/').startsWith(exclude + '/')));
+  let files = inputFiles(input).filter(
+    (f) =>
+      !hidden(f.path) && !f.path.split('/').includes('..') && !(exclude && (f.path + '/').startsWith(exclude + '/')),
+  );
   // A single top folder with nothing beside it: its content.
   for (;;) {
     const tops = new Set(files.map((f) => f.path.split('/')[0]));
@@ -66,11 +96,15 @@ export function findSubmissions(input, { exclude = null } = {}) {
     const [top] = tops;
     files = files.map((f) => ({ ...f, path: f.path.slice(top.length + 1) }));
   }
-  const byStudent = new Map(), skipped = [];
+  const byStudent = new Map(),
+    skipped = [];
   for (const f of files) {
     const parts = f.path.split('/');
     if (parts.length === 1) {
-      if (!trackOfFile(f.path)) { skipped.push(f.path); continue; }
+      if (!trackOfFile(f.path)) {
+        skipped.push(f.path);
+        continue;
+      }
       const stem = basename(f.path).replace(/\.[^.]*$/, '');
       byStudent.set(`${stem}\0${f.path}`, { student: stem, files: [f], flat: true });
     } else {
@@ -79,7 +113,8 @@ export function findSubmissions(input, { exclude = null } = {}) {
       byStudent.set(parts[0], entry);
     }
   }
-  const subs = [], stems = new Map();
+  const subs = [],
+    stems = new Map();
   for (const e of byStudent.values()) stems.set(e.student, (stems.get(e.student) ?? 0) + 1);
   for (const { student, files: all, flat } of byStudent.values()) {
     let id = student;
@@ -102,23 +137,50 @@ export function submissionIn(dir, only = null) {
 function pick(files) {
   const sources = files.filter((f) => trackOfFile(f.path));
   if (!sources.length) {
-    const seen = files.map((f) => f.path).slice(0, 5).join(', ');
-    return { file: files[0]?.path ?? '', problem: { en: `no .js or .py file found (found: ${seen || 'nothing'})`, ru: `нет файла .js или .py (есть: ${seen || 'ничего'})` } };
+    const seen = files
+      .map((f) => f.path)
+      .slice(0, 5)
+      .join(', ');
+    return {
+      file: files[0]?.path ?? '',
+      problem: {
+        en: `no .js or .py file found (found: ${seen || 'nothing'})`,
+        ru: `нет файла .js или .py (есть: ${seen || 'ничего'})`,
+      },
+    };
   }
   let chosen = sources.length === 1 ? sources[0] : null;
   if (!chosen) {
     const preferred = Object.values(TRACKS).flatMap((t) => [t.files.submission, t.files.solution, t.files.starter]);
     for (const name of preferred) {
       const hits = sources.filter((f) => basename(f.path) === name);
-      if (hits.length === 1) { chosen = hits[0]; break; }
+      if (hits.length === 1) {
+        chosen = hits[0];
+        break;
+      }
     }
   }
   if (!chosen) {
-    const list = sources.map((f) => f.path).slice(0, 5).join(', ');
-    return { file: sources[0].path, problem: { en: `several source files and none named submission.js/.py: ${list}`, ru: `несколько файлов с кодом, и ни один не называется submission.js/.py: ${list}` } };
+    const list = sources
+      .map((f) => f.path)
+      .slice(0, 5)
+      .join(', ');
+    return {
+      file: sources[0].path,
+      problem: {
+        en: `several source files and none named submission.js/.py: ${list}`,
+        ru: `несколько файлов с кодом, и ни один не называется submission.js/.py: ${list}`,
+      },
+    };
   }
   if (chosen.size > MAX_SOURCE_BYTES) {
-    return { file: chosen.path, problem: { en: `the file is ${chosen.size} bytes, more than ${MAX_SOURCE_BYTES}`, ru: `файл занимает ${chosen.size} байт, больше ${MAX_SOURCE_BYTES}` } };
+    return {
+      file: chosen.path,
+      problem: {
+        en: `the file is ${chosen.size} bytes, more than ${MAX_SOURCE_BYTES}`,
+        ru: `файл занимает ${chosen.size} байт, больше ${MAX_SOURCE_BYTES}`,
+      },
+    };
   }
   try {
     return { file: chosen.path, track: trackOfFile(chosen.path).name, bytes: chosen.read(MAX_SOURCE_BYTES) };
@@ -135,7 +197,12 @@ function pick(files) {
 function uniqueIds(subs) {
   const taken = new Set();
   return subs.map((s) => {
-    const base = s.id.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^[._]+/, '').slice(0, 80) || 'student';
+    const base =
+      s.id
+        .normalize('NFC')
+        .replace(/[^\p{L}\p{N}._-]+/gu, '_')
+        .replace(/^[._]+/, '')
+        .slice(0, 80) || 'student';
     let key = base;
     for (let n = 2; taken.has(key.toLowerCase()); n++) key = `${base}~${n}`;
     taken.add(key.toLowerCase());

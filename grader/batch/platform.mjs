@@ -16,10 +16,12 @@ import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch } from './run.mjs';
 import { submissionIn } from './inputs.mjs';
 
-const USAGE = 'usage: node grader/batch/platform.mjs gradescope|exercism <slug> <submission dir> <results.json> [--lang ru|en]';
+const USAGE =
+  'usage: node grader/batch/platform.mjs gradescope|exercism <slug> <submission dir> <results.json> [--lang ru|en]';
 
 function failed(platform, message) {
-  return platform === 'exercism' ? { version: 3, status: 'error', message, tests: [] }
+  return platform === 'exercism'
+    ? { version: 3, status: 'error', message, tests: [] }
     : { score: 0, output: message, visibility: 'visible', stdout_visibility: 'visible', tests: [] };
 }
 
@@ -30,7 +32,9 @@ function exercismSolution(dir) {
     for (const f of config?.files?.solution ?? []) {
       if (typeof f === 'string' && !f.split(/[\\/]/).includes('..') && existsSync(join(dir, f))) return f;
     }
-  } catch { /* no config: pick as for a student's folder */ }
+  } catch {
+    /* no config: pick as for a student's folder */
+  }
   return null;
 }
 
@@ -46,8 +50,15 @@ async function main(argv) {
   mkdirSync(dirname(results), { recursive: true });
   const write = (doc) => writeFileSync(results, JSON.stringify(doc, null, 2) + '\n');
   let exercise;
-  try { exercise = await loadExercise(slug); } catch (e) {
-    write(failed(platform, (en ? 'This exercise cannot be graded here: ' : 'Это упражнение здесь не проверить: ') + e.message));
+  try {
+    exercise = await loadExercise(slug);
+  } catch (e) {
+    write(
+      failed(
+        platform,
+        (en ? 'This exercise cannot be graded here: ' : 'Это упражнение здесь не проверить: ') + e.message,
+      ),
+    );
     return 0;
   }
   let sub;
@@ -55,22 +66,41 @@ async function main(argv) {
     const named = platform === 'exercism' ? exercismSolution(dir) : null;
     sub = submissionIn(dir, named);
   } catch (e) {
-    write(failed(platform, (en ? 'The submission folder cannot be read: ' : 'Папку с решением не прочитать: ') + e.message));
+    write(
+      failed(platform, (en ? 'The submission folder cannot be read: ' : 'Папку с решением не прочитать: ') + e.message),
+    );
     return 0;
   }
   const out = mkdtempSync(join(tmpdir(), 'attnlab-platform-'));
   try {
-    await gradeBatch({ submissions: [{ student: 'submission', key: 'submission', ...sub }], exercise, out, jobs: 1, lang });
+    await gradeBatch({
+      submissions: [{ student: 'submission', key: 'submission', ...sub }],
+      exercise,
+      out,
+      jobs: 1,
+      lang,
+    });
     writeFileSync(results, readFileSync(join(out, platform, 'submission', 'results.json')));
   } catch (e) {
-    write(failed(platform, (en ? 'Grader fault (not a fault of your code): ' : 'Сбой проверяющей программы (не вашего кода): ') + String(e?.message ?? e).slice(0, 500)));
+    write(
+      failed(
+        platform,
+        (en ? 'Grader fault (not a fault of your code): ' : 'Сбой проверяющей программы (не вашего кода): ') +
+          String(e?.message ?? e).slice(0, 500),
+      ),
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-  console.error(`attnlab: internal error: ${e && e.stack ? e.stack : e}`);
-  process.exitCode = 2;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    console.error(`attnlab: internal error: ${e && e.stack ? e.stack : e}`);
+    process.exitCode = 2;
+  },
+);

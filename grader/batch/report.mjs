@@ -5,21 +5,61 @@ import { passRates, commonDiagnoses } from './summary.mjs';
 import { capText, visible } from '../wire/text.mjs';
 
 /** Text for HTML: control and bidi characters shown as escapes (wire/text.mjs visible()), then & < > " ' escaped. */
-export const escapeHtml = (s) => visible(String(s ?? '')).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+export const escapeHtml = (s) =>
+  visible(String(s ?? '')).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 const EXAMPLE_CHARS = 400;
 
 const WORDS = {
   en: {
-    title: 'Batch report', submissions: 'submissions', scores: 'Score distribution', score: 'score', students: 'students', rates: 'Pass rate per test',
-    diagnoses: 'Most common diagnoses', example: 'example', none: 'none', similar: 'Similar submissions (for a human to look at; never a penalty)',
-    shared: 'shared fingerprints', table: 'Students (click a column to sort)', student: 'student', status: 'status', track: 'track', file: 'file',
-    regrade: 'Regrade', changed: 'scores changed', from: 'pack version', nochange: 'no score changed', seed: 'seed', version: 'pack version',
+    title: 'Batch report',
+    submissions: 'submissions',
+    scores: 'Score distribution',
+    score: 'score',
+    students: 'students',
+    rates: 'Pass rate per test',
+    diagnoses: 'Most common diagnoses',
+    example: 'example',
+    none: 'none',
+    similar: 'Similar submissions (for a human to look at; never a penalty)',
+    shared: 'shared fingerprints',
+    table: 'Students (click a column to sort)',
+    student: 'student',
+    status: 'status',
+    track: 'track',
+    file: 'file',
+    regrade: 'Regrade',
+    changed: 'scores changed',
+    from: 'pack version',
+    nochange: 'no score changed',
+    seed: 'seed',
+    version: 'pack version',
   },
   ru: {
-    title: 'Отчёт по проверке', submissions: 'работ', scores: 'Распределение баллов', score: 'баллы', students: 'студентов', rates: 'Доля прошедших по тестам',
-    diagnoses: 'Частые причины ошибок', example: 'пример', none: 'нет', similar: 'Похожие работы (для просмотра человеком; не штраф)',
-    shared: 'общих отпечатков', table: 'Студенты (щелчок по столбцу сортирует)', student: 'студент', status: 'статус', track: 'язык', file: 'файл',
-    regrade: 'Перепроверка', changed: 'изменились баллы', from: 'версия пакета', nochange: 'баллы не изменились', seed: 'seed', version: 'версия пакета',
+    title: 'Отчёт по проверке',
+    submissions: 'работ',
+    scores: 'Распределение баллов',
+    score: 'баллы',
+    students: 'студентов',
+    rates: 'Доля прошедших по тестам',
+    diagnoses: 'Частые причины ошибок',
+    example: 'пример',
+    none: 'нет',
+    similar: 'Похожие работы (для просмотра человеком; не штраф)',
+    shared: 'общих отпечатков',
+    table: 'Студенты (щелчок по столбцу сортирует)',
+    student: 'студент',
+    status: 'статус',
+    track: 'язык',
+    file: 'файл',
+    regrade: 'Перепроверка',
+    changed: 'изменились баллы',
+    from: 'версия пакета',
+    nochange: 'баллы не изменились',
+    seed: 'seed',
+    version: 'версия пакета',
   },
 };
 
@@ -28,11 +68,14 @@ function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, 
   const h = items.length * (barH + 6) + 10;
   const plotW = width - labelW - 60;
   const rows = items.map((it, i) => {
-    const y = 5 + i * (barH + 6), w = max ? Math.round((plotW * it.value) / max) : 0;
-    return `<g><title>${escapeHtml(it.title ?? `${it.label}: ${fmt(it.value)}`)}</title>`
-      + `<text x="${labelW - 6}" y="${y + barH * 0.7}" text-anchor="end">${escapeHtml(it.label)}</text>`
-      + `<rect x="${labelW}" y="${y}" width="${w}" height="${barH}" fill="${color}"/>`
-      + `<text x="${labelW + w + 4}" y="${y + barH * 0.7}">${escapeHtml(fmt(it.value))}</text></g>`;
+    const y = 5 + i * (barH + 6),
+      w = max ? Math.round((plotW * it.value) / max) : 0;
+    return (
+      `<g><title>${escapeHtml(it.title ?? `${it.label}: ${fmt(it.value)}`)}</title>` +
+      `<text x="${labelW - 6}" y="${y + barH * 0.7}" text-anchor="end">${escapeHtml(it.label)}</text>` +
+      `<rect x="${labelW}" y="${y}" width="${w}" height="${barH}" fill="${color}"/>` +
+      `<text x="${labelW + w + 4}" y="${y + barH * 0.7}">${escapeHtml(fmt(it.value))}</text></g>`
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" role="img">${rows.join('')}</svg>`;
 }
@@ -40,21 +83,35 @@ function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, 
 /** A histogram of scores 0..total as vertical bars. */
 function histogram(scores, total, { width = 640, height = 220 } = {}) {
   const counts = Array.from({ length: total + 1 }, (_, s) => scores.filter((x) => x === s).length);
-  const max = Math.max(1, ...counts), bw = (width - 60) / counts.length, plotH = height - 60;
+  const max = Math.max(1, ...counts),
+    bw = (width - 60) / counts.length,
+    plotH = height - 60;
   const cols = counts.map((c, s) => {
-    const h = Math.round((plotH * c) / max), x = 40 + s * bw, y = 20 + plotH - h;
-    return `<g><title>${s}: ${c}</title><rect x="${x + 3}" y="${y}" width="${bw - 6}" height="${h}" fill="#4c9a52"/>`
-      + `<text x="${x + bw / 2}" y="${y - 3}" text-anchor="middle">${c}</text><text x="${x + bw / 2}" y="${height - 22}" text-anchor="middle">${s}</text></g>`;
+    const h = Math.round((plotH * c) / max),
+      x = 40 + s * bw,
+      y = 20 + plotH - h;
+    return (
+      `<g><title>${s}: ${c}</title><rect x="${x + 3}" y="${y}" width="${bw - 6}" height="${h}" fill="#4c9a52"/>` +
+      `<text x="${x + bw / 2}" y="${y - 3}" text-anchor="middle">${c}</text><text x="${x + bw / 2}" y="${height - 22}" text-anchor="middle">${s}</text></g>`
+    );
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">`
-    + `<line x1="38" y1="${20 + plotH}" x2="${width - 18}" y2="${20 + plotH}" stroke="#888"/>${cols.join('')}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">` +
+    `<line x1="38" y1="${20 + plotH}" x2="${width - 18}" y2="${20 + plotH}" stroke="#888"/>${cols.join('')}</svg>`
+  );
 }
 
 /** The lines of `source` (at most 400), with those inside `ranges` ([[from, to]]) marked. */
 function codeWithShared(source, ranges) {
   const marked = new Set();
   for (const [a, b] of ranges) for (let l = a; l <= b; l++) marked.add(l);
-  return source.split('\n').slice(0, 400).map((l, i) => `<span class="${marked.has(i + 1) ? 'sh' : ''}"><i>${i + 1}</i>${escapeHtml(capText(l, 200))}</span>`).join('');
+  return source
+    .split('\n')
+    .slice(0, 400)
+    .map(
+      (l, i) => `<span class="${marked.has(i + 1) ? 'sh' : ''}"><i>${i + 1}</i>${escapeHtml(capText(l, 200))}</span>`,
+    )
+    .join('');
 }
 
 /**
@@ -63,27 +120,68 @@ function codeWithShared(source, ranges) {
  */
 export function reportHtml({ summary, records, similar = [], sources = {}, regrade = null, lang = summary.lang }) {
   const w = WORDS[lang] ?? WORDS.ru;
-  const n = summary.students.length, total = summary.tests.length;
+  const n = summary.students.length,
+    total = summary.tests.length;
   const rates = passRates(summary);
   const common = commonDiagnoses(summary, records, 10);
   const title = `${w.title}: ${summary.title?.[lang] ?? summary.exercise} (${summary.exercise})`;
   const sections = [];
-  sections.push(`<h2>${w.scores}</h2>${histogram(summary.students.map((s) => s.score), total)}`);
-  sections.push(`<h2>${w.rates}</h2>${bars(rates.map((r) => ({ label: r.id, value: r.rate, title: `${r.name}: ${r.passed}/${r.n}` })), { max: 1, fmt: (v) => `${Math.round(100 * v)}%` })}`);
-  sections.push(`<h2>${w.diagnoses}</h2>${common.length ? bars(common.map((c) => ({ label: c.key, value: c.count })), { max: Math.max(...common.map((c) => c.count)), color: '#c0504d' }) : `<p>${w.none}</p>`}`
-    + (common.length ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(capText(c.example?.message ?? '', EXAMPLE_CHARS))}</dd>`).join('')}</dl>` : ''));
+  sections.push(
+    `<h2>${w.scores}</h2>${histogram(
+      summary.students.map((s) => s.score),
+      total,
+    )}`,
+  );
+  sections.push(
+    `<h2>${w.rates}</h2>${bars(
+      rates.map((r) => ({ label: r.id, value: r.rate, title: `${r.name}: ${r.passed}/${r.n}` })),
+      { max: 1, fmt: (v) => `${Math.round(100 * v)}%` },
+    )}`,
+  );
+  sections.push(
+    `<h2>${w.diagnoses}</h2>${
+      common.length
+        ? bars(
+            common.map((c) => ({ label: c.key, value: c.count })),
+            { max: Math.max(...common.map((c) => c.count)), color: '#c0504d' },
+          )
+        : `<p>${w.none}</p>`
+    }` +
+      (common.length
+        ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(capText(c.example?.message ?? '', EXAMPLE_CHARS))}</dd>`).join('')}</dl>`
+        : ''),
+  );
   if (regrade) {
-    sections.push(`<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>`
-      + (regrade.changed.length ? `<p>${regrade.changed.length} ${w.changed}</p><table class="rg"><tr><th>${w.student}</th><th>${w.score}</th><th>tests</th></tr>${regrade.changed.map((c) => `<tr><td>${escapeHtml(c.student)}</td><td>${c.before} → ${c.after}</td><td>${c.tests.map((t) => `${escapeHtml(t.id)}: ${escapeHtml(t.before)} → ${escapeHtml(t.after)}`).join('<br>')}</td></tr>`).join('')}</table>` : `<p>${w.nochange}</p>`));
+    sections.push(
+      `<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>` +
+        (regrade.changed.length
+          ? `<p>${regrade.changed.length} ${w.changed}</p><table class="rg"><tr><th>${w.student}</th><th>${w.score}</th><th>tests</th></tr>${regrade.changed.map((c) => `<tr><td>${escapeHtml(c.student)}</td><td>${c.before} → ${c.after}</td><td>${c.tests.map((t) => `${escapeHtml(t.id)}: ${escapeHtml(t.before)} → ${escapeHtml(t.after)}`).join('<br>')}</td></tr>`).join('')}</table>`
+          : `<p>${w.nochange}</p>`),
+    );
   }
   if (similar.length) {
-    sections.push(`<h2>${w.similar}</h2>${similar.map((p) => `<details><summary>${escapeHtml(p.a)} ↔ ${escapeHtml(p.b)}: ${Math.round(100 * p.score)}%, ${p.shared} ${w.shared}</summary>`
-      + `<div class="pair"><div><h3>${escapeHtml(p.a)}</h3><pre>${codeWithShared(sources[p.a] ?? '', p.linesA)}</pre></div><div><h3>${escapeHtml(p.b)}</h3><pre>${codeWithShared(sources[p.b] ?? '', p.linesB)}</pre></div></div></details>`).join('')}`);
+    sections.push(
+      `<h2>${w.similar}</h2>${similar
+        .map(
+          (p) =>
+            `<details><summary>${escapeHtml(p.a)} ↔ ${escapeHtml(p.b)}: ${Math.round(100 * p.score)}%, ${p.shared} ${w.shared}</summary>` +
+            `<div class="pair"><div><h3>${escapeHtml(p.a)}</h3><pre>${codeWithShared(sources[p.a] ?? '', p.linesA)}</pre></div><div><h3>${escapeHtml(p.b)}</h3><pre>${codeWithShared(sources[p.b] ?? '', p.linesB)}</pre></div></div></details>`,
+        )
+        .join('')}`,
+    );
   }
-  const ids = summary.tests.map((t) => t.id), mark = { pass: '✓', fail: '✗', error: '!' };
-  sections.push(`<h2>${w.table}</h2><table id="students"><thead><tr><th>${w.student}</th><th data-num>${w.score}</th><th>${w.status}</th><th>${w.track}</th>${ids.map((id) => `<th>${escapeHtml(id)}</th>`).join('')}<th>diagnoses</th></tr></thead><tbody>`
-    + summary.students.map((s) => `<tr><td>${escapeHtml(s.student)}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`).join('')
-    + '</tbody></table>');
+  const ids = summary.tests.map((t) => t.id),
+    mark = { pass: '✓', fail: '✗', error: '!' };
+  sections.push(
+    `<h2>${w.table}</h2><table id="students"><thead><tr><th>${w.student}</th><th data-num>${w.score}</th><th>${w.status}</th><th>${w.track}</th>${ids.map((id) => `<th>${escapeHtml(id)}</th>`).join('')}<th>diagnoses</th></tr></thead><tbody>` +
+      summary.students
+        .map(
+          (s) =>
+            `<tr><td>${escapeHtml(s.student)}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+        )
+        .join('') +
+      '</tbody></table>',
+  );
   return `<!doctype html>
 <html lang="${lang === 'en' ? 'en' : 'ru'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>

@@ -21,7 +21,8 @@ export function packVersion(exercise) {
   const h = createHash('sha256');
   const visit = (dir) => {
     for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const abs = join(dir, d.name), rel = relative(exercise.dir, abs);
+      const abs = join(dir, d.name),
+        rel = relative(exercise.dir, abs);
       if (['fixtures', 'texts'].includes(rel) || /(^|\/)README\.md$/.test(rel)) continue;
       if (d.isDirectory()) visit(abs);
       else if (d.isFile()) h.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
@@ -33,7 +34,10 @@ export function packVersion(exercise) {
 
 /** What a record's reuse depends on: the file's bytes, the pack's version and every option that changes a verdict or its words. */
 export function submissionHash(bytes, { version, track, seed, lang, timeoutMs, deadlineMs }) {
-  return createHash('sha256').update(bytes).update(JSON.stringify([RECORD_VERSION, version, track, seed, lang, timeoutMs ?? null, deadlineMs ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(bytes)
+    .update(JSON.stringify([RECORD_VERSION, version, track, seed, lang, timeoutMs ?? null, deadlineMs ?? null]))
+    .digest('hex');
 }
 
 /** Written whole or not at all: a kill between two writes leaves the old file or none, never half of one. */
@@ -47,8 +51,23 @@ export function writeAtomic(file, text) {
 function unGradedReport(exercise, { seed, lang }, message) {
   const spec = exercise.spec;
   return {
-    exercise: spec.slug, seed: seed ?? spec.seed, lang, status: 'error', message, passed: 0, total: spec.tests.length, output: '',
-    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en, task_id: t.task_id, status: 'error', message, output: '', test_code: typeof t.test_code === 'string' ? t.test_code : t.test_code.js })),
+    exercise: spec.slug,
+    seed: seed ?? spec.seed,
+    lang,
+    status: 'error',
+    message,
+    passed: 0,
+    total: spec.tests.length,
+    output: '',
+    tests: spec.tests.map((t) => ({
+      id: t.id,
+      name: t.name[lang] || t.name.en,
+      task_id: t.task_id,
+      status: 'error',
+      message,
+      output: '',
+      test_code: typeof t.test_code === 'string' ? t.test_code : t.test_code.js,
+    })),
   };
 }
 
@@ -81,7 +100,12 @@ class Pool {
   }
 
   async close() {
-    for (const q of this.ready.values()) for (const s of q.splice(0)) await s.then((x) => x.close(), () => {});
+    for (const q of this.ready.values())
+      for (const s of q.splice(0))
+        await s.then(
+          (x) => x.close(),
+          () => {},
+        );
   }
 }
 
@@ -106,16 +130,27 @@ export class Lanes {
     for (const s of this.active) s.close();
   }
 
-  close() { return this.pool.close(); }
+  close() {
+    return this.pool.close();
+  }
 
   async grade({ s, hash, file }, remaining) {
-    const { exercise, options, out } = this, { lang, timeoutMs, deadlineMs } = options;
+    const { exercise, options, out } = this,
+      { lang, timeoutMs, deadlineMs } = options;
     const started = performance.now();
-    let report, fault = false, peakRss = 0;
+    let report,
+      fault = false,
+      peakRss = 0;
     const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
     if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
     else if (!exercise.tracks.includes(s.track)) {
-      report = unGradedReport(exercise, options, lang === 'en' ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})` : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`);
+      report = unGradedReport(
+        exercise,
+        options,
+        lang === 'en'
+          ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})`
+          : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`,
+      );
     } else {
       let sandbox = null;
       try {
@@ -123,14 +158,30 @@ export class Lanes {
         this.active.add(sandbox);
         if (this.aborted) return null;
         report = await grade({
-          exercise, source, track: TRACKS[s.track], sandbox, core: this.core, lang, seed: options.seed, timeoutMs, deadlineMs,
-          onGraderError: () => { fault = true; },
+          exercise,
+          source,
+          track: TRACKS[s.track],
+          sandbox,
+          core: this.core,
+          lang,
+          seed: options.seed,
+          timeoutMs,
+          deadlineMs,
+          onGraderError: () => {
+            fault = true;
+          },
         });
       } catch (e) {
         // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
         fault = true;
         const why = String(e?.message ?? e).slice(0, 300);
-        report = unGradedReport(exercise, options, lang === 'en' ? `Grader fault (not a fault of the submission): ${why}` : `Сбой проверяющей программы (не работы): ${why}`);
+        report = unGradedReport(
+          exercise,
+          options,
+          lang === 'en'
+            ? `Grader fault (not a fault of the submission): ${why}`
+            : `Сбой проверяющей программы (не работы): ${why}`,
+        );
       } finally {
         if (sandbox) {
           this.active.delete(sandbox);
@@ -141,10 +192,26 @@ export class Lanes {
       if (this.aborted) return null; // closed under it: its verdicts are not the submission's
     }
     const record = {
-      student: s.student, key: s.key, file: s.file, track: s.track ?? null, hash, pack_version: options.version, exercise: exercise.spec.slug,
-      seed: options.seed, lang, fault, ms: Math.round(performance.now() - started), peak_rss: peakRss, report, source,
+      student: s.student,
+      key: s.key,
+      file: s.file,
+      track: s.track ?? null,
+      hash,
+      pack_version: options.version,
+      exercise: exercise.spec.slug,
+      seed: options.seed,
+      lang,
+      fault,
+      ms: Math.round(performance.now() - started),
+      peak_rss: peakRss,
+      report,
+      source,
     };
-    const dir = (kind) => { const d = join(out, kind, s.key); mkdirSync(d, { recursive: true }); return join(d, 'results.json'); };
+    const dir = (kind) => {
+      const d = join(out, kind, s.key);
+      mkdirSync(d, { recursive: true });
+      return join(d, 'results.json');
+    };
     writeAtomic(dir('exercism'), exercism(report) + '\n');
     writeAtomic(dir('gradescope'), gradescope(report) + '\n');
     writeAtomic(file, JSON.stringify(record) + '\n'); // last: a record means the results beside it are whole
@@ -161,7 +228,23 @@ export const JOBS_PER_THREAD = 4;
  *   deadlineMs, signal (AbortSignal), onStart({ total, reused, todo }), onDone({ record, done, total }) }.
  * → { records (every submission of this shard, in student order), version, aborted, skipped }
  */
-export async function gradeBatch({ input, submissions: given, exercise, out, jobs = 1, threads, force = false, shard = null, lang = 'ru', seed, timeoutMs, deadlineMs, signal, onStart, onDone }) {
+export async function gradeBatch({
+  input,
+  submissions: given,
+  exercise,
+  out,
+  jobs = 1,
+  threads,
+  force = false,
+  shard = null,
+  lang = 'ru',
+  seed,
+  timeoutMs,
+  deadlineMs,
+  signal,
+  onStart,
+  onDone,
+}) {
   const version = packVersion(exercise);
   const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
   const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
@@ -170,26 +253,37 @@ export async function gradeBatch({ input, submissions: given, exercise, out, job
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
   const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };
 
-  const records = new Array(mine.length), todo = [];
+  const records = new Array(mine.length),
+    todo = [];
   mine.forEach((s, i) => {
     // A submission that could not be taken (no code, several files) is keyed by what was found instead.
-    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem])), { ...options, track: s.track ?? null });
+    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem])), {
+      ...options,
+      track: s.track ?? null,
+    });
     const file = join(out, 'records', `${s.key}.json`);
     if (!force && existsSync(file)) {
       try {
         const old = JSON.parse(readFileSync(file, 'utf8'));
-        if (old.hash === hash && !old.fault) { records[i] = old; return; }
-      } catch { /* unreadable: graded again */ }
+        if (old.hash === hash && !old.fault) {
+          records[i] = old;
+          return;
+        }
+      } catch {
+        /* unreadable: graded again */
+      }
     }
     todo.push({ s, i, hash, file });
   });
-  const total = mine.length, reused = total - todo.length;
+  const total = mine.length,
+    reused = total - todo.length;
   let done = reused;
   onStart?.({ total, reused, todo: todo.length });
 
   // The queue: `remaining` counts, per track, the submissions not yet handed out (what the pools may start children for).
   const remaining = {};
-  for (const { s } of todo) if (s.track && exercise.tracks.includes(s.track)) remaining[s.track] = (remaining[s.track] ?? 0) + 1;
+  for (const { s } of todo)
+    if (s.track && exercise.tracks.includes(s.track)) remaining[s.track] = (remaining[s.track] ?? 0) + 1;
   let next = 0;
   const take = () => {
     const item = todo[next++];
@@ -203,11 +297,17 @@ export async function gradeBatch({ input, submissions: given, exercise, out, job
   };
   jobs = Math.max(1, Math.min(jobs, todo.length));
   threads = Math.max(1, Math.min(threads ?? Math.ceil(jobs / JOBS_PER_THREAD), jobs));
-  let aborted = false, stop;
-  const onAbort = () => { aborted = true; stop?.(); };
+  let aborted = false,
+    stop;
+  const onAbort = () => {
+    aborted = true;
+    stop?.();
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    if (!todo.length) { /* everything reused */ } else if (threads === 1) {
+    if (!todo.length) {
+      /* everything reused */
+    } else if (threads === 1) {
       const lanes = await Lanes.create({ exercise, out, options, jobs, remaining: { ...remaining } });
       stop = () => lanes.abort();
       if (aborted) stop();
@@ -218,10 +318,28 @@ export async function gradeBatch({ input, submissions: given, exercise, out, job
           if (record) finished(item.i, record);
         }
       };
-      try { await Promise.all(Array.from({ length: jobs }, lane)); } finally { await lanes.close(); }
+      try {
+        await Promise.all(Array.from({ length: jobs }, lane));
+      } finally {
+        await lanes.close();
+      }
     } else {
       const { runThreads } = await import('./thread.mjs');
-      await runThreads({ exercise, out, options, threads, jobs, take, remaining, finished, onStop: (f) => { stop = f; if (aborted) f(); }, more: () => !aborted && next < todo.length });
+      await runThreads({
+        exercise,
+        out,
+        options,
+        threads,
+        jobs,
+        take,
+        remaining,
+        finished,
+        onStop: (f) => {
+          stop = f;
+          if (aborted) f();
+        },
+        more: () => !aborted && next < todo.length,
+      });
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);

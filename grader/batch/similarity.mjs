@@ -7,21 +7,37 @@
 // at least THRESHOLD of the smaller submission's.
 import { createHash } from 'node:crypto';
 
-export const K = 12, W = 8, THRESHOLD = 0.5, MIN_SHARED = 6, COMMON = 10;
-const KEYWORDS = new Set(('break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false ' +
-  'and as assert def del elif except from global is lambda nonlocal not or pass raise with None True False self range len').split(' '));
+export const K = 12,
+  W = 8,
+  THRESHOLD = 0.5,
+  MIN_SHARED = 6,
+  COMMON = 10;
+const KEYWORDS = new Set(
+  (
+    'break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false ' +
+    'and as assert def del elif except from global is lambda nonlocal not or pass raise with None True False self range len'
+  ).split(' '),
+);
 
 /** Tokens of a JavaScript or Python source: [{ t, line }]. */
 export function tokens(source, track) {
   const out = [];
-  const re = track === 'python'
-    ? /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_]\w*)|(\n)|([^\s\w])/g
-    : /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\n)|([^\s\w])/g;
-  let line = 1, prev = '';
+  const re =
+    track === 'python'
+      ? /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_]\w*)|(\n)|([^\s\w])/g
+      : /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\n)|([^\s\w])/g;
+  let line = 1,
+    prev = '';
   for (const m of source.matchAll(re)) {
     const [all, comment, str, num, name, nl] = m;
-    if (nl) { line++; continue; }
-    if (comment) { line += (all.match(/\n/g) || []).length; continue; }
+    if (nl) {
+      line++;
+      continue;
+    }
+    if (comment) {
+      line += (all.match(/\n/g) || []).length;
+      continue;
+    }
     const t = str ? 'S' : num ? 'N' : name ? (KEYWORDS.has(name) || prev === '.' ? name : 'V') : all;
     out.push({ t, line });
     if (str) line += (all.match(/\n/g) || []).length;
@@ -36,7 +52,17 @@ const hash = (s) => createHash('sha1').update(s).digest().readUInt32BE(0);
 export function fingerprints(source, track) {
   const toks = tokens(source, track);
   const grams = [];
-  for (let i = 0; i + K <= toks.length; i++) grams.push({ h: hash(toks.slice(i, i + K).map((x) => x.t).join(' ')), from: toks[i].line, to: toks[i + K - 1].line });
+  for (let i = 0; i + K <= toks.length; i++)
+    grams.push({
+      h: hash(
+        toks
+          .slice(i, i + K)
+          .map((x) => x.t)
+          .join(' '),
+      ),
+      from: toks[i].line,
+      to: toks[i + K - 1].line,
+    });
   const fp = new Map();
   for (let i = 0; i + W <= grams.length || (i === 0 && grams.length); i++) {
     let best = null;
@@ -51,7 +77,11 @@ export function fingerprints(source, track) {
  * → [{ a, b, score, shared, linesA: [[from, to]], linesB }] by score, at most `limit`.
  */
 export function similarPairs(subs, starters = {}, { limit = 50 } = {}) {
-  const starterFp = Object.fromEntries(Object.entries(starters).filter(([, s]) => s).map(([t, s]) => [t, fingerprints(s, t)]));
+  const starterFp = Object.fromEntries(
+    Object.entries(starters)
+      .filter(([, s]) => s)
+      .map(([t, s]) => [t, fingerprints(s, t)]),
+  );
   const prints = subs.map((s) => {
     const fp = fingerprints(s.source, s.track);
     for (const h of starterFp[s.track]?.keys() ?? []) fp.delete(h);
@@ -64,19 +94,31 @@ export function similarPairs(subs, starters = {}, { limit = 50 } = {}) {
   for (const fp of prints) for (const h of [...fp.keys()]) if (seen.get(h) > common) fp.delete(h);
   // Candidate pairs through an index of hash → submissions (no n² scan over unrelated pairs).
   const byHash = new Map();
-  prints.forEach((fp, i) => { for (const h of fp.keys()) (byHash.get(h) ?? byHash.set(h, []).get(h)).push(i); });
+  prints.forEach((fp, i) => {
+    for (const h of fp.keys()) (byHash.get(h) ?? byHash.set(h, []).get(h)).push(i);
+  });
   const sharedCount = new Map();
-  for (const list of byHash.values()) for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
-    const k = list[x] * subs.length + list[y];
-    sharedCount.set(k, (sharedCount.get(k) ?? 0) + 1);
-  }
+  for (const list of byHash.values())
+    for (let x = 0; x < list.length; x++)
+      for (let y = x + 1; y < list.length; y++) {
+        const k = list[x] * subs.length + list[y];
+        sharedCount.set(k, (sharedCount.get(k) ?? 0) + 1);
+      }
   const pairs = [];
   for (const [k, shared] of sharedCount) {
-    const i = Math.floor(k / subs.length), j = k % subs.length;
+    const i = Math.floor(k / subs.length),
+      j = k % subs.length;
     const score = shared / Math.max(1, Math.min(prints[i].size, prints[j].size));
     if (shared < MIN_SHARED || score < THRESHOLD || subs[i].track !== subs[j].track) continue;
     const both = [...prints[i].keys()].filter((h) => prints[j].has(h));
-    pairs.push({ a: subs[i].student, b: subs[j].student, score, shared, linesA: both.map((h) => prints[i].get(h)), linesB: both.map((h) => prints[j].get(h)) });
+    pairs.push({
+      a: subs[i].student,
+      b: subs[j].student,
+      score,
+      shared,
+      linesA: both.map((h) => prints[i].get(h)),
+      linesB: both.map((h) => prints[j].get(h)),
+    });
   }
   pairs.sort((p, q) => q.score - p.score || q.shared - p.shared || (p.a + p.b < q.a + q.b ? -1 : 1));
   return pairs.slice(0, limit);

@@ -5,12 +5,40 @@ import { TRACKS } from '../tracks/index.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A message template as a pattern that any sentence made from it matches (each field: any text). */
-const patternOf = (template) => new RegExp(template.split(/\{[^{}]*\}/).map(esc).join('[\\s\\S]*?'));
+const patternOf = (template) =>
+  new RegExp(
+    template
+      .split(/\{[^{}]*\}/)
+      .map(esc)
+      .join('[\\s\\S]*?'),
+  );
 
 // What a failing test is, when no cause is named: the grader's own sentence for the way it failed (first match wins).
-const KINDS = ['syntax', 'not_run.syntax', 'deadline.hit', 'deadline.not_run', 'grader_error', 'timeout', 'memory', 'crash', 'invalid',
-  'missing', 'not_implemented', 'not_tuple', 'not_array', 'ragged', 'mixed', 'element', 'shape', 'dtype.bool', 'dtype.float', 'nonfinite',
-  'values', 'error.explained', 'error'];
+const KINDS = [
+  'syntax',
+  'not_run.syntax',
+  'deadline.hit',
+  'deadline.not_run',
+  'grader_error',
+  'timeout',
+  'memory',
+  'crash',
+  'invalid',
+  'missing',
+  'not_implemented',
+  'not_tuple',
+  'not_array',
+  'ragged',
+  'mixed',
+  'element',
+  'shape',
+  'dtype.bool',
+  'dtype.float',
+  'nonfinite',
+  'values',
+  'error.explained',
+  'error',
+];
 
 const matchers = new Map();
 /** The patterns of one pack, language and track: causes (the pack's d.* and the grader's explain.*) and kinds. */
@@ -20,17 +48,36 @@ function matchersFor(exercise, lang, trackName) {
   const variant = TRACKS[trackName]?.variant;
   const pack = exercise.messages ?? {};
   const keysOf = (table) => Object.keys(table ?? {});
-  const base = new Set([...keysOf(pack[lang]), ...keysOf(pack.en), ...keysOf(SENTENCES[lang]), ...keysOf(SENTENCES.en)].map((k) => k.replace(/\.(py|js)$/, '')));
+  const base = new Set(
+    [...keysOf(pack[lang]), ...keysOf(pack.en), ...keysOf(SENTENCES[lang]), ...keysOf(SENTENCES.en)].map((k) =>
+      k.replace(/\.(py|js)$/, ''),
+    ),
+  );
   const template = (k) => {
     const v = variant && say(lang, `${k}.${variant}`, {}, pack);
     return v && v !== `${k}.${variant}` ? v : say(lang, k, {}, pack);
   };
   // A message is the problem, then its cause (grade.mjs sentences()): a kind is matched at the start, a
   // cause at the end, so that text the student's code raised or printed inside the problem cannot pass for either.
-  const causes = [...base].filter((k) => k.startsWith('d.') || k.startsWith('explain.')).sort()
+  const causes = [...base]
+    .filter((k) => k.startsWith('d.') || k.startsWith('explain.'))
+    .sort()
     .map((k) => ({ key: k, re: new RegExp(`${patternOf(template(k)).source}\\.?$`) }));
   const kinds = KINDS.map((k) => ({ key: k, re: new RegExp(`^${patternOf(template(k)).source}`) }));
-  const same = ['cause.same', 'error.same'].map((k) => new RegExp(template(k).split(/\{test\}/).map((p) => p.split(/\{[^{}]*\}/).map(esc).join('[\\s\\S]*?')).join('(.+?)')));
+  const same = ['cause.same', 'error.same'].map(
+    (k) =>
+      new RegExp(
+        template(k)
+          .split(/\{test\}/)
+          .map((p) =>
+            p
+              .split(/\{[^{}]*\}/)
+              .map(esc)
+              .join('[\\s\\S]*?'),
+          )
+          .join('(.+?)'),
+      ),
+  );
   const m = { causes, kinds, same };
   matchers.set(id, m);
   return m;
@@ -44,7 +91,9 @@ function matchersFor(exercise, lang, trackName) {
  */
 export function diagnosesOf(report, exercise, trackName) {
   const { causes, kinds, same } = matchersFor(exercise, report.lang, trackName ?? 'js');
-  const byName = new Map(), tests = {}, said = {};
+  const byName = new Map(),
+    tests = {},
+    said = {};
   for (const t of report.tests) {
     if (t.status === 'pass') continue;
     const msg = t.message || '';
@@ -55,7 +104,10 @@ export function diagnosesOf(report, exercise, trackName) {
     if (!keys.length) {
       for (const re of same) {
         const m = re.exec(msg);
-        if (m && byName.has(m[1])) { keys = byName.get(m[1]).filter((k) => k.startsWith('d.') || k.startsWith('explain.')); break; }
+        if (m && byName.has(m[1])) {
+          keys = byName.get(m[1]).filter((k) => k.startsWith('d.') || k.startsWith('explain.'));
+          break;
+        }
       }
     }
     if (!keys.length) {
@@ -72,18 +124,35 @@ export function diagnosesOf(report, exercise, trackName) {
 /** summary.json's content from the records (in student order). */
 export function summarize(records, exercise, { version }) {
   const spec = exercise.spec;
-  const students = records.map((r) => {
-    const d = diagnosesOf(r.report, exercise, r.track);
-    return {
-      student: r.student, key: r.key, file: r.file, track: r.track, status: r.report.status, score: r.report.passed, total: r.report.total,
-      tests: Object.fromEntries(r.report.tests.map((t) => [t.id, t.status])), diagnoses: d.keys, test_diagnoses: d.tests, said_in: d.said,
-      pack_version: r.pack_version, hash: r.hash,
-    };
-  }).sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
+  const students = records
+    .map((r) => {
+      const d = diagnosesOf(r.report, exercise, r.track);
+      return {
+        student: r.student,
+        key: r.key,
+        file: r.file,
+        track: r.track,
+        status: r.report.status,
+        score: r.report.passed,
+        total: r.report.total,
+        tests: Object.fromEntries(r.report.tests.map((t) => [t.id, t.status])),
+        diagnoses: d.keys,
+        test_diagnoses: d.tests,
+        said_in: d.said,
+        pack_version: r.pack_version,
+        hash: r.hash,
+      };
+    })
+    .sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
   const lang = records[0]?.lang ?? 'ru';
   return {
-    exercise: spec.slug, title: spec.title, pack_version: version, seed: records[0]?.seed ?? spec.seed, lang,
-    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en })), students,
+    exercise: spec.slug,
+    title: spec.title,
+    pack_version: version,
+    seed: records[0]?.seed ?? spec.seed,
+    lang,
+    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en })),
+    students,
   };
 }
 
@@ -100,7 +169,16 @@ export function summaryCsv(summary) {
   const ids = summary.tests.map((t) => t.id);
   return csv([
     ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses'],
-    ...summary.students.map((s) => [s.student, s.file, s.track ?? '', s.score, s.total, s.status, ...ids.map((id) => s.tests[id] ?? ''), s.diagnoses.join(' ')]),
+    ...summary.students.map((s) => [
+      s.student,
+      s.file,
+      s.track ?? '',
+      s.score,
+      s.total,
+      s.status,
+      ...ids.map((id) => s.tests[id] ?? ''),
+      s.diagnoses.join(' '),
+    ]),
   ]);
 }
 
@@ -124,17 +202,21 @@ export function lmsIdentity(student) {
  */
 export function gradebookCsv(summaries) {
   const rows = new Map();
-  for (const sum of summaries) for (const s of sum.students) {
-    const who = lmsIdentity(s.student);
-    const row = rows.get(s.student) ?? { who, scores: {} };
-    row.scores[sum.exercise] = s.score;
-    rows.set(s.student, row);
-  }
+  for (const sum of summaries)
+    for (const s of sum.students) {
+      const who = lmsIdentity(s.student);
+      const row = rows.get(s.student) ?? { who, scores: {} };
+      row.scores[sum.exercise] = s.score;
+      rows.set(s.student, row);
+    }
   const cols = summaries.map((s) => ({ slug: s.exercise, head: `${s.title?.en ?? s.exercise} (${s.exercise})` }));
   const names = [...rows.keys()].sort();
   return csv([
     ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', ...cols.map((c) => c.head)],
-    ...names.map((n) => { const r = rows.get(n); return [r.who.name, r.who.id, '', n, '', ...cols.map((c) => r.scores[c.slug] ?? '')]; }),
+    ...names.map((n) => {
+      const r = rows.get(n);
+      return [r.who.name, r.who.id, '', n, '', ...cols.map((c) => r.scores[c.slug] ?? '')];
+    }),
   ]);
 }
 
@@ -145,8 +227,11 @@ export function regradeDiff(before, after) {
   for (const s of after.students) {
     const o = old.get(s.student);
     if (!o) continue;
-    const tests = Object.keys({ ...o.tests, ...s.tests }).filter((id) => o.tests[id] !== s.tests[id]).map((id) => ({ id, before: o.tests[id] ?? null, after: s.tests[id] ?? null }));
-    if (tests.length || o.score !== s.score) changed.push({ student: s.student, key: s.key, before: o.score, after: s.score, tests });
+    const tests = Object.keys({ ...o.tests, ...s.tests })
+      .filter((id) => o.tests[id] !== s.tests[id])
+      .map((id) => ({ id, before: o.tests[id] ?? null, after: s.tests[id] ?? null }));
+    if (tests.length || o.score !== s.score)
+      changed.push({ student: s.student, key: s.key, before: o.score, after: s.score, tests });
   }
   return { from: before.pack_version, to: after.pack_version, changed };
 }
@@ -154,7 +239,8 @@ export function regradeDiff(before, after) {
 /** Per test: how many passed, of how many graded. */
 export function passRates(summary) {
   return summary.tests.map((t) => {
-    const n = summary.students.length, passed = summary.students.filter((s) => s.tests[t.id] === 'pass').length;
+    const n = summary.students.length,
+      passed = summary.students.filter((s) => s.tests[t.id] === 'pass').length;
     return { ...t, passed, n, rate: n ? passed / n : 0 };
   });
 }
@@ -166,32 +252,53 @@ export function passRates(summary) {
 export function commonDiagnoses(summary, records, limit = 10) {
   const byStudent = new Map(records.map((r) => [r.student, r]));
   const counts = new Map();
-  for (const s of summary.students) for (const k of s.diagnoses) {
-    const c = counts.get(k) ?? { key: k, count: 0, example: null };
-    c.count++;
-    for (const id of s.said_in?.[k] ?? []) {
-      const test = byStudent.get(s.student)?.report.tests.find((t) => t.id === id);
-      if (test && (!c.example || (test.message || '').length < c.example.message.length)) c.example = { test: test.name, message: test.message || '' };
+  for (const s of summary.students)
+    for (const k of s.diagnoses) {
+      const c = counts.get(k) ?? { key: k, count: 0, example: null };
+      c.count++;
+      for (const id of s.said_in?.[k] ?? []) {
+        const test = byStudent.get(s.student)?.report.tests.find((t) => t.id === id);
+        if (test && (!c.example || (test.message || '').length < c.example.message.length))
+          c.example = { test: test.name, message: test.message || '' };
+      }
+      counts.set(k, c);
     }
-    counts.set(k, c);
-  }
   return [...counts.values()].sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)).slice(0, limit);
 }
 
 /** The short text printed at the end of a run. */
 export function textSummary(summary, records, { lang = 'ru', similar = [], regrade = null, paths = {} } = {}) {
   const en = lang === 'en';
-  const n = summary.students.length, full = summary.students.filter((s) => s.status === 'pass').length;
+  const n = summary.students.length,
+    full = summary.students.filter((s) => s.status === 'pass').length;
   const mean = n ? summary.students.reduce((a, s) => a + s.score, 0) / n : 0;
   const total = summary.tests.length;
-  const lines = [en ? `${summary.exercise}: ${n} submissions, ${full} with every test passed, mean ${mean.toFixed(1)} of ${total}`
-    : `${summary.exercise}: работ ${n}; все тесты прошли: ${full}; в среднем ${mean.toFixed(1)} из ${total}`];
-  const rates = passRates(summary).sort((a, b) => a.rate - b.rate).slice(0, 3);
-  if (n) lines.push((en ? 'hardest tests: ' : 'труднее всего: ') + rates.map((r) => `${r.id} ${Math.round(100 * r.rate)}%`).join(', '));
+  const lines = [
+    en
+      ? `${summary.exercise}: ${n} submissions, ${full} with every test passed, mean ${mean.toFixed(1)} of ${total}`
+      : `${summary.exercise}: работ ${n}; все тесты прошли: ${full}; в среднем ${mean.toFixed(1)} из ${total}`,
+  ];
+  const rates = passRates(summary)
+    .sort((a, b) => a.rate - b.rate)
+    .slice(0, 3);
+  if (n)
+    lines.push(
+      (en ? 'hardest tests: ' : 'труднее всего: ') +
+        rates.map((r) => `${r.id} ${Math.round(100 * r.rate)}%`).join(', '),
+    );
   const common = commonDiagnoses(summary, records, 3);
-  if (common.length) lines.push((en ? 'most common diagnoses: ' : 'частые причины: ') + common.map((c) => `${c.key} (${c.count})`).join(', '));
-  if (similar.length) lines.push(en ? `similar pairs to look at: ${similar.length}` : `похожих пар для просмотра: ${similar.length}`);
-  if (regrade) lines.push(en ? `regrade ${regrade.from} → ${regrade.to}: ${regrade.changed.length} score(s) changed` : `перепроверка ${regrade.from} → ${regrade.to}: изменилось оценок: ${regrade.changed.length}`);
+  if (common.length)
+    lines.push(
+      (en ? 'most common diagnoses: ' : 'частые причины: ') + common.map((c) => `${c.key} (${c.count})`).join(', '),
+    );
+  if (similar.length)
+    lines.push(en ? `similar pairs to look at: ${similar.length}` : `похожих пар для просмотра: ${similar.length}`);
+  if (regrade)
+    lines.push(
+      en
+        ? `regrade ${regrade.from} → ${regrade.to}: ${regrade.changed.length} score(s) changed`
+        : `перепроверка ${regrade.from} → ${regrade.to}: изменилось оценок: ${regrade.changed.length}`,
+    );
   for (const [what, p] of Object.entries(paths)) lines.push(`${what}: ${p}`);
   return lines.join('\n');
 }

@@ -15,22 +15,35 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
   for (let t = 0; t < threads; t++) {
     const lanes = Math.floor(jobs / threads) + (t < jobs % threads ? 1 : 0);
     const w = new Worker(fileURLToPath(new URL('./thread-worker.mjs', import.meta.url)), {
-      workerData: { slug: exercise.spec.slug, root: dirname(exercise.dir), out, options, jobs: lanes, remaining: { ...remaining } },
+      workerData: {
+        slug: exercise.spec.slug,
+        root: dirname(exercise.dir),
+        out,
+        options,
+        jobs: lanes,
+        remaining: { ...remaining },
+      },
     });
     workers.push(w);
-    ended.push(new Promise((resolve, reject) => {
-      w.on('message', (m) => {
-        if (m.type === 'want') {
-          if (!more()) return w.postMessage({ type: 'end' });
-          const item = take();
-          w.postMessage({ type: 'item', item, remaining: { ...remaining } });
-        } else if (m.type === 'done') finished(m.i, m.record);
-      });
-      w.on('error', reject);
-      w.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a grading thread exited with code ${code}`))));
-    }));
+    ended.push(
+      new Promise((resolve, reject) => {
+        w.on('message', (m) => {
+          if (m.type === 'want') {
+            if (!more()) return w.postMessage({ type: 'end' });
+            const item = take();
+            w.postMessage({ type: 'item', item, remaining: { ...remaining } });
+          } else if (m.type === 'done') finished(m.i, m.record);
+        });
+        w.on('error', reject);
+        w.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`a grading thread exited with code ${code}`)),
+        );
+      }),
+    );
   }
-  onStop(() => { for (const w of workers) w.postMessage({ type: 'abort' }); });
+  onStop(() => {
+    for (const w of workers) w.postMessage({ type: 'abort' });
+  });
   // A thread that fails ends the others too (their children end with their pipes), then the error is the batch's.
   return Promise.all(ended).catch(async (e) => {
     await Promise.all(workers.map((w) => w.terminate()));

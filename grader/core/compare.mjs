@@ -10,10 +10,15 @@ export function compare(actual, expected, { rtol = DEFAULT_TOL.rtol, atol = DEFA
     return { ok: false, reason: 'shape', actualShape: actual.shape, expectedShape: expected.shape };
   if ((actual.dtype === 'bool') !== (expected.dtype === 'bool'))
     return { ok: false, reason: 'dtype', actualDtype: actual.dtype, expectedDtype: expected.dtype };
-  let first = -1, firstNonFinite = -1, count = 0, maxAbsErr = 0;
-  const a = actual.data, e = expected.data;
+  let first = -1,
+    firstNonFinite = -1,
+    count = 0,
+    maxAbsErr = 0;
+  const a = actual.data,
+    e = expected.data;
   for (let i = 0; i < e.length; i++) {
-    const x = a[i], y = e[i];
+    const x = a[i],
+      y = e[i];
     let good;
     if (Number.isNaN(x) || Number.isNaN(y)) good = equalNan && Number.isNaN(x) && Number.isNaN(y);
     else if (!Number.isFinite(x) || !Number.isFinite(y)) good = x === y;
@@ -31,8 +36,14 @@ export function compare(actual, expected, { rtol = DEFAULT_TOL.rtol, atol = DEFA
   if (count === 0) return { ok: true, maxAbsErr };
   const at = firstNonFinite >= 0 ? firstNonFinite : first;
   return {
-    ok: false, reason: firstNonFinite >= 0 ? 'nonfinite' : 'values', count, total: e.length, maxAbsErr,
-    index: unravel(at, expected.shape), actual: a[at], expected: e[at],
+    ok: false,
+    reason: firstNonFinite >= 0 ? 'nonfinite' : 'values',
+    count,
+    total: e.length,
+    maxAbsErr,
+    index: unravel(at, expected.shape),
+    actual: a[at],
+    expected: e[at],
   };
 }
 

@@ -5,13 +5,38 @@
 
 // What each operator means for arrays, in the JS track's np.
 const OPERATORS = {
-  '/': 'np.divide(a, b)', '*': 'np.multiply(a, b)', '-': 'np.subtract(a, b)', '+': 'np.add(a, b)',
-  '**': 'np.power(a, b)', '%': 'np.mod(a, b)', '<': 'np.less(a, b)', '<=': 'np.less_equal(a, b)',
-  '>': 'np.greater(a, b)', '>=': 'np.greater_equal(a, b)', '@': 'np.matmul(a, b)',
+  '/': 'np.divide(a, b)',
+  '*': 'np.multiply(a, b)',
+  '-': 'np.subtract(a, b)',
+  '+': 'np.add(a, b)',
+  '**': 'np.power(a, b)',
+  '%': 'np.mod(a, b)',
+  '<': 'np.less(a, b)',
+  '<=': 'np.less_equal(a, b)',
+  '>': 'np.greater(a, b)',
+  '>=': 'np.greater_equal(a, b)',
+  '@': 'np.matmul(a, b)',
 };
-const MATH = { exp: 'exp', log: 'log', sqrt: 'sqrt', abs: 'abs', max: 'max', min: 'min', pow: 'power', round: 'round', tanh: 'tanh', sin: 'sin', cos: 'cos' };
+const MATH = {
+  exp: 'exp',
+  log: 'log',
+  sqrt: 'sqrt',
+  abs: 'abs',
+  max: 'max',
+  min: 'min',
+  pow: 'power',
+  round: 'round',
+  tanh: 'tanh',
+  sin: 'sin',
+  cos: 'cos',
+};
 const SHAPE = '\\(([\\d, ]*)\\)';
-const parseShape = (s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+const parseShape = (s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map(Number);
 const fmt = (dims) => `(${dims.join(',')}${dims.length === 1 ? ',' : ''})`;
 
 /**
@@ -29,7 +54,8 @@ export function explainError({ message, line, column }, source, track = 'js') {
     const op = /^(\*\*|<=|>=|[/*\-+%<>])/.exec(at)?.[1];
     if (op && OPERATORS[op]) return { key: 'explain.operator', params: { op, fix: OPERATORS[op] } };
     const math = /^(?:Math\.)?(\w+)\s*\(/.exec(at) ?? /Math\.(\w+)\s*\($/.exec(text.slice(0, column - 1));
-    if (math && MATH[math[1]] && /Math\.\w+\s*\(/.test(text)) return { key: 'explain.math', params: { name: math[1], np: MATH[math[1]] } };
+    if (math && MATH[math[1]] && /Math\.\w+\s*\(/.test(text))
+      return { key: 'explain.math', params: { name: math[1], np: MATH[math[1]] } };
   }
   const broadcast = new RegExp(`could not be broadcast together with shapes ${SHAPE} ${SHAPE}`).exec(message);
   if (broadcast) {
@@ -37,14 +63,25 @@ export function explainError({ message, line, column }, source, track = 'js') {
     // One operand is the other with its last axis gone: a max or sum without keepdims.
     const [big, small] = a.length === b.length + 1 ? [a, b] : b.length === a.length + 1 ? [b, a] : [null, null];
     if (big && small.every((d, i) => d === big[i])) {
-      return { key: 'explain.keepdims', params: { a: fmt(big), b: fmt(small), keepdims: track === 'python' ? 'keepdims=True' : '{ axis: -1, keepdims: true }' } };
+      return {
+        key: 'explain.keepdims',
+        params: {
+          a: fmt(big),
+          b: fmt(small),
+          keepdims: track === 'python' ? 'keepdims=True' : '{ axis: -1, keepdims: true }',
+        },
+      };
     }
     return { key: 'explain.broadcast', params: { a: fmt(a), b: fmt(b) } };
   }
   const matmul = new RegExp(`matmul: .*?${SHAPE}.*?${SHAPE}`).exec(message);
   if (matmul && /core dimension|mismatch|does not match/i.test(message)) {
     const [a, b] = [parseShape(matmul[1]), parseShape(matmul[2])];
-    if (a.length && b.length) return { key: 'explain.matmul', params: { a: fmt(a), b: fmt(b), n: a.at(-1), m: b.length > 1 ? b.at(-2) : b[0] } };
+    if (a.length && b.length)
+      return {
+        key: 'explain.matmul',
+        params: { a: fmt(a), b: fmt(b), n: a.at(-1), m: b.length > 1 ? b.at(-2) : b[0] },
+      };
   }
   return null;
 }

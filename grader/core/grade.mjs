@@ -38,10 +38,18 @@ class Clock {
     this.wallAt = now() + deadlineMs * LIMITS.wallFactor;
   }
   /** Budget left (ms of the host's time), and wall ms left for the request. */
-  get left() { return this.deadlineMs - this.spent; }
-  get wallLeft() { return this.wallAt - now(); }
-  get over() { return this.left <= 0 || this.wallLeft <= 0; }
-  bill(res, t0) { this.spent += typeof res?.cpuMs === 'number' ? res.cpuMs : now() - t0; }
+  get left() {
+    return this.deadlineMs - this.spent;
+  }
+  get wallLeft() {
+    return this.wallAt - now();
+  }
+  get over() {
+    return this.left <= 0 || this.wallLeft <= 0;
+  }
+  bill(res, t0) {
+    this.spent += typeof res?.cpuMs === 'number' ? res.cpuMs : now() - t0;
+  }
 }
 
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
@@ -80,27 +88,64 @@ const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
 
-export async function grade({ exercise, source, track, sandbox, core, fast, lang = 'ru', seed, timeoutMs, memoryMb = LIMITS.memoryMb, deadlineMs, onGraderError, onTest }) {
-  if (typeof track?.prepareSource !== 'function') throw new TypeError('grade(): `track` must be one of the tracks (grader/index.mjs TRACKS), given by the caller');
+export async function grade({
+  exercise,
+  source,
+  track,
+  sandbox,
+  core,
+  fast,
+  lang = 'ru',
+  seed,
+  timeoutMs,
+  memoryMb = LIMITS.memoryMb,
+  deadlineMs,
+  onGraderError,
+  onTest,
+}) {
+  if (typeof track?.prepareSource !== 'function')
+    throw new TypeError('grade(): `track` must be one of the tracks (grader/index.mjs TRACKS), given by the caller');
   // The pack's limits are for JavaScript; a track may scale them (its `timeScale`). A test's own
   // timeout_ms is used as it is, and the default deadline grows by what such tests grant beyond the
   // pack's limit. Limits given explicitly (--timeout-ms, --deadline-ms) are used as they are.
   const scale = track.timeScale ?? 1;
   const packLimit = callLimitMs(exercise.spec, track);
-  const granted = timeoutMs === undefined ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - packLimit), 0) : 0;
+  const granted =
+    timeoutMs === undefined
+      ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - packLimit), 0)
+      : 0;
   deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS * scale + granted;
   const clock = new Clock(deadlineMs);
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
-  fast = fast ?? { name: core.flavour === 'baseline' ? 'wasm' : 'simd', attentionF32: (args) => core.attentionF32(args) };
+  fast = fast ?? {
+    name: core.flavour === 'baseline' ? 'wasm' : 'simd',
+    attentionF32: (args) => core.attentionF32(args),
+  };
   const spec = exercise.spec;
   seed = seed ?? spec.seed;
   const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? packLimit;
-  const report = { exercise: spec.slug, seed, lang, backend: fast.name, status: 'fail', message: null, passed: 0, total: spec.tests.length, tests: [] };
+  const report = {
+    exercise: spec.slug,
+    seed,
+    lang,
+    backend: fast.name,
+    status: 'fail',
+    message: null,
+    passed: 0,
+    total: spec.tests.length,
+    tests: [],
+  };
   const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   const entry = (test, status, message, output = '') => ({
-    id: test.id, name: test.name[lang] || test.name.en, task_id: test.task_id, status, message, output: capOutput(output, lang), test_code: typeof test.test_code === 'string' ? test.test_code : test.test_code[track.name] ?? test.test_code.js,
+    id: test.id,
+    name: test.name[lang] || test.name.en,
+    task_id: test.task_id,
+    status,
+    message,
+    output: capOutput(output, lang),
+    test_code: typeof test.test_code === 'string' ? test.test_code : (test.test_code[track.name] ?? test.test_code.js),
   });
   const notRun = (message) => {
     report.status = 'error';
@@ -127,13 +172,30 @@ export async function grade({ exercise, source, track, sandbox, core, fast, lang
   // is graded on its declarations only (prepareSource's copy), loaded in a fresh realm with the same
   // budget; the report says so once.
   const loadMs = timeoutMs * 2;
-  const loadOptions = () => ({ functions: spec.functions, aliases: prepared.aliases, timeoutMs: Math.min(loadMs, clock.left), deadlineMs: clock.wallLeft });
-  const loadBilled = async (src) => { const t0 = now(); const r = await sandbox.load(src, loadOptions()); clock.bill(r, t0); return r; };
+  const loadOptions = () => ({
+    functions: spec.functions,
+    aliases: prepared.aliases,
+    timeoutMs: Math.min(loadMs, clock.left),
+    deadlineMs: clock.wallLeft,
+  });
+  const loadBilled = async (src) => {
+    const t0 = now();
+    const r = await sandbox.load(src, loadOptions());
+    clock.bill(r, t0);
+    return r;
+  };
   let load = await loadBilled(prepared.source);
   if (load.ok && load.error?.syntax) return syntaxError(load.error);
   report.output = capOutput(load.output || '', lang); // what the script printed at top level (its demo lines)
-  const loadNote = !load.ok ? t(`load.${load.kind === 'timeout' || load.kind === 'memory' ? load.kind : 'crash'}`, { ms: loadMs, mb: memoryMb, message: load.message })
-    : load.error ? t('load.error', { line: load.error.line ?? '?', message: load.error.message }) : null;
+  const loadNote = !load.ok
+    ? t(`load.${load.kind === 'timeout' || load.kind === 'memory' ? load.kind : 'crash'}`, {
+        ms: loadMs,
+        mb: memoryMb,
+        message: load.message,
+      })
+    : load.error
+      ? t('load.error', { line: load.error.line ?? '?', message: load.error.message })
+      : null;
   if (loadNote) {
     report.message = `${loadNote} ${t('load.declarations')}`;
     if (clock.over) return notRun(t('deadline.not_run', { s: seconds }));
@@ -147,26 +209,66 @@ export async function grade({ exercise, source, track, sandbox, core, fast, lang
   const testName = (test) => test.name[lang] || test.name.en;
   const sayOnce = (f, test) => {
     // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
-    const key = f.error ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}` : f.cause ? `cause\0${f.cause}` : null;
+    const key = f.error
+      ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}`
+      : f.cause
+        ? `cause\0${f.cause}`
+        : null;
     if (!key) return f.message;
-    if (!firstSaid.has(key)) { firstSaid.set(key, test); return f.message; }
+    if (!firstSaid.has(key)) {
+      firstSaid.set(key, test);
+      return f.message;
+    }
     const first = firstSaid.get(key);
     sameAs = first.id;
-    return f.error ? t('error.same', { fn: f.error.fn, where: f.error.line ? t('error.where', { line: f.error.line }) : '', test: testName(first) })
+    return f.error
+      ? t('error.same', {
+          fn: f.error.fn,
+          where: f.error.line ? t('error.where', { line: f.error.line }) : '',
+          test: testName(first),
+        })
       : sentences(f.problem, t('cause.same', { test: testName(first) }));
   };
 
-  const done = (e) => { report.tests.push(e); onTest?.(e, { index: report.tests.length - 1, sameAs }); sameAs = null; };
+  const done = (e) => {
+    report.tests.push(e);
+    onTest?.(e, { index: report.tests.length - 1, sameAs });
+    sameAs = null;
+  };
   for (const test of spec.tests) {
-    if (clock.over) { done(entry(test, 'error', t('deadline.not_run', { s: seconds }))); continue; }
-    const ctx = makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs, memoryMb, clock, source: prepared.source, members: prepared.members, reads: prepared.reads, loadNote });
-    let status = 'pass', message = null;
+    if (clock.over) {
+      done(entry(test, 'error', t('deadline.not_run', { s: seconds })));
+      continue;
+    }
+    const ctx = makeContext({
+      exercise,
+      test,
+      track,
+      seed,
+      lang,
+      core,
+      fast,
+      sandbox,
+      timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs,
+      memoryMb,
+      clock,
+      source: prepared.source,
+      members: prepared.members,
+      reads: prepared.reads,
+      loadNote,
+    });
+    let status = 'pass',
+      message = null;
     try {
       await exercise.suite[test.id](ctx);
     } catch (e) {
-      if (e instanceof Failure) { status = 'fail'; message = sayOnce(e, test); }
-      else if (e instanceof DeadlineReached) { status = 'error'; message = t('deadline.hit', { s: seconds }); }
-      else {
+      if (e instanceof Failure) {
+        status = 'fail';
+        message = sayOnce(e, test);
+      } else if (e instanceof DeadlineReached) {
+        status = 'error';
+        message = t('deadline.hit', { s: seconds });
+      } else {
         status = 'error';
         message = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
         onGraderError?.(e);
@@ -176,22 +278,49 @@ export async function grade({ exercise, source, track, sandbox, core, fast, lang
     done(entry(test, status, message, ctx.output));
   }
   report.time_ms = Math.round(clock.spent);
-  report.status = report.passed === report.total && report.total > 0 ? 'pass'
-    : report.tests.some((x) => x.status === 'error') ? 'error' : 'fail';
-  if (report.status === 'error' && !report.message) report.message = report.tests.find((x) => x.status === 'error').message;
+  report.status =
+    report.passed === report.total && report.total > 0
+      ? 'pass'
+      : report.tests.some((x) => x.status === 'error')
+        ? 'error'
+        : 'fail';
+  if (report.status === 'error' && !report.message)
+    report.message = report.tests.find((x) => x.status === 'error').message;
   return report;
 }
 
-
 /** The calls a pack's reference functions answer (`ctx.ref.split_heads(…)` → core.call('<slug>.split_heads', …)). */
-export const referenceOf = (core, slug) => new Proxy({}, { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) });
+export const referenceOf = (core, slug) =>
+  new Proxy(
+    {},
+    { get: (_, name) => (typeof name === 'string' ? (...args) => core.call(`${slug}.${name}`, ...args) : undefined) },
+  );
 
-function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, timeoutMs, memoryMb, clock, source, members, reads, loadNote }) {
+function makeContext({
+  exercise,
+  test,
+  track,
+  seed,
+  lang,
+  core,
+  fast,
+  sandbox,
+  timeoutMs,
+  memoryMb,
+  clock,
+  source,
+  members,
+  reads,
+  loadNote,
+}) {
   const spec = exercise.spec;
   const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
-  const fail = (problem, cause = null) => { throw new Failure(sentences(problem, cause), { problem, cause }); };
-  let measuring = null, measured = null; // ctx.measure's request, and what the last call reported
+  const fail = (problem, cause = null) => {
+    throw new Failure(sentences(problem, cause), { problem, cause });
+  };
+  let measuring = null,
+    measured = null; // ctx.measure's request, and what the last call reported
   /**
    * One call into the student's code (ctx.call and ctx.probe): `retry` confirms an overrun by a second run.
    */
@@ -201,7 +330,12 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       if (clock.over) throw new DeadlineReached();
       const limit = Math.max(1, Math.floor(Math.min(ms, clock.left))); // whole milliseconds, as the messages say them
       const t0 = now();
-      const res = await sandbox.call(fn, wire, { timeoutMs: limit, deadlineMs: clock.wallLeft, fresh, ...(measuring && { measure: measuring }) });
+      const res = await sandbox.call(fn, wire, {
+        timeoutMs: limit,
+        deadlineMs: clock.wallLeft,
+        fresh,
+        ...(measuring && { measure: measuring }),
+      });
       clock.bill(res, t0);
       measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
       if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
@@ -223,19 +357,40 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       if (res.kind === 'memory') {
         // np refused one array larger than the whole budget, when it was asked for: its shape and line.
         const shape = /^MemoryError: an array of shape (\([\d, ]*\))/.exec(String(res.message))?.[1];
-        if (shape) fail(t('memory.array', { fn, shape, mb: memoryMb, where: res.line ? t('error.where', { line: res.line }) : '' }));
+        if (shape)
+          fail(
+            t('memory.array', { fn, shape, mb: memoryMb, where: res.line ? t('error.where', { line: res.line }) : '' }),
+          );
         fail(t('memory', { fn, mb: memoryMb }));
       }
       if (res.kind === 'crash') fail(t('crash', { fn, message: res.message }));
-      if (res.kind === 'invalid') fail(t('invalid', { fn, what: t(`invalid.${res.reason}`, { n: res.detail, max: LIMITS.elements, depth: LIMITS.depth, mb: Math.round(LIMITS.replyBytes / 2 ** 20) }) }));
+      if (res.kind === 'invalid')
+        fail(
+          t('invalid', {
+            fn,
+            what: t(`invalid.${res.reason}`, {
+              n: res.detail,
+              max: LIMITS.elements,
+              depth: LIMITS.depth,
+              mb: Math.round(LIMITS.replyBytes / 2 ** 20),
+            }),
+          }),
+        );
       if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
       const where = res.line ? t('error.where', { line: res.line }) : '';
       const why = explainError(res, source, ctx.track);
       const cause = why && t(why.key, why.params);
       // Explained: the error's type and where, then the explanation (in the student's language).
       const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];
-      const problem = cause && type ? t('error.explained', { fn, message: res.message, type, where }) : t('error', { fn, message: res.message, where });
-      const err = new Failure(sentences(problem, cause), { problem, cause, error: { fn, message: res.message, line: res.line } });
+      const problem =
+        cause && type
+          ? t('error.explained', { fn, message: res.message, type, where })
+          : t('error', { fn, message: res.message, where });
+      const err = new Failure(sentences(problem, cause), {
+        problem,
+        cause,
+        error: { fn, message: res.message, line: res.line },
+      });
       err.raised = res.message;
       throw err;
     }
@@ -243,7 +398,18 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     return res.value;
   };
   const ctx = {
-    spec, test, params: test.params || {}, lang, track: track.name, engine: core, ref: referenceOf(core, spec.slug), fast, source, members, t, fail,
+    spec,
+    test,
+    params: test.params || {},
+    lang,
+    track: track.name,
+    engine: core,
+    ref: referenceOf(core, spec.slug),
+    fast,
+    source,
+    members,
+    t,
+    fail,
     /** What the student's function `fn` and the functions it calls read (the track's source preparation), or null. */
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
@@ -252,7 +418,10 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
      * reference with these options gives the student's output") as kit.explain() candidates: each
      * recomputes ctx.ref[fn](...args, options).
      */
-    mistakes: (fn, args) => (test.mistakes ?? []).filter((m) => m.function === fn).map((m) => ({ key: m.key, run: () => ctx.ref[fn](...args, m.options) })),
+    mistakes: (fn, args) =>
+      (test.mistakes ?? [])
+        .filter((m) => m.function === fn)
+        .map((m) => ({ key: m.key, run: () => ctx.ref[fn](...args, m.options) })),
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 
@@ -266,7 +435,9 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
       try {
         const value = await ctx.call(fn, ...args);
         return { value, ...measured };
-      } finally { measuring = null; }
+      } finally {
+        measuring = null;
+      }
     },
 
     /**
@@ -274,20 +445,29 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
      * overruns its limit is run once more, alone in a fresh sandbox with twice the limit, and only a
      * second overrun is a `timeout` (a busy machine or a slow first start is never called a loop).
      */
-    call(fn, ...args) { return callWith({ retry: true }, fn, ...args); },
+    call(fn, ...args) {
+      return callWith({ retry: true }, fn, ...args);
+    },
 
     /**
      * A diagnosis' call: like call(), but an overrun is not run again (the probe's answer only
      * sharpens a message, so it costs at most one limit; the suite treats any failure as "no").
      */
-    probe(fn, ...args) { return callWith({ retry: false }, fn, ...args); },
-
+    probe(fn, ...args) {
+      return callWith({ retry: false }, fn, ...args);
+    },
 
     /** A returned value as a tensor, or a Failure saying why it is not an array. */
     array(value, fn) {
       const r = toTensor(value);
       if (r.tensor) return r.tensor;
-      if (r.error === 'not-array') fail(t('not_array', { fn, kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind) }));
+      if (r.error === 'not-array')
+        fail(
+          t('not_array', {
+            fn,
+            kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind),
+          }),
+        );
       fail(t(r.error, { fn, kind: kindName(lang, r.kind), kindNom: kindName(lang, r.kind, true) }));
     },
 
@@ -295,8 +475,12 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     tuple(value, fn, names) {
       const n = names.length;
       if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$array))) {
-        const kind = value && value.$array ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
-          : Array.isArray(value) ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}` : kindName(lang, value === null ? 'null' : value?.$other ?? typeof value);
+        const kind =
+          value && value.$array
+            ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
+            : Array.isArray(value)
+              ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}`
+              : kindName(lang, value === null ? 'null' : (value?.$other ?? typeof value));
         fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }
       return value.map((v) => ctx.array(v, fn));
@@ -306,10 +490,19 @@ function makeContext({ exercise, test, track, seed, lang, core, fast, sandbox, t
     mismatch(actual, expected, what, tol = ctx.tol) {
       const r = compare(actual, expected, tol);
       if (r.ok) return null;
-      if (r.reason === 'shape') return t('shape', { what, actual: fmtShape(r.actualShape), expected: fmtShape(r.expectedShape) });
+      if (r.reason === 'shape')
+        return t('shape', { what, actual: fmtShape(r.actualShape), expected: fmtShape(r.expectedShape) });
       if (r.reason === 'dtype') return t(expected.dtype === 'bool' ? 'dtype.bool' : 'dtype.float', { what });
       const show = (x) => (expected.dtype === 'bool' ? String(Boolean(x)) : fmtNum(x));
-      const params = { what, index: `[${r.index.join(', ')}]`, actual: show(r.actual), expected: show(r.expected), count: r.count, total: r.total, maxAbsErr: fmtNum(r.maxAbsErr) };
+      const params = {
+        what,
+        index: `[${r.index.join(', ')}]`,
+        actual: show(r.actual),
+        expected: show(r.expected),
+        count: r.count,
+        total: r.total,
+        maxAbsErr: fmtNum(r.maxAbsErr),
+      };
       return t(r.reason, params);
     },
   };

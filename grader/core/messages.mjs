@@ -6,24 +6,26 @@ const en = {
   'status.pass': 'passed',
   'status.fail': 'failed',
   'status.error': 'error',
-  'summary': '{passed} of {total} tests passed',
-  'seed': 'seed {seed}',
-  'backend': 'fast path {backend}',
-  'syntax': 'Syntax error at line {line}, column {column}: {message}',
-  'syntax.star_display': 'This runtime (MicroPython) cannot unpack with `*` inside a tuple or list written out, such as `(*lead, T, d)`: build it as `tuple(lead) + (T, d)`. Unpacking into a call, `f(*args)`, works.',
+  summary: '{passed} of {total} tests passed',
+  seed: 'seed {seed}',
+  backend: 'fast path {backend}',
+  syntax: 'Syntax error at line {line}, column {column}: {message}',
+  'syntax.star_display':
+    'This runtime (MicroPython) cannot unpack with `*` inside a tuple or list written out, such as `(*lead, T, d)`: build it as `tuple(lead) + (T, d)`. Unpacking into a call, `f(*args)`, works.',
   'load.error': 'While loading, your script stopped with an error at line {line}: {message}.',
   'load.timeout': 'Your script did not finish loading within {ms} ms (top-level code that never ends?).',
   'load.memory': 'Your script used too much memory while loading and was stopped (limit {mb} MiB).',
   'load.crash': 'Your script stopped the sandbox while loading ({message}).',
   'load.declarations': 'Only its declarations were graded: functions, and constants with simple values.',
   'load.declarations_failed': 'Its declarations could not be loaded either: {message}.',
-  'missing.after_load': 'Your script\'s top level did not complete, see the note above.',
+  'missing.after_load': "Your script's top level did not complete, see the note above.",
   'not_run.syntax': 'Not run: the file does not parse (a syntax error at line {line}, column {column}).',
   'deadline.hit': 'The submission used up its overall time limit of {s} s during this test.',
   'deadline.not_run': 'Not run: the submission used up its overall time limit of {s} s before this test.',
-  'grader_error': 'Grader error (a fault of the grader, not of your code): {message}',
-  'crash': '`{fn}` stopped the sandbox process ({message}): look for a very large array or string, or recursion without end.',
-  'invalid': '`{fn}` returned something that cannot be checked: {what}.',
+  grader_error: 'Grader error (a fault of the grader, not of your code): {message}',
+  crash:
+    '`{fn}` stopped the sandbox process ({message}): look for a very large array or string, or recursion without end.',
+  invalid: '`{fn}` returned something that cannot be checked: {what}.',
   'invalid.too_long': 'an array of length {n}, more than the {max} elements a result may have',
   'invalid.too_many': 'more than {max} numbers in all',
   'invalid.too_deep': 'lists nested more than {depth} levels deep',
@@ -31,37 +33,45 @@ const en = {
   'invalid.too_big': 'a result larger than {mb} MiB',
   'invalid.reply': 'a reply the grader could not read',
   'invalid.unreadable': 'a value that could not be read',
-  'not_implemented': '`{fn}` returns nothing yet: it is not implemented.',
-  'missing': '`{fn}` is not defined in your code.',
-  'error': '`{fn}` raised an error{where}: {message}',
+  not_implemented: '`{fn}` returns nothing yet: it is not implemented.',
+  missing: '`{fn}` is not defined in your code.',
+  error: '`{fn}` raised an error{where}: {message}',
   'error.same': '`{fn}` raised the same error{where} as in the test “{test}”.',
   // An error the grader explains (the sentence after it): English keeps NumPy's own words.
   'error.explained': '`{fn}` raised an error{where}: {message}',
   'cause.same': 'The same cause as in the test “{test}”.',
   'explain.operator': 'JavaScript’s `{op}` does not work on arrays: use `{fix}`.',
   'explain.math': '`Math.{name}` works on single numbers only: for an array use `np.{np}(…)`.',
-  'explain.keepdims': 'A max or sum lost its axis: {b} is {a} without the last axis it was taken over. Keep that axis with `{keepdims}`, so that the result lines up row by row.',
+  'explain.keepdims':
+    'A max or sum lost its axis: {b} is {a} without the last axis it was taken over. Keep that axis with `{keepdims}`, so that the result lines up row by row.',
   'explain.broadcast': 'The shapes {a} and {b} do not line up from the right (each axis must be equal or 1).',
-  'explain.matmul': 'matmul multiplies the last axis of the left operand, {a}, by the second-to-last of the right one, {b}: {n} ≠ {m}.',
+  'explain.matmul':
+    'matmul multiplies the last axis of the left operand, {a}, by the second-to-last of the right one, {b}: {n} ≠ {m}.',
   'explain.indexing': '`{expr}` reads a plain property: arrays are indexed with `{fix}`.',
   'error.where': ' at line {line}',
-  'timeout': '`{fn}` ran for {ms} ms without finishing, and again for {ms2} ms when it was run a second time on its own: look for a loop that never ends.',
+  timeout:
+    '`{fn}` ran for {ms} ms without finishing, and again for {ms2} ms when it was run a second time on its own: look for a loop that never ends.',
   'timeout.probe': '`{fn}` ran for {ms} ms without finishing.',
-  'memory': '`{fn}` used too much memory and was stopped (limit {mb} MiB for the whole run): look for an array or string far larger than the inputs, one that grows without end, or arrays kept in a global between calls.',
-  'memory.array': '`{fn}` asked for an array of shape {shape}{where}, larger than the memory limit of the whole run ({mb} MiB): look for sizes mixed up, such as a product of dimensions where one dimension was meant.',
-  'not_array': '`{fn}` returned {kind} where an array was expected.',
-  'ragged': '`{fn}` returned nested lists of different lengths: that is not a rectangular array.',
-  'mixed': '`{fn}` returned a list that mixes numbers and booleans.',
-  'element': '`{fn}` returned a list containing {kindNom}; only numbers or booleans can form an array.',
-  'not_tuple': '`{fn}` must return [{names}]; it returned {kind}.',
-  'shape': '{what}: shape is {actual}, expected {expected}.',
-  'dtype.bool': '{what} must be a boolean mask (true/false), but it holds numbers. Make it with a comparison, or `.astype("bool")`.',
+  memory:
+    '`{fn}` used too much memory and was stopped (limit {mb} MiB for the whole run): look for an array or string far larger than the inputs, one that grows without end, or arrays kept in a global between calls.',
+  'memory.array':
+    '`{fn}` asked for an array of shape {shape}{where}, larger than the memory limit of the whole run ({mb} MiB): look for sizes mixed up, such as a product of dimensions where one dimension was meant.',
+  not_array: '`{fn}` returned {kind} where an array was expected.',
+  ragged: '`{fn}` returned nested lists of different lengths: that is not a rectangular array.',
+  mixed: '`{fn}` returned a list that mixes numbers and booleans.',
+  element: '`{fn}` returned a list containing {kindNom}; only numbers or booleans can form an array.',
+  not_tuple: '`{fn}` must return [{names}]; it returned {kind}.',
+  shape: '{what}: shape is {actual}, expected {expected}.',
+  'dtype.bool':
+    '{what} must be a boolean mask (true/false), but it holds numbers. Make it with a comparison, or `.astype("bool")`.',
   'dtype.float': '{what} must hold numbers, but it holds booleans.',
-  'nonfinite': '{what}: element {index} is {actual}, expected {expected}.',
-  'values': '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
+  nonfinite: '{what}: element {index} is {actual}, expected {expected}.',
+  values:
+    '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
   // Python spellings (the track's variant, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
-  'dtype.bool.py': '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
+  'dtype.bool.py':
+    '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
   // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
   'syntax.unclosed': 'this `{bracket}` is never closed',
   'syntax.unfinished': 'the line ends with `{op}`, and the next line does not go on from it',
@@ -85,11 +95,12 @@ const ru = {
   'status.pass': 'пройден',
   'status.fail': 'не пройден',
   'status.error': 'ошибка',
-  'summary': 'Пройдено тестов: {passed} из {total}',
-  'seed': 'сид {seed}',
-  'backend': 'быстрый путь {backend}',
-  'syntax': 'Синтаксическая ошибка в строке {line}, столбец {column}: {message}',
-  'syntax.star_display': 'Здесь (MicroPython) нельзя распаковывать `*` внутри записанного кортежа или списка, как в `(*lead, T, d)`: соберите его так: `tuple(lead) + (T, d)`. Распаковка в вызове, `f(*args)`, работает.',
+  summary: 'Пройдено тестов: {passed} из {total}',
+  seed: 'сид {seed}',
+  backend: 'быстрый путь {backend}',
+  syntax: 'Синтаксическая ошибка в строке {line}, столбец {column}: {message}',
+  'syntax.star_display':
+    'Здесь (MicroPython) нельзя распаковывать `*` внутри записанного кортежа или списка, как в `(*lead, T, d)`: соберите его так: `tuple(lead) + (T, d)`. Распаковка в вызове, `f(*args)`, работает.',
   'load.error': 'При загрузке скрипт остановился с ошибкой в строке {line}: {message}.',
   'load.timeout': 'Скрипт не загрузился за {ms} мс (бесконечный цикл на верхнем уровне?).',
   'load.memory': 'При загрузке скрипт занял слишком много памяти и был остановлен (лимит {mb} МиБ).',
@@ -100,9 +111,10 @@ const ru = {
   'not_run.syntax': 'Не запускался: файл не разбирается (синтаксическая ошибка в строке {line}, столбец {column}).',
   'deadline.hit': 'Во время этого теста решение исчерпало общий лимит времени в {s} с.',
   'deadline.not_run': 'Не запускался: решение исчерпало общий лимит времени в {s} с раньше, чем дошло до этого теста.',
-  'grader_error': 'Ошибка проверяющей системы (не вашего кода): {message}',
-  'crash': '`{fn}` остановила процесс песочницы ({message}): проверьте, нет ли огромного массива или строки либо бесконечной рекурсии.',
-  'invalid': '`{fn}` вернула то, что нельзя проверить: {what}.',
+  grader_error: 'Ошибка проверяющей системы (не вашего кода): {message}',
+  crash:
+    '`{fn}` остановила процесс песочницы ({message}): проверьте, нет ли огромного массива или строки либо бесконечной рекурсии.',
+  invalid: '`{fn}` вернула то, что нельзя проверить: {what}.',
   'invalid.too_long': 'массив длины {n}, а в результате может быть не больше {max} элементов',
   'invalid.too_many': 'всего больше {max} чисел',
   'invalid.too_deep': 'списки вложены глубже {depth} уровней',
@@ -110,37 +122,43 @@ const ru = {
   'invalid.too_big': 'результат больше {mb} МиБ',
   'invalid.reply': 'ответ, который проверяющая система не смогла прочитать',
   'invalid.unreadable': 'значение, которое не удалось прочитать',
-  'not_implemented': '`{fn}` пока ничего не возвращает: функция ещё не реализована.',
-  'missing': 'В коде нет функции `{fn}`.',
-  'error': 'В `{fn}` возникла ошибка{where}: {message}',
+  not_implemented: '`{fn}` пока ничего не возвращает: функция ещё не реализована.',
+  missing: 'В коде нет функции `{fn}`.',
+  error: 'В `{fn}` возникла ошибка{where}: {message}',
   'error.same': 'В `{fn}` та же ошибка{where}, что и в тесте «{test}».',
   // Russian gives the error's type only: the explanation that follows says the rest in Russian.
   'error.explained': 'В `{fn}` возникла ошибка {type}{where}',
   'cause.same': 'Причина та же, что и в тесте «{test}».',
   'explain.operator': 'Оператор JavaScript `{op}` не работает с массивами: используйте `{fix}`.',
   'explain.math': '`Math.{name}` работает только с отдельными числами: для массива используйте `np.{np}(…)`.',
-  'explain.keepdims': 'У максимума или суммы пропала ось: {b} — это {a} без последней оси, вдоль которой они считались. Сохраните её с `{keepdims}`, чтобы результат согласовался построчно.',
+  'explain.keepdims':
+    'У максимума или суммы пропала ось: {b} — это {a} без последней оси, вдоль которой они считались. Сохраните её с `{keepdims}`, чтобы результат согласовался построчно.',
   'explain.broadcast': 'Формы {a} и {b} не согласуются справа налево (каждая ось должна совпадать или быть равна 1).',
   'explain.matmul': 'matmul умножает последнюю ось левого операнда, {a}, на предпоследнюю ось правого, {b}: {n} ≠ {m}.',
   'explain.indexing': '`{expr}` читает обычное свойство: элементы массива берутся так: `{fix}`.',
   'error.where': ' (строка {line})',
-  'timeout': '`{fn}` работала {ms} мс и не завершилась, а при повторном отдельном запуске — ещё {ms2} мс: проверьте, не зациклился ли какой-то цикл.',
+  timeout:
+    '`{fn}` работала {ms} мс и не завершилась, а при повторном отдельном запуске — ещё {ms2} мс: проверьте, не зациклился ли какой-то цикл.',
   'timeout.probe': '`{fn}` работала {ms} мс и не завершилась.',
-  'memory': '`{fn}` заняла слишком много памяти и была остановлена (лимит {mb} МиБ на весь запуск): проверьте, нет ли массива или строки намного больше входных данных, массива, который растёт без конца, или массивов, которые копятся в глобальной переменной между вызовами.',
-  'memory.array': '`{fn}` запросила массив формы {shape}{where}, больше всего лимита памяти на запуск ({mb} МиБ): проверьте, не перепутаны ли размеры — например, произведение размерностей там, где нужна одна.',
-  'not_array': '`{fn}` вернула {kind}, а ожидался массив.',
-  'ragged': '`{fn}` вернула вложенные списки разной длины: это не прямоугольный массив.',
-  'mixed': '`{fn}` вернула список, где перемешаны числа и логические значения.',
-  'element': '`{fn}` вернула список, в котором есть {kindNom}; массив может состоять только из чисел или true/false.',
-  'not_tuple': '`{fn}` должна вернуть [{names}], а вернула {kind}.',
-  'shape': '{what}: форма {actual}, ожидалась {expected}.',
+  memory:
+    '`{fn}` заняла слишком много памяти и была остановлена (лимит {mb} МиБ на весь запуск): проверьте, нет ли массива или строки намного больше входных данных, массива, который растёт без конца, или массивов, которые копятся в глобальной переменной между вызовами.',
+  'memory.array':
+    '`{fn}` запросила массив формы {shape}{where}, больше всего лимита памяти на запуск ({mb} МиБ): проверьте, не перепутаны ли размеры — например, произведение размерностей там, где нужна одна.',
+  not_array: '`{fn}` вернула {kind}, а ожидался массив.',
+  ragged: '`{fn}` вернула вложенные списки разной длины: это не прямоугольный массив.',
+  mixed: '`{fn}` вернула список, где перемешаны числа и логические значения.',
+  element: '`{fn}` вернула список, в котором есть {kindNom}; массив может состоять только из чисел или true/false.',
+  not_tuple: '`{fn}` должна вернуть [{names}], а вернула {kind}.',
+  shape: '{what}: форма {actual}, ожидалась {expected}.',
   'dtype.bool': '{what}: нужна булева маска (true/false), а в ней числа. Получите её сравнением или `.astype("bool")`.',
   'dtype.float': '{what}: нужны числа, а в результате true/false.',
-  'nonfinite': '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
-  'values': '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
+  nonfinite: '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
+  values:
+    '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
   // написание для Python (вариант трека, grade.mjs sayForTrack)
   'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
-  'dtype.bool.py': '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
+  'dtype.bool.py':
+    '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
   // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
   'syntax.unclosed': 'скобка `{bracket}`, открытая здесь, нигде не закрыта',
   'syntax.unfinished': 'строка кончается на `{op}`, а следующая строка её не продолжает',
@@ -163,8 +181,28 @@ const ru = {
 // What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,
 // for "a list containing …", the nominative (в котором есть строка).
 const kinds = {
-  en: { undefined: 'nothing (undefined)', null: 'null', number: 'a number', string: 'a string', object: 'an object', function: 'a function', boolean: 'a boolean', symbol: 'a symbol', bigint: 'a BigInt' },
-  ru: { undefined: 'ничего (undefined)', null: 'null', number: 'число', string: 'строку', object: 'объект', function: 'функцию', boolean: 'логическое значение', symbol: 'символ', bigint: 'BigInt' },
+  en: {
+    undefined: 'nothing (undefined)',
+    null: 'null',
+    number: 'a number',
+    string: 'a string',
+    object: 'an object',
+    function: 'a function',
+    boolean: 'a boolean',
+    symbol: 'a symbol',
+    bigint: 'a BigInt',
+  },
+  ru: {
+    undefined: 'ничего (undefined)',
+    null: 'null',
+    number: 'число',
+    string: 'строку',
+    object: 'объект',
+    function: 'функцию',
+    boolean: 'логическое значение',
+    symbol: 'символ',
+    bigint: 'BigInt',
+  },
 };
 const kindsNominative = {
   en: kinds.en,
@@ -195,9 +233,11 @@ export function say(lang, key, params = {}, pack = null) {
  */
 function plural(lang, n, forms) {
   if (lang !== 'ru') return forms[n === 1 ? 0 : 1] ?? forms[0];
-  const m10 = n % 10, m100 = n % 100;
+  const m10 = n % 10,
+    m100 = n % 100;
   const i = m10 === 1 && m100 !== 11 ? 0 : m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14) ? 1 : 2;
   return forms[i] ?? forms.at(-1);
 }
 
-export const kindName = (lang, kind, nominative = false) => ((nominative ? kindsNominative : kinds)[lang] || kinds.ru)[kind] || kind;
+export const kindName = (lang, kind, nominative = false) =>
+  ((nominative ? kindsNominative : kinds)[lang] || kinds.ru)[kind] || kind;

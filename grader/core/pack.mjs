@@ -11,18 +11,61 @@ const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
 
 // The schema of spec.json: each key with its check (a function returning a problem, or null).
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const texts = (v) => (isObj(v) && LANGS.every((l) => typeof v[l] === 'string' && v[l].trim()) && Object.keys(v).every((k) => LANGS.includes(k)) ? null : `must be { "ru": "…", "en": "…" }`);
-const tolerance = (v) => (isObj(v) && Object.keys(v).every((k) => ['rtol', 'atol'].includes(k) && typeof v[k] === 'number' && v[k] >= 0) ? null : 'must be { "rtol": number, "atol": number }');
+const texts = (v) =>
+  isObj(v) &&
+  LANGS.every((l) => typeof v[l] === 'string' && v[l].trim()) &&
+  Object.keys(v).every((k) => LANGS.includes(k))
+    ? null
+    : `must be { "ru": "…", "en": "…" }`;
+const tolerance = (v) =>
+  isObj(v) && Object.keys(v).every((k) => ['rtol', 'atol'].includes(k) && typeof v[k] === 'number' && v[k] >= 0)
+    ? null
+    : 'must be { "rtol": number, "atol": number }';
 const SPEC = {
   slug: { required: true, check: (v) => (typeof v === 'string' && SLUG.test(v) ? null : 'must be a lowercase slug') },
   title: { required: true, check: texts },
-  order: { check: (v) => (Number.isInteger(v) ? null : 'must be an integer (the place in the course: pickers sort by it)') },
-  functions: { required: true, check: (v) => (Array.isArray(v) && v.length && v.every((f) => typeof f === 'string' && IDENT.test(f)) && new Set(v).size === v.length ? null : 'must be a list of distinct function names') },
-  tasks: { required: true, check: (v) => (Array.isArray(v) && v.every((t) => isObj(t) && Number.isInteger(t.id) && typeof t.function === 'string' && Object.keys(t).every((k) => ['id', 'function'].includes(k))) ? null : 'must be a list of { "id": integer, "function": name }') },
-  seed: { required: true, check: (v) => (Number.isInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be an integer from 0 to 2^32 - 1') },
-  timeout_ms: { required: true, check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000') },
+  order: {
+    check: (v) => (Number.isInteger(v) ? null : 'must be an integer (the place in the course: pickers sort by it)'),
+  },
+  functions: {
+    required: true,
+    check: (v) =>
+      Array.isArray(v) &&
+      v.length &&
+      v.every((f) => typeof f === 'string' && IDENT.test(f)) &&
+      new Set(v).size === v.length
+        ? null
+        : 'must be a list of distinct function names',
+  },
+  tasks: {
+    required: true,
+    check: (v) =>
+      Array.isArray(v) &&
+      v.every(
+        (t) =>
+          isObj(t) &&
+          Number.isInteger(t.id) &&
+          typeof t.function === 'string' &&
+          Object.keys(t).every((k) => ['id', 'function'].includes(k)),
+      )
+        ? null
+        : 'must be a list of { "id": integer, "function": name }',
+  },
+  seed: {
+    required: true,
+    check: (v) => (Number.isInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be an integer from 0 to 2^32 - 1'),
+  },
+  timeout_ms: {
+    required: true,
+    check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000'),
+  },
   tolerance: { check: tolerance },
-  panels: { check: (v) => (isObj(v) && Object.keys(v).every((k) => PANELS[k]) ? null : `must be an object of panels (${Object.keys(PANELS).join(', ')})`) },
+  panels: {
+    check: (v) =>
+      isObj(v) && Object.keys(v).every((k) => PANELS[k])
+        ? null
+        : `must be an object of panels (${Object.keys(PANELS).join(', ')})`,
+  },
   tests: { required: true, check: (v) => (Array.isArray(v) && v.length ? null : 'must be a non-empty list') },
 };
 const TEST = {
@@ -30,20 +73,54 @@ const TEST = {
   task_id: { required: true, check: (v) => (Number.isInteger(v) ? null : 'must be an integer') },
   name: { required: true, check: texts },
   // What the test runs, for Exercism/Gradescope: one string, or one per track ({ "js": …, "python": … }, js required).
-  test_code: { required: true, check: (v, tracks) => (typeof v === 'string' || (isObj(v) && typeof v.js === 'string' && Object.entries(v).every(([k, c]) => Object.hasOwn(tracks, k) && typeof c === 'string')) ? null : `must be a string, or an object of strings per track (${Object.keys(tracks).join(', ')}; js required)`) },
+  test_code: {
+    required: true,
+    check: (v, tracks) =>
+      typeof v === 'string' ||
+      (isObj(v) &&
+        typeof v.js === 'string' &&
+        Object.entries(v).every(([k, c]) => Object.hasOwn(tracks, k) && typeof c === 'string'))
+        ? null
+        : `must be a string, or an object of strings per track (${Object.keys(tracks).join(', ')}; js required)`,
+  },
   params: { check: (v) => (isObj(v) ? null : 'must be an object') },
   tolerance: { check: tolerance },
   // This test's limit per call (a test that grants more time, e.g. a memory test at a large T); --timeout-ms overrides it.
-  timeout_ms: { check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000') },
-  mistakes: { check: (v) => (Array.isArray(v) && v.every((m) => isObj(m) && typeof m.key === 'string' && typeof m.function === 'string' && isObj(m.options) && Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k))) ? null : 'must be a list of { "key": message key, "function": reference function, "options": { … } }') },
+  timeout_ms: {
+    check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000'),
+  },
+  mistakes: {
+    check: (v) =>
+      Array.isArray(v) &&
+      v.every(
+        (m) =>
+          isObj(m) &&
+          typeof m.key === 'string' &&
+          typeof m.function === 'string' &&
+          isObj(m.options) &&
+          Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k)),
+      )
+        ? null
+        : 'must be a list of { "key": message key, "function": reference function, "options": { … } }',
+  },
 };
 // Panels a pack may ask the page for. heatmap: the attention weights of the student's `function` on
 // the pack's example (suite.mjs exports `heatmap(kit)`, see exercises/README.md), with `tokens` as labels.
 const PANELS = {
   heatmap: {
     function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
-    tokens: { required: true, check: (v) => (isLabels(v) || (isObj(v) && Object.keys(v).join() === 'ru,en' && isLabels(v.ru) && isLabels(v.en) && v.ru.length === v.en.length) ? null
-      : 'must be a list of strings, or { "ru": [...], "en": [...] } of the same length (the labels in each language)') },
+    tokens: {
+      required: true,
+      check: (v) =>
+        isLabels(v) ||
+        (isObj(v) &&
+          Object.keys(v).join() === 'ru,en' &&
+          isLabels(v.ru) &&
+          isLabels(v.en) &&
+          v.ru.length === v.en.length)
+          ? null
+          : 'must be a list of strings, or { "ru": [...], "en": [...] } of the same length (the labels in each language)',
+    },
   },
   // scale: the Scale panel times the student's `function`, called as function(Q, K, V, mask) on (T, 64).
   scale: {
@@ -53,16 +130,26 @@ const PANELS = {
   // function(Q, K, V, ...args) on (T, 64) (args[0]: a block size, drawn as the one-block guide).
   memory: {
     function: { required: true, check: (v) => (typeof v === 'string' ? null : 'must be a function name') },
-    args: { check: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'boolean') ? null : 'must be a list of numbers or booleans') },
+    args: {
+      check: (v) =>
+        Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'boolean')
+          ? null
+          : 'must be a list of numbers or booleans',
+    },
   },
 };
 const HOOKS = { heatmap: 'the heatmap panel' }; // suite exports that are not tests
 
 function checkFields(where, value, schema, problems, tracks) {
   if (!isObj(value)) return void problems.push(`${where} must be an object`);
-  for (const key of Object.keys(value)) if (!schema[key]) problems.push(`${where} has an unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
+  for (const key of Object.keys(value))
+    if (!schema[key])
+      problems.push(`${where} has an unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
   for (const [key, { required, check }] of Object.entries(schema)) {
-    if (!(key in value)) { if (required) problems.push(`${where} lacks "${key}"`); continue; }
+    if (!(key in value)) {
+      if (required) problems.push(`${where} lacks "${key}"`);
+      continue;
+    }
     const p = check(value[key], tracks);
     if (p) problems.push(`${where}: "${key}" ${p}`);
   }
@@ -82,11 +169,13 @@ export function packProblems(pack, tracks) {
   const { spec } = pack;
   if (!spec) return [`${at('spec.json')} is missing or not JSON`];
   checkFields(at('spec.json'), spec, SPEC, p);
-  if (spec.slug !== undefined && spec.slug !== pack.slug) p.push(`${at('spec.json')}: "slug" is "${spec.slug}" but the folder is "${pack.slug}"`);
+  if (spec.slug !== undefined && spec.slug !== pack.slug)
+    p.push(`${at('spec.json')}: "slug" is "${spec.slug}" but the folder is "${pack.slug}"`);
   const functions = new Set(Array.isArray(spec.functions) ? spec.functions : []);
   const taskIds = new Set();
   for (const [i, t] of (Array.isArray(spec.tasks) ? spec.tasks : []).entries()) {
-    if (isObj(t) && !functions.has(t.function)) p.push(`${at('spec.json')}: tasks[${i}].function "${t.function}" is not in "functions"`);
+    if (isObj(t) && !functions.has(t.function))
+      p.push(`${at('spec.json')}: tasks[${i}].function "${t.function}" is not in "functions"`);
     if (isObj(t)) taskIds.add(t.id);
   }
   const ids = new Set();
@@ -95,28 +184,52 @@ export function packProblems(pack, tracks) {
     if (!isObj(t)) continue;
     if (ids.has(t.id)) p.push(`${at('spec.json')}: tests[${i}].id "${t.id}" is used twice`);
     ids.add(t.id);
-    if (Number.isInteger(t.task_id) && !taskIds.has(t.task_id)) p.push(`${at('spec.json')}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
+    if (Number.isInteger(t.task_id) && !taskIds.has(t.task_id))
+      p.push(`${at('spec.json')}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
     for (const [j, m] of (Array.isArray(t.mistakes) ? t.mistakes : []).entries()) {
-      if (isObj(m) && typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key])) p.push(`${at('spec.json')}: tests[${i}].mistakes[${j}].key "${m.key}" is not in ${at('messages.json')} (both languages)`);
+      if (isObj(m) && typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key]))
+        p.push(
+          `${at('spec.json')}: tests[${i}].mistakes[${j}].key "${m.key}" is not in ${at('messages.json')} (both languages)`,
+        );
     }
-    if (pack.suite && typeof pack.suite[t.id] !== 'function') p.push(`${at('spec.json')}: test "${t.id}" has no function in ${at('suite.mjs')} (export async function ${t.id}(ctx))`);
+    if (pack.suite && typeof pack.suite[t.id] !== 'function')
+      p.push(
+        `${at('spec.json')}: test "${t.id}" has no function in ${at('suite.mjs')} (export async function ${t.id}(ctx))`,
+      );
   }
   for (const [name, panel] of Object.entries(isObj(spec.panels) ? spec.panels : {})) {
     if (!PANELS[name]) continue;
     checkFields(`${at('spec.json')}: panels.${name}`, panel, PANELS[name], p);
-    if (isObj(panel) && typeof panel.function === 'string' && !functions.has(panel.function)) p.push(`${at('spec.json')}: panels.${name}.function "${panel.function}" is not in "functions"`);
-    if (HOOKS[name] && pack.suite && typeof pack.suite[name] !== 'function') p.push(`${at('spec.json')}: panels.${name} needs ${at('suite.mjs')} to export ${name}(kit)`);
+    if (isObj(panel) && typeof panel.function === 'string' && !functions.has(panel.function))
+      p.push(`${at('spec.json')}: panels.${name}.function "${panel.function}" is not in "functions"`);
+    if (HOOKS[name] && pack.suite && typeof pack.suite[name] !== 'function')
+      p.push(`${at('spec.json')}: panels.${name} needs ${at('suite.mjs')} to export ${name}(kit)`);
   }
   if (!pack.suite) p.push(`${at('suite.mjs')} is missing`);
-  else for (const key of Object.keys(pack.suite)) if (!ids.has(key) && !HOOKS[key]) p.push(`${at('suite.mjs')} exports "${key}", which is neither a test id of spec.json nor a hook (${Object.keys(HOOKS).join(', ')})`);
+  else
+    for (const key of Object.keys(pack.suite))
+      if (!ids.has(key) && !HOOKS[key])
+        p.push(
+          `${at('suite.mjs')} exports "${key}", which is neither a test id of spec.json nor a hook (${Object.keys(HOOKS).join(', ')})`,
+        );
   // messages.json: the same keys in every language.
   const m = pack.messages;
   if (m !== null && m !== undefined) {
-    if (!isObj(m) || !LANGS.every((l) => isObj(m[l]))) p.push(`${at('messages.json')} must be { "ru": { key: sentence }, "en": { … } }`);
+    if (!isObj(m) || !LANGS.every((l) => isObj(m[l])))
+      p.push(`${at('messages.json')} must be { "ru": { key: sentence }, "en": { … } }`);
     else {
-      for (const l of Object.keys(m)) if (!LANGS.includes(l)) p.push(`${at('messages.json')} has an unknown language "${l}"`);
-      for (const [a, b] of [['ru', 'en'], ['en', 'ru']]) for (const k of Object.keys(m[a])) if (!(k in m[b])) p.push(`${at('messages.json')}: key "${k}" is in "${a}" but missing in "${b}"`);
-      for (const l of LANGS) for (const [k, v] of Object.entries(m[l])) if (typeof v !== 'string' || !v.trim()) p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
+      for (const l of Object.keys(m))
+        if (!LANGS.includes(l)) p.push(`${at('messages.json')} has an unknown language "${l}"`);
+      for (const [a, b] of [
+        ['ru', 'en'],
+        ['en', 'ru'],
+      ])
+        for (const k of Object.keys(m[a]))
+          if (!(k in m[b])) p.push(`${at('messages.json')}: key "${k}" is in "${a}" but missing in "${b}"`);
+      for (const l of LANGS)
+        for (const [k, v] of Object.entries(m[l]))
+          if (typeof v !== 'string' || !v.trim())
+            p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
     }
   }
   // Hints and texts; a track may have its own (hints.json "ru.py"/"en.py", texts/task.ru.py.md …), in both languages.
@@ -124,35 +237,59 @@ export function packProblems(pack, tracks) {
   const hintList = (l) => Array.isArray(h[l]) && h[l].every((x) => typeof x === 'string' && x.trim());
   if (!isObj(h) || !LANGS.every(hintList)) p.push(`${at('hints.json')} must be { "ru": [hint, …], "en": [hint, …] }`);
   else {
-    if (h.ru.length !== h.en.length) p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
+    if (h.ru.length !== h.en.length)
+      p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
     const keys = [...LANGS, ...VARIANTS.flatMap((v) => LANGS.map((l) => `${l}.${v}`))];
-    for (const k of Object.keys(h)) if (!keys.includes(k)) p.push(`${at('hints.json')} has an unknown key "${k}" (known: ${keys.join(', ')})`);
+    for (const k of Object.keys(h))
+      if (!keys.includes(k)) p.push(`${at('hints.json')} has an unknown key "${k}" (known: ${keys.join(', ')})`);
     for (const v of VARIANTS) {
       const [ru, en] = LANGS.map((l) => h[`${l}.${v}`]);
-      if ((ru === undefined) !== (en === undefined) || (ru !== undefined && !(hintList(`ru.${v}`) && hintList(`en.${v}`) && ru.length === en.length))) p.push(`${at('hints.json')}: "ru.${v}" and "en.${v}" must both be lists of hints of the same length`);
+      if (
+        (ru === undefined) !== (en === undefined) ||
+        (ru !== undefined && !(hintList(`ru.${v}`) && hintList(`en.${v}`) && ru.length === en.length))
+      )
+        p.push(`${at('hints.json')}: "ru.${v}" and "en.${v}" must both be lists of hints of the same length`);
     }
   }
   for (const l of LANGS) if (!pack.texts?.[l]?.trim()) p.push(`${at(`texts/task.${l}.md`)} is missing or empty`);
   for (const [v, tx] of Object.entries(pack.trackTexts ?? {})) {
-    if (LANGS.some((l) => !tx[l]?.trim())) p.push(`${at(`texts/task.${LANGS.find((l) => !tx[l]?.trim())}.${v}.md`)} is missing or empty (a track's text needs both languages)`);
+    if (LANGS.some((l) => !tx[l]?.trim()))
+      p.push(
+        `${at(`texts/task.${LANGS.find((l) => !tx[l]?.trim())}.${v}.md`)} is missing or empty (a track's text needs both languages)`,
+      );
   }
   // A message key for one track (`d.batched_T.py`) spells out a sentence that exists for every track.
   for (const l of LANGS) {
     for (const k of Object.keys(isObj(m?.[l]) ? m[l] : {})) {
       const v = VARIANTS.find((x) => k.endsWith(`.${x}`));
-      if (v && !(k.slice(0, -v.length - 1) in m[l])) p.push(`${at('messages.json')}: ${l}."${k}" is a track's spelling of "${k.slice(0, -v.length - 1)}", which is missing`);
+      if (v && !(k.slice(0, -v.length - 1) in m[l]))
+        p.push(
+          `${at('messages.json')}: ${l}."${k}" is a track's spelling of "${k.slice(0, -v.length - 1)}", which is missing`,
+        );
     }
   }
   // Tracks: each one whose starter or solution is there needs both; at least one track.
   for (const [name, f] of Object.entries(pack.files ?? {})) {
     const track = tracks[name];
     const has = (x) => typeof f[x] === 'string' && f[x].trim() !== '';
-    if (has('starter') !== has('solution')) p.push(`${at(has('starter') ? track.files.solution : track.files.starter)} is missing or empty (the ${track.label} track needs a starter and a solution)`);
+    if (has('starter') !== has('solution'))
+      p.push(
+        `${at(has('starter') ? track.files.solution : track.files.starter)} is missing or empty (the ${track.label} track needs a starter and a solution)`,
+      );
     const en = f.starterEn;
-    if (typeof en === 'string' && !en.trim()) p.push(`${at(englishFile(track.files.starter))} is empty (delete it, or write the English starter)`);
-    if (typeof en === 'string' && en.trim() && !has('starter')) p.push(`${at(englishFile(track.files.starter))} has no ${at(track.files.starter)} to be the English twin of`);
+    if (typeof en === 'string' && !en.trim())
+      p.push(`${at(englishFile(track.files.starter))} is empty (delete it, or write the English starter)`);
+    if (typeof en === 'string' && en.trim() && !has('starter'))
+      p.push(`${at(englishFile(track.files.starter))} has no ${at(track.files.starter)} to be the English twin of`);
   }
-  if (!offeredTracks(pack.files ?? {}, tracks).length) p.push(`${at(Object.values(tracks).map((t) => t.files.starter).join(' or '))} is missing: a pack needs a starter and a solution for at least one track`);
+  if (!offeredTracks(pack.files ?? {}, tracks).length)
+    p.push(
+      `${at(
+        Object.values(tracks)
+          .map((t) => t.files.starter)
+          .join(' or '),
+      )} is missing: a pack needs a starter and a solution for at least one track`,
+    );
   return p;
 }
 
@@ -163,14 +300,16 @@ export function packProblems(pack, tracks) {
 export const englishFile = (file) => file.replace(/(\.[^.]+)$/, '.en$1');
 
 /** The starter of `track` in `lang` from a pack's files ({ <track>: { starter, starterEn } }). */
-export const starterIn = (files, track, lang) => (lang === 'en' && files[track]?.starterEn?.trim() ? files[track].starterEn : files[track]?.starter);
+export const starterIn = (files, track, lang) =>
+  lang === 'en' && files[track]?.starterEn?.trim() ? files[track].starterEn : files[track]?.starter;
 
 /** Labels that are a list (the same in every language) or { ru, en } lists → the list in `lang`. */
-export const labelsIn = (labels, lang) => (Array.isArray(labels) ? labels : labels?.[lang] ?? labels?.ru);
+export const labelsIn = (labels, lang) => (Array.isArray(labels) ? labels : (labels?.[lang] ?? labels?.ru));
 const isLabels = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** The tracks a pack offers, in the order of the registry `tracks`: those with a starter and a solution. */
-export const offeredTracks = (files, tracks) => Object.keys(tracks).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());
+export const offeredTracks = (files, tracks) =>
+  Object.keys(tracks).filter((n) => files[n]?.starter?.trim() && files[n]?.solution?.trim());
 
 /** A pack that fails packProblems(): the author's error, shown as is (the CLI exits 2). */
 export class PackError extends Error {}

@@ -35,7 +35,9 @@ export function mulberry32(seed) {
  */
 export function deriveSeed(seed, key) {
   let h = 0x811c9dc5;
-  const eat = (byte) => { h = Math.imul(h ^ byte, 0x01000193); };
+  const eat = (byte) => {
+    h = Math.imul(h ^ byte, 0x01000193);
+  };
   seed >>>= 0;
   for (let i = 0; i < 4; i++) eat((seed >>> (8 * i)) & 0xff);
   const s = String(key);
@@ -43,20 +45,38 @@ export function deriveSeed(seed, key) {
     let c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
       const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
     }
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
     if (c < 0x80) eat(c);
-    else if (c < 0x800) { eat(0xc0 | (c >> 6)); eat(0x80 | (c & 0x3f)); }
-    else if (c < 0x10000) { eat(0xe0 | (c >> 12)); eat(0x80 | ((c >> 6) & 0x3f)); eat(0x80 | (c & 0x3f)); }
-    else { eat(0xf0 | (c >> 18)); eat(0x80 | ((c >> 12) & 0x3f)); eat(0x80 | ((c >> 6) & 0x3f)); eat(0x80 | (c & 0x3f)); }
+    else if (c < 0x800) {
+      eat(0xc0 | (c >> 6));
+      eat(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      eat(0xe0 | (c >> 12));
+      eat(0x80 | ((c >> 6) & 0x3f));
+      eat(0x80 | (c & 0x3f));
+    } else {
+      eat(0xf0 | (c >> 18));
+      eat(0x80 | ((c >> 12) & 0x3f));
+      eat(0x80 | ((c >> 6) & 0x3f));
+      eat(0x80 | (c & 0x3f));
+    }
   }
   return mix((h + 0x6d2b79f5) >>> 0);
 }
 
 export class Rng {
-  constructor(seed) { this.seed = seed >>> 0; this.next = mulberry32(seed); }
-  uniform(lo = 0, hi = 1) { return lo + (hi - lo) * this.next(); }
+  constructor(seed) {
+    this.seed = seed >>> 0;
+    this.next = mulberry32(seed);
+  }
+  uniform(lo = 0, hi = 1) {
+    return lo + (hi - lo) * this.next();
+  }
   normal() {
     const u1 = 1 - this.next(); // (0, 1]: log stays finite
     const u2 = this.next();

@@ -12,8 +12,42 @@
 const PAIRS = { '(': ')', '[': ']', '{': '}', '${': '}' };
 const CLOSERS = new Set([')', ']', '}']);
 // What a line cannot end with when the statement goes on (both languages; `:` and `?` are JavaScript's).
-const CONTINUES = new Set(['+', '-', '*', '/', '%', '**', '//', '@', '=', '==', '===', '!=', '!==', '<', '>', '<=', '>=',
-  '&&', '||', '??', '&', '|', '^', '<<', '>>', '>>>', ',', '.', '=>', '+=', '-=', '*=', '/=', '?']);
+const CONTINUES = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '**',
+  '//',
+  '@',
+  '=',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
+  '>>>',
+  ',',
+  '.',
+  '=>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '?',
+]);
 
 // The parser messages students meet most, by pattern (acorn's and MicroPython's words) → a message key.
 const PARSER = [
@@ -53,17 +87,32 @@ const lineStarts = (source) => {
  */
 export function locateSyntax(source, error, track) {
   const starts = lineStarts(source);
-  const at = (offset) => { let l = starts.length - 1; while (starts[l] > offset) l--; return { line: l + 1, column: offset - starts[l] + 1 }; };
-  const textOf = (line) => (source.slice(starts[line - 1] ?? source.length, (starts[line] ?? source.length + 1) - 1)).replace(/\r$/, '');
-  const plain = { line: error.line, column: error.column ?? null, reason: null, text: error.line ? textOf(error.line) : '' };
-  if (!error.line || !starts[error.line - 1] && error.line !== 1) return plain;
+  const at = (offset) => {
+    let l = starts.length - 1;
+    while (starts[l] > offset) l--;
+    return { line: l + 1, column: offset - starts[l] + 1 };
+  };
+  const textOf = (line) =>
+    source.slice(starts[line - 1] ?? source.length, (starts[line] ?? source.length + 1) - 1).replace(/\r$/, '');
+  const plain = {
+    line: error.line,
+    column: error.column ?? null,
+    reason: null,
+    text: error.line ? textOf(error.line) : '',
+  };
+  if (!error.line || (!starts[error.line - 1] && error.line !== 1)) return plain;
   let tokens;
-  try { tokens = track.tokens ? track.tokens(source) : []; } catch { tokens = []; }
+  try {
+    tokens = track.tokens ? track.tokens(source) : [];
+  } catch {
+    tokens = [];
+  }
   const lineStart = starts[error.line - 1];
   const errorOffset = lineStart + Math.max(0, (error.column ?? 1) - 1);
 
   // Brackets: which openers are never closed, and which of them were still open where the parser stopped.
-  const stack = [], unclosed = [];
+  const stack = [],
+    unclosed = [];
   for (const t of tokens) {
     if (!t.op) continue;
     if (PAIRS[t.value]) stack.push({ ...t, closedAt: Infinity });
@@ -77,7 +126,9 @@ export function locateSyntax(source, error, track) {
     }
   }
   unclosed.push(...stack);
-  const culprit = unclosed.filter((o) => o.offset < errorOffset && o.closedAt >= errorOffset).sort((a, b) => b.offset - a.offset)[0];
+  const culprit = unclosed
+    .filter((o) => o.offset < errorOffset && o.closedAt >= errorOffset)
+    .sort((a, b) => b.offset - a.offset)[0];
   if (culprit) {
     const { line, column } = at(culprit.offset);
     return { line, column, reason: { key: 'syntax.unclosed', params: { bracket: culprit.value } }, text: textOf(line) };
@@ -91,8 +142,16 @@ export function locateSyntax(source, error, track) {
     const { line, column } = at(t.offset);
     return { line, column, reason: { key: 'syntax.unfinished', params: { op: t.value } }, text: textOf(line) };
   };
-  if (first && before?.op && CONTINUES.has(before.value) && first.offset === errorOffset && /^\s*$/.test(source.slice(lineStart, errorOffset))) return unfinished(before);
-  if (first && errorOffset <= first.offset && last !== first && last?.op && CONTINUES.has(last.value)) return unfinished(last);
+  if (
+    first &&
+    before?.op &&
+    CONTINUES.has(before.value) &&
+    first.offset === errorOffset &&
+    /^\s*$/.test(source.slice(lineStart, errorOffset))
+  )
+    return unfinished(before);
+  if (first && errorOffset <= first.offset && last !== first && last?.op && CONTINUES.has(last.value))
+    return unfinished(last);
   return plain;
 }
 
@@ -102,7 +161,12 @@ export function locateSyntax(source, error, track) {
  * core/messages.mjs in that language). → { ...error, line, column, message, sourceLine }
  */
 export function readSyntax(source, error, track, t) {
-  const found = locateSyntax(source, error, track), parser = parserMessage(error.message);
-  const message = found.reason ? t(found.reason.key, found.reason.params) : parser ? t(parser.key, parser.params) : error.message;
+  const found = locateSyntax(source, error, track),
+    parser = parserMessage(error.message);
+  const message = found.reason
+    ? t(found.reason.key, found.reason.params)
+    : parser
+      ? t(parser.key, parser.params)
+      : error.message;
   return { ...error, line: found.line, column: found.column ?? 1, message, sourceLine: found.text };
 }

@@ -18,7 +18,8 @@ export const toWire = (a) => (a && a.data && a.shape ? wire(a) : Array.isArray(a
  * is not an array. Accepts np arrays ({ $array }) and regular nested lists of numbers or booleans.
  */
 export function toTensor(value) {
-  if (value && value.$array) { // checked by the wire decoder: typed data of exactly the shape's size
+  if (value && value.$array) {
+    // checked by the wire decoder: typed data of exactly the shape's size
     const { dtype, shape, data } = value.$array;
     return { tensor: tensor(data, shape, dtype) };
   }
@@ -28,7 +29,10 @@ export function toTensor(value) {
   if (!Array.isArray(value)) return { error: 'not-array', kind: value === null ? 'null' : typeof value };
   const shape = [];
   for (let v = /** @type {any} */ (value); Array.isArray(v) || (v && v.$array); v = Array.isArray(v) ? v[0] : null) {
-    if (v.$array) { shape.push(...v.$array.shape); break; }
+    if (v.$array) {
+      shape.push(...v.$array.shape);
+      break;
+    }
     shape.push(v.length);
     if (v.length === 0) break;
   }
@@ -50,34 +54,47 @@ export function toTensor(value) {
     if (!Array.isArray(v) || v.length !== shape[depth]) throw new Error('ragged');
     for (const x of v) walk(x, depth + 1);
   };
-  try { walk(value, 0); } catch (e) {
+  try {
+    walk(value, 0);
+  } catch (e) {
     return e.message === 'ragged' ? { error: 'ragged' } : { error: 'element', kind: e.message.split(':')[1] };
   }
   if (kinds.size > 1) return { error: 'mixed' };
   const isBool = kinds.has('boolean');
-  return { tensor: tensor(isBool ? Uint8Array.from(flat) : Float64Array.from(flat), shape, isBool ? 'bool' : 'float64') };
+  return {
+    tensor: tensor(isBool ? Uint8Array.from(flat) : Float64Array.from(flat), shape, isBool ? 'bool' : 'float64'),
+  };
 }
 
 /** Swap the last two axes (a data move on the trusted side, no arithmetic). */
 export function swapLast2(t) {
-  const s = t.shape, n = s.length, R = s[n - 2], C = s[n - 1], batch = sizeOf(s.slice(0, -2));
+  const s = t.shape,
+    n = s.length,
+    R = s[n - 2],
+    C = s[n - 1],
+    batch = sizeOf(s.slice(0, -2));
   const out = new t.data.constructor(t.data.length);
   for (let b = 0; b < batch; b++)
-    for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) out[b * R * C + j * R + i] = t.data[b * R * C + i * C + j];
+    for (let i = 0; i < R; i++) for (let j = 0; j < C; j++) out[b * R * C + j * R + i] = t.data[b * R * C + i * C + j];
   return tensor(out, [...s.slice(0, -2), C, R], t.dtype);
 }
 
 /** Reverse all axes, like NumPy's `.T`. */
 export function reverseAxes(t) {
-  const s = t.shape, n = s.length, rs = [...s].reverse();
+  const s = t.shape,
+    n = s.length,
+    rs = [...s].reverse();
   const strides = s.map((_, i) => sizeOf(s.slice(i + 1)));
-  const out = new t.data.constructor(t.data.length), idx = new Array(n).fill(0);
+  const out = new t.data.constructor(t.data.length),
+    idx = new Array(n).fill(0);
   for (let k = 0; k < out.length; k++) {
     let src = 0;
     for (let a = 0; a < n; a++) src += idx[a] * strides[n - 1 - a];
     out[k] = t.data[src];
-    for (let a = n - 1; a >= 0; a--) { if (++idx[a] < rs[a]) break; idx[a] = 0; }
+    for (let a = n - 1; a >= 0; a--) {
+      if (++idx[a] < rs[a]) break;
+      idx[a] = 0;
+    }
   }
   return tensor(out, rs, t.dtype);
 }
@@ -85,7 +102,10 @@ export function reverseAxes(t) {
 /** Index tuple of a flat position, printed NumPy-style: [1, 2]. */
 export function unravel(flat, shape) {
   const idx = [];
-  for (let a = shape.length - 1; a >= 0; a--) { idx.unshift(flat % shape[a]); flat = Math.floor(flat / shape[a]); }
+  for (let a = shape.length - 1; a >= 0; a--) {
+    idx.unshift(flat % shape[a]);
+    flat = Math.floor(flat / shape[a]);
+  }
   return idx;
 }
 

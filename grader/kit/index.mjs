@@ -38,7 +38,8 @@ export function maskOf(rows, cols, f) {
 
 /** Does `got` (a tensor, or a list of them) match `expected` of the same structure, within `tol` (NaN equals NaN)? */
 export function matches(got, expected, tol) {
-  if (Array.isArray(expected)) return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => matches(got[i], e, tol));
+  if (Array.isArray(expected))
+    return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => matches(got[i], e, tol));
   return !Array.isArray(got) && close(got, expected, tol);
 }
 
@@ -56,7 +57,11 @@ export function explainWhy(got, mistakes, tol) {
   for (const m of mistakes) {
     if (!m) continue;
     let r;
-    try { r = m.run(); } catch { continue; }
+    try {
+      r = m.run();
+    } catch {
+      continue;
+    }
     if (!matches(got, r, tol)) continue;
     if (found && found.key !== m.key) return null;
     found ??= { key: m.key, params: m.params ?? {} };
@@ -84,7 +89,9 @@ export async function diagnose(got, mistakes, tol, confirm = null) {
  * the mistake that explains the whole result (explainWhy()) or by `fallback()`'s key, if any.
  */
 export function expect(ctx, got, expected, { names, what = '', mistakes = [], fallback } = {}) {
-  const parts = Array.isArray(expected) ? expected.map((e, i) => [got[i], e, names?.[i] ?? `[${i}]`]) : [[got, expected, names?.[0] ?? '']];
+  const parts = Array.isArray(expected)
+    ? expected.map((e, i) => [got[i], e, names?.[i] ?? `[${i}]`])
+    : [[got, expected, names?.[0] ?? '']];
   for (const [g, e, name] of parts) {
     const problem = ctx.mismatch(g, e, [what, name].filter(Boolean).join(' '));
     if (!problem) continue;

@@ -2,7 +2,10 @@
 // floatmode 'maxprec', linewidth 75, threshold 1000, edgeitems 3, sign '-'), so what a student sees
 // matches the lesson's printed outputs character for character.
 
-const PRECISION = 8, LINEWIDTH = 75, THRESHOLD = 1000, EDGEITEMS = 3;
+const PRECISION = 8,
+  LINEWIDTH = 75,
+  THRESHOLD = 1000,
+  EDGEITEMS = 3;
 const { abs, max } = Math;
 
 /** Shape as NumPy writes it in error messages: (2,3), (4,), (). */
@@ -27,7 +30,8 @@ export const scalarString = (v, dtype) =>
 function positional(v, prec) {
   const a = abs(v);
   let s = String(a);
-  if (s.includes('e') || (s.includes('.') && s.length - s.indexOf('.') - 1 > prec)) s = a.toFixed(prec).replace(/0+$/, '');
+  if (s.includes('e') || (s.includes('.') && s.length - s.indexOf('.') - 1 > prec))
+    s = a.toFixed(prec).replace(/0+$/, '');
   if (!s.includes('.')) s += '.';
   const [ip, fp] = s.split('.');
   return { ip: (v < 0 || Object.is(v, -0) ? '-' : '') + ip, fp };
@@ -50,10 +54,14 @@ function floatFormatter(vals) {
   const nonzero = finite.filter((v) => v !== 0).map(abs);
   let expMode = false;
   if (nonzero.length) {
-    const mx = max(...nonzero), mn = Math.min(...nonzero);
+    const mx = max(...nonzero),
+      mn = Math.min(...nonzero);
     expMode = mx >= 1e8 || mn < 1e-4 || mx / mn > 1000;
   }
-  let padLeft = 0, padRight = 0, precision = 0, expSize = 0;
+  let padLeft = 0,
+    padRight = 0,
+    precision = 0,
+    expSize = 0;
   if (finite.length) {
     if (expMode) {
       const parts = finite.map((v) => scientific(v, PRECISION));
@@ -110,15 +118,20 @@ export function arrayRepr(data, shape, dtype) {
   else body = shape.length === 1 ? '[]' : `[], shape=(${shape.join(', ')})`;
   const s = `array(${body}${suffix}`;
   if (implied) return s;
-  const tail = `dtype=${dtype})`, lastLine = s.length - (s.lastIndexOf('\n') + 1);
+  const tail = `dtype=${dtype})`,
+    lastLine = s.length - (s.lastIndexOf('\n') + 1);
   return s + (lastLine + tail.length + 1 > LINEWIDTH ? `\n${' '.repeat('array('.length)}` : ' ') + tail;
 }
 
 // NumPy's _formatArray: `separator` between elements (', ' in a repr), lines wrapped at `lineWidth`,
 // continuation lines indented past `prefix` ('array(').
 function formatArray(data, shape, dtype, separator, prefix, lineWidth) {
-  const nd = shape.length, strides = new Array(nd);
-  for (let i = nd - 1, s = 1; i >= 0; i--) { strides[i] = s; s *= shape[i]; }
+  const nd = shape.length,
+    strides = new Array(nd);
+  for (let i = nd - 1, s = 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= shape[i];
+  }
   const summary = data.length > THRESHOLD;
   // The positions shown along an axis: all of them, or the edge items around '...'.
   const shown = (axis) => {
@@ -129,7 +142,10 @@ function formatArray(data, shape, dtype, separator, prefix, lineWidth) {
   // Widths come from the printed values only, as in NumPy's _leading_trailing.
   const vals = [];
   const collect = (off, axis) => {
-    if (axis === nd) { vals.push(data[off]); return; }
+    if (axis === nd) {
+      vals.push(data[off]);
+      return;
+    }
     const { lead, trail } = shown(axis);
     for (const i of [...lead, ...trail]) collect(off + i * strides[axis], axis + 1);
   };
@@ -139,7 +155,9 @@ function formatArray(data, shape, dtype, separator, prefix, lineWidth) {
   // _formatArray's recurser, with _extendLine's wrapping.
   const recurse = (off, axis, indent, width) => {
     const { lead, trail } = shown(axis);
-    const axesLeft = nd - axis, nextIndent = indent + ' ', nextWidth = width - 1;
+    const axesLeft = nd - axis,
+      nextIndent = indent + ' ',
+      nextWidth = width - 1;
     let s = '';
     if (axesLeft === 1) {
       const elemWidth = width - 1;
@@ -154,12 +172,16 @@ function formatArray(data, shape, dtype, separator, prefix, lineWidth) {
       const items = lead.map((i) => fmt(data[off + i * strides[axis]]));
       const tail = trail.map((i) => fmt(data[off + i * strides[axis]]));
       const words = trail.length ? [...items, '...', ...tail] : items;
-      words.forEach((w, k) => { add(w); if (k < words.length - 1) line += separator; });
+      words.forEach((w, k) => {
+        add(w);
+        if (k < words.length - 1) line += separator;
+      });
       s += line;
     } else {
       const sep = separator.trimEnd() + '\n'.repeat(axesLeft - 1);
       const rows = lead.map((i) => recurse(off + i * strides[axis], axis + 1, nextIndent, nextWidth));
-      if (trail.length) rows.push('...', ...trail.map((i) => recurse(off + i * strides[axis], axis + 1, nextIndent, nextWidth)));
+      if (trail.length)
+        rows.push('...', ...trail.map((i) => recurse(off + i * strides[axis], axis + 1, nextIndent, nextWidth)));
       s = rows.map((r) => indent + r).join(sep);
     }
     return `[${s.slice(indent.length)}]`;

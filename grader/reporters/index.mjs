@@ -18,14 +18,22 @@ export function exercism(report) {
 /** Gradescope autograder results.json: one point per test unless the spec says otherwise. */
 export function gradescope(report) {
   const tests = report.tests.map((t, i) => ({
-    name: t.name, number: String(i + 1), score: t.status === 'pass' ? 1 : 0, max_score: 1,
+    name: t.name,
+    number: String(i + 1),
+    score: t.status === 'pass' ? 1 : 0,
+    max_score: 1,
     status: t.status === 'pass' ? 'passed' : 'failed',
-    output: [t.message, t.output].filter(Boolean).join('\n\n'), visibility: 'visible',
+    output: [t.message, t.output].filter(Boolean).join('\n\n'),
+    visibility: 'visible',
   }));
   const doc = {
     score: tests.reduce((s, t) => s + t.score, 0),
-    output: [say(report.lang, 'summary', report), say(report.lang, 'seed', report), report.message].filter(Boolean).join('\n'),
-    visibility: 'visible', stdout_visibility: 'visible', tests,
+    output: [say(report.lang, 'summary', report), say(report.lang, 'seed', report), report.message]
+      .filter(Boolean)
+      .join('\n'),
+    visibility: 'visible',
+    stdout_visibility: 'visible',
+    tests,
   };
   return JSON.stringify(doc, null, 2);
 }
@@ -39,13 +47,21 @@ export function gradescope(report) {
 export function text(report, { color = false, verbose = false } = {}) {
   const c = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const mark = { pass: c(32, '✓'), fail: c(31, '✗'), error: c(33, '!') };
-  const block = (s, first, rest) => visible(s).trimEnd().split('\n').map((l, i) => `${i ? rest : first}${l}`);
+  const block = (s, first, rest) =>
+    visible(s)
+      .trimEnd()
+      .split('\n')
+      .map((l, i) => `${i ? rest : first}${l}`);
   const lines = [];
-  if (report.message) lines.push(...block(report.message, '', '  | ').map((l) => c(report.status === 'error' ? 33 : 2, l)), '');
+  if (report.message)
+    lines.push(...block(report.message, '', '  | ').map((l) => c(report.status === 'error' ? 33 : 2, l)), '');
   if (report.error?.sourceLine !== undefined) lines.push(...caret(report.error), '');
   if (report.output) lines.push(...block(report.output, '| ', '| ').map((l) => c(2, l)), '');
   // A file that does not parse: its tests are not run, said once (the JSON formats keep each test).
-  const notParsed = report.error && report.tests.length && report.tests.every((t) => t.status === 'error' && t.message === report.tests[0].message);
+  const notParsed =
+    report.error &&
+    report.tests.length &&
+    report.tests.every((t) => t.status === 'error' && t.message === report.tests[0].message);
   if (notParsed) lines.push(`${mark.error} ${say(report.lang, 'not_run.parse', { n: report.tests.length })}`, '');
   for (const t of notParsed ? [] : report.tests) {
     lines.push(`${mark[t.status]} ${t.id} — ${visible(t.name)}: ${say(report.lang, `status.${t.status}`)}`);
@@ -53,7 +69,9 @@ export function text(report, { color = false, verbose = false } = {}) {
     if (t.output) lines.push(...block(t.output, '    | ', '    | ').map((l) => c(2, l)));
   }
   if (report.tests.length && !notParsed) lines.push('');
-  const details = [say(report.lang, 'seed', report), verbose && say(report.lang, 'backend', report)].filter(Boolean).join('; ');
+  const details = [say(report.lang, 'seed', report), verbose && say(report.lang, 'backend', report)]
+    .filter(Boolean)
+    .join('; ');
   lines.push(`${c(1, say(report.lang, 'summary', report))} (${details})`);
   return lines.join('\n');
 }
@@ -64,14 +82,16 @@ export function text(report, { color = false, verbose = false } = {}) {
  */
 function caret({ line, column, sourceLine }) {
   const WIDTH = 100;
-  let text = sourceLine.replace(/\t/g, ' '), col = Math.max(1, column ?? 1);
+  let text = sourceLine.replace(/\t/g, ' '),
+    col = Math.max(1, column ?? 1);
   if (text.length > WIDTH) {
     const from = Math.max(0, Math.min(col - 1 - WIDTH / 2, text.length - WIDTH));
     text = `${from > 0 ? '…' : ''}${text.slice(from, from + WIDTH)}${from + WIDTH < text.length ? '…' : ''}`;
     col = col - from + (from > 0 ? 1 : 0);
   }
   // visible() may lengthen the text before the column (an escaped control character): the caret follows it.
-  const shown = visible(text), before = visible(text.slice(0, col - 1));
+  const shown = visible(text),
+    before = visible(text.slice(0, col - 1));
   const gutter = ' '.repeat(String(line).length);
   return [`  ${line} | ${shown}`, `  ${gutter} | ${' '.repeat(before.length)}^`];
 }

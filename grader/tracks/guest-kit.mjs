@@ -12,7 +12,8 @@ const stringSlice = (s, a, b) => apply(String.prototype.slice, s, [a, b]);
 
 /** What one request printed, cut at LIMITS.output with a mark: { write(text), take() → text (and reset) }. */
 export function createOutput() {
-  let out = '', truncated = false;
+  let out = '',
+    truncated = false;
   return {
     write(s) {
       if (truncated) return;
@@ -21,13 +22,21 @@ export function createOutput() {
         truncated = true;
       } else out += s;
     },
-    get full() { return truncated; },
-    take() { const s = out; out = ''; truncated = false; return s; },
+    get full() {
+      return truncated;
+    },
+    take() {
+      const s = out;
+      out = '';
+      truncated = false;
+      return s;
+    },
   };
 }
 
 /** An error message cut to LIMITS.message (+1, so the host adds its mark). */
-export const capMessage = (message) => (message.length > LIMITS.message ? stringSlice(message, 0, LIMITS.message + 1) : message);
+export const capMessage = (message) =>
+  message.length > LIMITS.message ? stringSlice(message, 0, LIMITS.message + 1) : message;
 
 /**
  * The request loop. ops: { load(req), call(req) } returning a response object; makeArray({ dtype,
@@ -36,8 +45,22 @@ export const capMessage = (message) => (message.length > LIMITS.message ? string
  * `release()`: the runtime's clean-up after a load or call, which the host asks for as a request of
  * its own ({ op: 'release' } → { ok: true, value: null }), so that its time is never the student's.
  */
-export function createHandle({ ops, makeArray, errorInfo, output, before = () => {}, after = () => {}, release = () => {} }) {
-  ops = { ...ops, release() { release(); return { ok: true, value: null }; } };
+export function createHandle({
+  ops,
+  makeArray,
+  errorInfo,
+  output,
+  before = () => {},
+  after = () => {},
+  release = () => {},
+}) {
+  ops = {
+    ...ops,
+    release() {
+      release();
+      return { ok: true, value: null };
+    },
+  };
   return function handle(requestJson) {
     output.take();
     before();
@@ -45,15 +68,29 @@ export function createHandle({ ops, makeArray, errorInfo, output, before = () =>
     try {
       const req = decodeRequest(requestJson, makeArray);
       res = ops[req.op](req);
-    } catch (e) { res = { ok: false, kind: 'error', ...errorInfo(e) }; }
-    try { after(); } catch (e) { if (res.ok) res = { ok: false, kind: 'error', ...errorInfo(e) }; }
+    } catch (e) {
+      res = { ok: false, kind: 'error', ...errorInfo(e) };
+    }
+    try {
+      after();
+    } catch (e) {
+      if (res.ok) res = { ok: false, kind: 'error', ...errorInfo(e) };
+    }
     const printed = output.take();
     res.output = printed;
     let json;
-    try { json = stringify(res); } catch (e) {
-      json = stringify({ ok: false, kind: 'error', message: `the result could not be read: ${errorInfo(e).message}`, output: printed });
+    try {
+      json = stringify(res);
+    } catch (e) {
+      json = stringify({
+        ok: false,
+        kind: 'error',
+        message: `the result could not be read: ${errorInfo(e).message}`,
+        output: printed,
+      });
     }
-    if (json.length > LIMITS.replyBytes) json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
+    if (json.length > LIMITS.replyBytes)
+      json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
     return json;
   };
 }
@@ -65,5 +102,9 @@ export function removeEverywhere(obj, name) {
     const d = getOwnPropertyDescriptor(o, name);
     if (d && d.configurable) delete o[name];
   }
-  try { defineProperty(obj, name, { value: undefined, writable: false, configurable: false }); } catch { /* not ours to pin */ }
+  try {
+    defineProperty(obj, name, { value: undefined, writable: false, configurable: false });
+  } catch {
+    /* not ours to pin */
+  }
 }

@@ -23,14 +23,21 @@ MeasureStop.prototype.name = 'MeasureStop';
 function recorder(known, lineOf, stopSize) {
   const seen = new WeakSet();
   for (const data of known) seen.add(data.buffer);
-  let count = 0, bytes = 0, largest = null, stopped = false;
+  let count = 0,
+    bytes = 0,
+    largest = null,
+    stopped = false;
   const hook = (data, shape, dtype) => {
     const buffer = data.buffer;
     if (seen.has(buffer)) return; // a view of an array already counted, or of an argument
     seen.add(buffer);
-    if (data.length === stopSize) { stopped = true; throw new MeasureStop(`stopped at an array of ${stopSize} elements`); }
+    if (data.length === stopSize) {
+      stopped = true;
+      throw new MeasureStop(`stopped at an array of ${stopSize} elements`);
+    }
     bytes += data.byteLength;
-    if (largest === null || data.length > largest.size) largest = { size: data.length, shape: [...shape], dtype, bytes: data.byteLength, line: lineOf ? lineOf() : null };
+    if (largest === null || data.length > largest.size)
+      largest = { size: data.length, shape: [...shape], dtype, bytes: data.byteLength, line: lineOf ? lineOf() : null };
     count++;
   };
   return { hook, report: () => ({ arrays: count, bytes, largest }), stopped: () => stopped };
@@ -62,5 +69,12 @@ export function measureCall(run, { limit = 0, args = [], isReal, lineOf = null, 
     output.write(printed);
     if (again.stopped() && !res2.ok && res2.line) largest.line = res2.line;
   }
-  return { ...res, measured: { arrays, bytes, largest: largest && { shape: largest.shape, dtype: largest.dtype, bytes: largest.bytes, line: largest.line } } };
+  return {
+    ...res,
+    measured: {
+      arrays,
+      bytes,
+      largest: largest && { shape: largest.shape, dtype: largest.dtype, bytes: largest.bytes, line: largest.line },
+    },
+  };
 }

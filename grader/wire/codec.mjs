@@ -34,28 +34,38 @@ const { isSafeInteger } = Number;
 const { hasOwn, keys: objectKeys, getPrototypeOf, freeze } = Object;
 const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
 const getter = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
-const uncurry = (f) => (self, ...a) => Reflect.apply(f, self, a);
+const uncurry =
+  (f) =>
+  (self, ...a) =>
+    Reflect.apply(f, self, a);
 const typedLength = uncurry(getter(TypedArrayProto, 'length'));
 const typedTag = uncurry(getter(TypedArrayProto, Symbol.toStringTag)); // undefined unless a real typed array
 const stringSlice = uncurry(String.prototype.slice);
 
 const { fromCharCode } = String;
 const charCodeAt = uncurry(String.prototype.charCodeAt);
-const F64 = Float64Array, U8 = Uint8Array;
+const F64 = Float64Array,
+  U8 = Uint8Array;
 const bufferOf = uncurry(getter(TypedArrayProto, 'buffer'));
 
 // ---- packed data: base64 of the bytes (both sides; no atob/btoa in a vm realm) ----
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_CODE = new U8(64);
 const B64_VALUE = new U8(128).fill(255);
-for (let i = 0; i < 64; i++) { B64_CODE[i] = charCodeAt(B64, i); B64_VALUE[B64_CODE[i]] = i; }
+for (let i = 0; i < 64; i++) {
+  B64_CODE[i] = charCodeAt(B64, i);
+  B64_VALUE[B64_CODE[i]] = i;
+}
 
 /** Bytes → base64 text. */
 function base64Of(bytes) {
-  const n = typedLength(bytes), codes = new U8(4 * Math.ceil(n / 3));
+  const n = typedLength(bytes),
+    codes = new U8(4 * Math.ceil(n / 3));
   let k = 0;
   for (let i = 0; i < n; i += 3) {
-    const a = bytes[i], b = i + 1 < n ? bytes[i + 1] : 0, c = i + 2 < n ? bytes[i + 2] : 0;
+    const a = bytes[i],
+      b = i + 1 < n ? bytes[i + 1] : 0,
+      c = i + 2 < n ? bytes[i + 2] : 0;
     codes[k++] = B64_CODE[a >> 2];
     codes[k++] = B64_CODE[((a & 3) << 4) | (b >> 4)];
     codes[k++] = i + 1 < n ? B64_CODE[((b & 15) << 2) | (c >> 6)] : 61; // '='
@@ -73,7 +83,8 @@ function bytesOf(text, n) {
   for (let i = 0, k = 0; i < text.length; i += 4) {
     let v = 0;
     for (let j = 0; j < 4; j++) {
-      const c = charCodeAt(text, i + j), pad = c === 61 && k + j > n; // '=' only where no byte is left
+      const c = charCodeAt(text, i + j),
+        pad = c === 61 && k + j > n; // '=' only where no byte is left
       const d = c < 128 ? B64_VALUE[c] : 255;
       if (d === 255 && !pad) return null;
       v = (v << 6) | (pad ? 0 : d);
@@ -113,7 +124,10 @@ const num = (x) => (x - x === 0 ? x : nonFinite(x)); // finite ⇔ x − x is 0 
 
 /** A returned value that cannot cross; the guest answers { ok: false, kind: 'invalid', reason, detail }. */
 export class InvalidValue {
-  constructor(reason, detail = null) { this.reason = reason; this.detail = detail; }
+  constructor(reason, detail = null) {
+    this.reason = reason;
+    this.detail = detail;
+  }
 }
 
 /**
@@ -123,7 +137,9 @@ export class InvalidValue {
  */
 export function encodeValue(value, ndParts, packMin = PACK_MIN) {
   let budget = LIMITS.elements;
-  const spend = (n) => { if ((budget -= n) < 0) throw new InvalidValue('too_many', LIMITS.elements); };
+  const spend = (n) => {
+    if ((budget -= n) < 0) throw new InvalidValue('too_many', LIMITS.elements);
+  };
   const list = (src, n, depth) => {
     const out = [];
     for (let i = 0; i < n; i++) out[i] = enc(src[i], depth);
@@ -138,12 +154,20 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
   };
   const enc = (v, depth) => {
     switch (typeof v) {
-      case 'number': spend(1); return num(v);
-      case 'boolean': spend(1); return v;
-      case 'undefined': return { $undef: true };
-      case 'string': return v.length > LIMITS.string ? stringSlice(v, 0, LIMITS.string) : v;
-      case 'object': break;
-      default: return { $other: typeof v }; // function, symbol, bigint
+      case 'number':
+        spend(1);
+        return num(v);
+      case 'boolean':
+        spend(1);
+        return v;
+      case 'undefined':
+        return { $undef: true };
+      case 'string':
+        return v.length > LIMITS.string ? stringSlice(v, 0, LIMITS.string) : v;
+      case 'object':
+        break;
+      default:
+        return { $other: typeof v }; // function, symbol, bigint
     }
     if (v === null) return null;
     if (depth >= LIMITS.depth) throw new InvalidValue('too_deep', LIMITS.depth);
@@ -151,8 +175,10 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
     if (nd) {
       const { dtype, shape, data } = nd;
       const tag = typedTag(data);
-      if ((dtype === 'bool' ? tag !== 'Uint8Array' : tag !== 'Float64Array') || !isArray(shape)) throw new InvalidValue('ndarray');
-      const n = typedLength(data), dims = [];
+      if ((dtype === 'bool' ? tag !== 'Uint8Array' : tag !== 'Float64Array') || !isArray(shape))
+        throw new InvalidValue('ndarray');
+      const n = typedLength(data),
+        dims = [];
       let size = 1;
       for (let i = 0; i < shape.length && i < LIMITS.depth + 1; i++) {
         const d = shape[i];
@@ -183,7 +209,8 @@ export function encodeValue(value, ndParts, packMin = PACK_MIN) {
 export const encodeRequest = (request, packMin = PACK_MIN) =>
   stringify(request, (k, v) => {
     if (typeof v === 'number' && v - v !== 0) return nonFinite(v);
-    if (k === '$array' && v && (isArray(v.data) || typedTag(v.data) !== undefined) && v.data.length >= packMin) return { ...v, data: pack(v.data, v.data.length, v.dtype === 'bool') };
+    if (k === '$array' && v && (isArray(v.data) || typedTag(v.data) !== undefined) && v.data.length >= packMin)
+      return { ...v, data: pack(v.data, v.data.length, v.dtype === 'bool') };
     return v;
   });
 
@@ -211,7 +238,9 @@ export const decodeRequest = (text, makeArray) =>
 // ---- trusted side ----
 
 class Malformed extends Error {}
-const bad = (what) => { throw new Malformed(what); };
+const bad = (what) => {
+  throw new Malformed(what);
+};
 const isPlain = (o) => o !== null && typeof o === 'object' && !isArray(o) && getPrototypeOf(o) === Object.prototype;
 const onlyKeys = (o, allowed) => objectKeys(o).every((k) => allowed.includes(k));
 const F = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
@@ -223,9 +252,14 @@ const studentText = (s, cap) => capText(visible(scrubHost(s)), cap, ' …');
 /** A value of a reply, checked: arrays come back as { $array: { dtype, shape, data: Float64Array | Uint8Array } }. */
 function checkValue(v) {
   let budget = LIMITS.elements;
-  const spend = (n) => { if ((budget -= n) < 0) bad('too many elements'); };
+  const spend = (n) => {
+    if ((budget -= n) < 0) bad('too many elements');
+  };
   const walk = (x, depth) => {
-    if (typeof x === 'number' || typeof x === 'boolean') { spend(1); return x; }
+    if (typeof x === 'number' || typeof x === 'boolean') {
+      spend(1);
+      return x;
+    }
     if (x === null) return null;
     if (typeof x === 'string') return capText(x, LIMITS.string, '…');
     if (depth > LIMITS.depth) bad('nested too deeply');
@@ -286,12 +320,24 @@ const isCount = (n) => isSafeInteger(n) && n >= 0;
  * { shape, dtype, bytes, line } }, checked field by field.
  */
 function checkMeasured(m) {
-  if (!isPlain(m) || !onlyKeys(m, ['arrays', 'bytes', 'largest']) || !isCount(m.arrays) || !isCount(m.bytes)) bad('measured');
+  if (!isPlain(m) || !onlyKeys(m, ['arrays', 'bytes', 'largest']) || !isCount(m.arrays) || !isCount(m.bytes))
+    bad('measured');
   const g = m.largest;
   if (g === null || g === undefined) return { arrays: m.arrays, bytes: m.bytes, largest: null };
-  if (!isPlain(g) || !onlyKeys(g, ['shape', 'dtype', 'bytes', 'line']) || !DTYPES.includes(g.dtype) || !isCount(g.bytes) || !isLine(g.line)) bad('measured largest');
+  if (
+    !isPlain(g) ||
+    !onlyKeys(g, ['shape', 'dtype', 'bytes', 'line']) ||
+    !DTYPES.includes(g.dtype) ||
+    !isCount(g.bytes) ||
+    !isLine(g.line)
+  )
+    bad('measured largest');
   if (!isArray(g.shape) || g.shape.length > LIMITS.depth || !g.shape.every(isCount)) bad('measured shape');
-  return { arrays: m.arrays, bytes: m.bytes, largest: { shape: [...g.shape], dtype: g.dtype, bytes: g.bytes, line: g.line ?? null } };
+  return {
+    arrays: m.arrays,
+    bytes: m.bytes,
+    largest: { shape: [...g.shape], dtype: g.dtype, bytes: g.bytes, line: g.line ?? null },
+  };
 }
 
 /**
@@ -303,16 +349,28 @@ export function decodeResponse(text, { functions = [] } = {}) {
   try {
     if (typeof text !== 'string') bad('not text');
     let r;
-    try { r = jsonParse(text); } catch { bad('not JSON'); }
+    try {
+      r = jsonParse(text);
+    } catch {
+      bad('not JSON');
+    }
     if (!isPlain(r) || typeof r.ok !== 'boolean') bad('no ok');
     const output = typeof r.output === 'string' ? studentText(r.output, LIMITS.output) : '';
     if (r.ok) {
-      if (hasOwn(r, 'functions')) { // a load
+      if (hasOwn(r, 'functions')) {
+        // a load
         if (!isArray(r.functions) || !r.functions.every((f) => functions.includes(f))) bad('functions');
         let error = null;
         if (r.error !== null && r.error !== undefined) {
           const e = r.error;
-          if (!isPlain(e) || typeof e.message !== 'string' || !isLine(e.line) || !isLine(e.column) || !(e.syntax === undefined || e.syntax === true)) bad('load error');
+          if (
+            !isPlain(e) ||
+            typeof e.message !== 'string' ||
+            !isLine(e.line) ||
+            !isLine(e.column) ||
+            !(e.syntax === undefined || e.syntax === true)
+          )
+            bad('load error');
           error = { message: studentText(e.message, LIMITS.message), line: e.line ?? null, column: e.column ?? null };
           if (e.syntax) error.syntax = true; // the guest's compiler refused the source (the Python track)
         }
@@ -324,19 +382,34 @@ export function decodeResponse(text, { functions = [] } = {}) {
       return res;
     }
     if (!KINDS.includes(r.kind)) bad('kind');
-    const res = { ok: false, kind: r.kind, message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '', output };
+    const res = {
+      ok: false,
+      kind: r.kind,
+      message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '',
+      output,
+    };
     if (!isLine(r.line) || !isLine(r.column)) bad('line');
     res.line = r.line ?? null;
     res.column = r.column ?? null;
     if (r.kind === 'invalid') {
-      if (!INVALID.includes(r.reason) || !(r.detail === null || r.detail === undefined || isSafeInteger(r.detail))) bad('reason');
+      if (!INVALID.includes(r.reason) || !(r.detail === null || r.detail === undefined || isSafeInteger(r.detail)))
+        bad('reason');
       res.reason = r.reason;
       res.detail = r.detail ?? null;
     }
     return res;
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
-    return { ok: false, kind: 'invalid', reason: 'reply', detail: null, message: e.message, output: '', line: null, column: null };
+    return {
+      ok: false,
+      kind: 'invalid',
+      reason: 'reply',
+      detail: null,
+      message: e.message,
+      output: '',
+      line: null,
+      column: null,
+    };
   }
 }
 

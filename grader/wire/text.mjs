@@ -4,7 +4,9 @@
 
 /** Lone UTF-16 surrogates → U+FFFD, so that every JSON parser accepts the text. */
 export const wellFormed = (s) =>
-  typeof s.toWellFormed === 'function' ? s.toWellFormed() : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  typeof s.toWellFormed === 'function'
+    ? s.toWellFormed()
+    : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 /**
  * At most `max` UTF-16 units, cut between code points (never inside a surrogate pair), with `note`
@@ -23,18 +25,27 @@ export function capText(s, max, note = '…') {
 const FRAME = /^\s+at \S.*(?:\)|:\d+:\d+)$/;
 const OWN_FRAME = /^\s+at (?:[^()]+ \()?submission\.\w+:\d+:\d+\)?$/;
 // file: URLs, node: internals and absolute paths under the usual roots of a host.
-const HOST_PATH = /\bfile:\/\/[^\s)'"`]*|\bnode:[\w/]+|(?<![\w.])(?:\/(?:home|work|root|usr|tmp|opt|var|srv|mnt|Users|private|etc)\/|[A-Za-z]:\\)[^\s)'"`]*/g;
+const HOST_PATH =
+  /\bfile:\/\/[^\s)'"`]*|\bnode:[\w/]+|(?<![\w.])(?:\/(?:home|work|root|usr|tmp|opt|var|srv|mnt|Users|private|etc)\/|[A-Za-z]:\\)[^\s)'"`]*/g;
 
 /** Removes stack frames other than the student's and replaces host paths with `…`. */
 export function scrubHost(s) {
   if (!/\bat |[/\\]|node:/.test(s)) return s;
-  return s.split('\n').filter((line) => !FRAME.test(line) || OWN_FRAME.test(line)).join('\n').replace(HOST_PATH, '…');
+  return s
+    .split('\n')
+    .filter((line) => !FRAME.test(line) || OWN_FRAME.test(line))
+    .join('\n')
+    .replace(HOST_PATH, '…');
 }
 
 // C0 and C1 controls except tab and newline, DEL, and the characters that reorder or hide text
 // (bidi embeddings/overrides/isolates, zero-width marks, line/paragraph separators).
 const CONTROLS = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
-const hex = (c) => c.charCodeAt(0).toString(16).padStart(c.charCodeAt(0) > 0xff ? 4 : 2, '0');
+const hex = (c) =>
+  c
+    .charCodeAt(0)
+    .toString(16)
+    .padStart(c.charCodeAt(0) > 0xff ? 4 : 2, '0');
 
 /** Control characters shown as escapes (`\x1b`, `\u202e`), so a terminal or a page displays them inertly. */
 export const visible = (s) => s.replace(CONTROLS, (c) => (c.charCodeAt(0) > 0xff ? `\\u${hex(c)}` : `\\x${hex(c)}`));

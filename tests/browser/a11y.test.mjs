@@ -34,18 +34,32 @@ const shot = (name) => page.screenshot({ path: new URL(`a11y-${name}.png`, artif
  * inline script) and fails on any serious or critical violation, naming the rule and the elements.
  */
 async function noSerious(state) {
-  if (!await page.evaluate(() => Boolean(window.axe))) await page.evaluate(AXE);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })));
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    })),
+  );
   const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(serious.map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 4).join(' | ')}`), [], `axe, ${state}`);
+  assert.deepEqual(
+    serious.map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 4).join(' | ')}`),
+    [],
+    `axe, ${state}`,
+  );
   await shot(state);
   return found;
 }
 
 test('fresh page: no serious or critical violation (nor heading-order, empty-table-header)', async () => {
   const all = await noSerious('fresh');
-  assert.deepEqual(all.filter((v) => ['heading-order', 'empty-table-header', 'scrollable-region-focusable'].includes(v.id)).map((v) => v.id), []);
+  assert.deepEqual(
+    all
+      .filter((v) => ['heading-order', 'empty-table-header', 'scrollable-region-focusable'].includes(v.id))
+      .map((v) => v.id),
+    [],
+  );
 });
 
 test('after a failing Check', async () => {
@@ -54,7 +68,10 @@ test('after a failing Check', async () => {
   assert.ok(passed < total);
   await page.waitForSelector('[data-map=student] svg'); // the student's heatmap and its table
   const all = await noSerious('checked');
-  assert.deepEqual(all.filter((v) => ['empty-table-header', 'scrollable-region-focusable'].includes(v.id)).map((v) => v.id), []);
+  assert.deepEqual(
+    all.filter((v) => ['empty-table-header', 'scrollable-region-focusable'].includes(v.id)).map((v) => v.id),
+    [],
+  );
 });
 
 test('a hint open', async () => {
@@ -69,7 +86,8 @@ test('Scale open (its plot in view, labels ≥ 11 px, the legend in plain words)
   await page.click('#scale');
   await done;
   const plot = await page.evaluate(() => {
-    const svg = document.querySelector('#scale-out .scale-plot'), r = svg.getBoundingClientRect();
+    const svg = document.querySelector('#scale-out .scale-plot'),
+      r = svg.getBoundingClientRect();
     const k = r.width / svg.viewBox.baseVal.width; // user units → CSS px
     const sizes = [...svg.querySelectorAll('.grid text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * k);
     return { top: r.top, bottom: r.bottom, innerHeight, smallest: Math.min(...sizes) };
@@ -113,10 +131,11 @@ test('keyboard only: Tab to the editor, type, Escape+Tab out, reach Check, press
   await open(page, `${b.url}?timeout=300&nosw&scaleMax=32`);
   await setCode(page, failing);
   await page.evaluate(() => document.activeElement?.blur());
-  const focused = () => page.evaluate(() => {
-    const a = document.activeElement;
-    return a?.classList.contains('cm-content') ? 'editor' : a?.id || a?.tagName;
-  });
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement;
+      return a?.classList.contains('cm-content') ? 'editor' : a?.id || a?.tagName;
+    });
   // Forward from the top of the page to the editor, noting Check on the way.
   const seen = [];
   for (let i = 0; i < 40 && (await focused()) !== 'editor'; i++) {
@@ -139,7 +158,9 @@ test('keyboard only: Tab to the editor, type, Escape+Tab out, reach Check, press
     await page.keyboard.press('Shift+Tab');
   }
   assert.equal(await focused(), 'check');
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', ({ detail: d }) => r(d.passed), { once: true })));
+  const done = page.evaluate(
+    () => new Promise((r) => addEventListener('attnlab:checked', ({ detail: d }) => r(d.passed), { once: true })),
+  );
   await page.keyboard.press('Enter');
   assert.ok((await done) < 7);
   // The results can be reached: Tab forward lands inside the results column (shown, Results selected).

@@ -32,7 +32,13 @@ async function openAt(b, query) {
   await b.page.waitForSelector('#backend[data-backend]');
   return badge(b.page);
 }
-const badge = (page) => page.$eval('#backend', (el) => ({ text: el.textContent, title: el.title, state: el.dataset.state, name: el.dataset.backend }));
+const badge = (page) =>
+  page.$eval('#backend', (el) => ({
+    text: el.textContent,
+    title: el.title,
+    state: el.dataset.state,
+    name: el.dataset.backend,
+  }));
 
 /** Check with the reference solution: 7/7, and the same tests, statuses and messages every time. */
 async function gradesSame(page) {
@@ -61,8 +67,16 @@ test('?backend=wasm forces plain WASM (the core too) and grades the same; a bad 
   b = await openAt(gpu, '?lang=en&backend=simd');
   assert.equal(b.text, simd, b.title);
   // Chromium has relaxed SIMD: the SIMD backend is the build with fused multiply-adds, threaded here.
-  assert.match(b.title, threads > 1 ? new RegExp(`requested: WASM core, relaxed-mt build, ${threads} threads`) : /requested: WASM core, relaxed build/);
-  assert.equal(await gpu.page.evaluate(() => window.attnlab.state.core.flavour), threads > 1 ? 'relaxed-mt' : 'relaxed');
+  assert.match(
+    b.title,
+    threads > 1
+      ? new RegExp(`requested: WASM core, relaxed-mt build, ${threads} threads`)
+      : /requested: WASM core, relaxed build/,
+  );
+  assert.equal(
+    await gpu.page.evaluate(() => window.attnlab.state.core.flavour),
+    threads > 1 ? 'relaxed-mt' : 'relaxed',
+  );
   b = await openAt(gpu, '?lang=en&backend=gpu');
   assert.equal(b.text, 'WebGPU', b.title);
   assert.match(b.title, /"gpu" is not one of auto, webgpu, simd, wasm; using auto/);
@@ -75,7 +89,10 @@ test('a lost GPU: the badge switches to WASM SIMD at once and says so; Check sti
   await gpu.page.waitForSelector('#backend[data-state=fallback]');
   const b = await badge(gpu.page);
   assert.equal(b.text, `WebGPU → ${simd}`);
-  assert.match(b.title, /^WebGPU failed; computing on the CPU instead\.\nfell back from WebGPU to simd: WebGPU device lost/);
+  assert.match(
+    b.title,
+    /^WebGPU failed; computing on the CPU instead\.\nfell back from WebGPU to simd: WebGPU device lost/,
+  );
   assert.equal(await gpu.page.evaluate(() => window.attnlab.state.backend.be.name), 'simd');
   await gradesSame(gpu.page);
 });

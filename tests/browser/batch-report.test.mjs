@@ -23,14 +23,37 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
   try {
     const cases = casesFor('sdpa');
     const input = join(tmp, 'class');
-    writeClass(input, cases, ['pass', 'py-pass', 'mask-added', 'no-scaling', 'py-no-scaling', 'error-syntax', 'starter', 'sandbox-ansi-forgery']);
+    writeClass(input, cases, [
+      'pass',
+      'py-pass',
+      'mask-added',
+      'no-scaling',
+      'py-no-scaling',
+      'error-syntax',
+      'starter',
+      'sandbox-ansi-forgery',
+    ]);
     copyFileSync(cases.get('mask-added').file, join(input, 'copycat.js'));
     const out = join(tmp, 'out');
-    const r = cli('grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', '--timeout-ms', '10000');
+    const r = cli(
+      'grade-batch',
+      input,
+      '--exercise',
+      'sdpa',
+      '--out',
+      out,
+      '--lang',
+      'en',
+      '--jobs',
+      '2',
+      '--timeout-ms',
+      '10000',
+    );
     assert.equal(r.status, 0, r.stderr);
 
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const requests = [], errors = [];
+    const requests = [],
+      errors = [];
     page.on('pageerror', (e) => errors.push(e));
     await page.route('**/*', (route) => {
       const url = route.request().url();
@@ -41,26 +64,48 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
     await page.goto(pathToFileURL(join(out, 'report.html')).href);
     assert.deepEqual(requests, [], 'the report fetches nothing');
     assert.deepEqual(errors, []);
-    const svgs = await page.$$eval('svg', (list) => list.map((s) => ({ bars: s.querySelectorAll('rect').length, w: s.getBoundingClientRect().width })));
+    const svgs = await page.$$eval('svg', (list) =>
+      list.map((s) => ({ bars: s.querySelectorAll('rect').length, w: s.getBoundingClientRect().width })),
+    );
     assert.ok(svgs.length >= 3, `three plots, got ${svgs.length}`);
     assert.equal(svgs[0].bars, 8, 'the histogram has a bar per score 0…7');
     assert.equal(svgs[1].bars, 7, 'a pass-rate bar per test');
-    assert.ok(svgs.every((s) => s.w > 300), 'every plot is drawn at its width');
+    assert.ok(
+      svgs.every((s) => s.w > 300),
+      'every plot is drawn at its width',
+    );
     // The scores, from the fixtures' expected results: 7 7 3 2 2 0 0 6, and the copy's 3.
     const histogram = await page.$$eval('svg:first-of-type g title', (t) => t.map((x) => x.textContent));
     assert.deepEqual(histogram, ['0: 2', '1: 0', '2: 2', '3: 2', '4: 0', '5: 0', '6: 1', '7: 2']);
     const pair = await page.$$eval('details summary', (s) => s.map((x) => x.textContent));
-    assert.ok(pair.some((t) => /copycat ↔ mask-added: 100%/.test(t)), `similar pair listed: ${pair}`);
+    assert.ok(
+      pair.some((t) => /copycat ↔ mask-added: 100%/.test(t)),
+      `similar pair listed: ${pair}`,
+    );
     const copy = page.locator('details', { hasText: 'copycat ↔ mask-added' });
     await copy.locator('summary').click();
-    assert.ok(await copy.evaluate((d) => d.open && [...d.querySelectorAll('.pair pre')].length === 2 && [...d.querySelectorAll('.pair pre')].every((x) => x.querySelector('span.sh'))), 'both files shown with shared lines marked');
+    assert.ok(
+      await copy.evaluate(
+        (d) =>
+          d.open &&
+          [...d.querySelectorAll('.pair pre')].length === 2 &&
+          [...d.querySelectorAll('.pair pre')].every((x) => x.querySelector('span.sh')),
+      ),
+      'both files shown with shared lines marked',
+    );
     const scores = () => page.$$eval('#students tbody tr', (rows) => rows.map((r) => Number(r.cells[1].dataset.v)));
     await page.click('#students th:nth-child(2)');
     const asc = await scores();
-    assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+    assert.deepEqual(
+      asc,
+      [...asc].sort((a, b) => a - b),
+    );
     await page.click('#students th:nth-child(2)');
     const desc = await scores();
-    assert.deepEqual(desc, [...asc].sort((a, b) => b - a));
+    assert.deepEqual(
+      desc,
+      [...asc].sort((a, b) => b - a),
+    );
     assert.equal(desc[0], 7);
     assert.ok(!(await page.content()).includes('\u001b'), 'no control character from the forgery');
     mkdirSync(ARTIFACTS, { recursive: true });

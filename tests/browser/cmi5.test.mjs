@@ -18,7 +18,13 @@ import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml' };
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+};
 // The specification's identifiers (sections 9.3, 9.6).
 const VERB = (v) => `http://adlnet.gov/expapi/verbs/${v}`;
 const CMI5 = 'https://w3id.org/xapi/cmi5/context/categories/cmi5';
@@ -26,11 +32,22 @@ const MOVEON = 'https://w3id.org/xapi/cmi5/context/categories/moveon';
 const SESSION = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
 const MASTERY = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore';
 const ACTIVITY = 'urn:attnlab:au:sdpa:js';
-const ACTOR = { objectType: 'Agent', name: 'Student', account: { homePage: 'https://lms.example.org', name: 'student-1' } };
+const ACTOR = {
+  objectType: 'Agent',
+  name: 'Student',
+  account: { homePage: 'https://lms.example.org', name: 'student-1' },
+};
 const PUBLISHER = { id: 'urn:attnlab:au:sdpa:js', objectType: 'Activity' }; // the AU id from cmi5.xml (9.6.2.3)
 
 let b, tmp, lms, id;
-const lrs = { tokens: new Map(), fetched: new Set(), launchData: new Map(), state: new Map(), statements: [], rejected: [] };
+const lrs = {
+  tokens: new Map(),
+  fetched: new Set(),
+  launchData: new Map(),
+  state: new Map(),
+  statements: [],
+  rejected: [],
+};
 
 const decodeCode = (s) => inflateRawSync(Buffer.from(s.slice('attnlab1:'.length), 'base64')).toString('utf8');
 const json = (body, status = 200) => ({ body: JSON.stringify(body), type: 'application/json', status });
@@ -39,11 +56,16 @@ const json = (body, status = 200) => ({ body: JSON.stringify(body), type: 'appli
 function respond(path, req) {
   if (path.startsWith('/lms/content/')) {
     const file = normalize(join(tmp, path.slice('/lms/content/'.length)));
-    return file.startsWith(tmp + sep) && readFile(file).then((body) => ({ body, type: MIME[extname(file)] ?? 'application/octet-stream' }));
+    return (
+      file.startsWith(tmp + sep) &&
+      readFile(file).then((body) => ({ body, type: MIME[extname(file)] ?? 'application/octet-stream' }))
+    );
   }
-  if (path.startsWith('/lms/fetch/') && req.method === 'POST') { // 8.2: one token per session, once
+  if (path.startsWith('/lms/fetch/') && req.method === 'POST') {
+    // 8.2: one token per session, once
     const session = path.slice('/lms/fetch/'.length);
-    if (lrs.fetched.has(session)) return json({ 'error-code': '1', 'error-text': 'The authorization token has already been returned.' });
+    if (lrs.fetched.has(session))
+      return json({ 'error-code': '1', 'error-text': 'The authorization token has already been returned.' });
     lrs.fetched.add(session);
     const token = Buffer.from(`session-${session}:secret`).toString('base64');
     lrs.tokens.set(token, session);
@@ -54,9 +76,16 @@ function respond(path, req) {
   if (!lrs.tokens.has(token) || !req.headers['x-experience-api-version']) return json({ error: 'unauthorized' }, 401);
   if (path === '/lms/xapi/activities/state') {
     const q = req.query;
-    const key = JSON.stringify([q.get('stateId'), q.get('activityId'), JSON.parse(q.get('agent')), q.get('registration')]);
-    if (q.get('stateId') === 'LMS.LaunchData') return req.method === 'GET' ? json(lrs.launchData.get(q.get('registration'))) : json({ error: 'read only' }, 403);
-    if (req.method === 'PUT') return lrs.state.set(key, JSON.parse(req.body)), { body: '', type: 'text/plain', status: 204 };
+    const key = JSON.stringify([
+      q.get('stateId'),
+      q.get('activityId'),
+      JSON.parse(q.get('agent')),
+      q.get('registration'),
+    ]);
+    if (q.get('stateId') === 'LMS.LaunchData')
+      return req.method === 'GET' ? json(lrs.launchData.get(q.get('registration'))) : json({ error: 'read only' }, 403);
+    if (req.method === 'PUT')
+      return (lrs.state.set(key, JSON.parse(req.body)), { body: '', type: 'text/plain', status: 204 });
     return lrs.state.has(key) ? json(lrs.state.get(key)) : json({ error: 'no document' }, 404);
   }
   if (path === '/lms/xapi/statements' && req.method === 'POST') {
@@ -69,7 +98,11 @@ function respond(path, req) {
 
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'attnlab-cmi5-'));
-  const out = execFileSync(join(root, 'tools/package-scorm'), ['--exercise', 'sdpa', '--track', 'js', '--cmi5', '--lang', 'en', '--out', tmp], { encoding: 'utf8' });
+  const out = execFileSync(
+    join(root, 'tools/package-scorm'),
+    ['--exercise', 'sdpa', '--track', 'js', '--cmi5', '--lang', 'en', '--out', tmp],
+    { encoding: 'utf8' },
+  );
   id = 'sdpa-js-cmi5';
   execFileSync('python3', ['-m', 'zipfile', '-e', out.split(':')[0], join(tmp, id)]);
   lms = await otherOrigin(respond);
@@ -89,18 +122,32 @@ async function start(registration, { launchMode = 'Normal', masteryScore, fetchS
   const session = fetchSession ?? `s${++sessions}`;
   lrs.launchData.set(registration, {
     contextTemplate: { contextActivities: { grouping: [PUBLISHER] }, extensions: { [SESSION]: `session-${session}` } },
-    launchMode, moveOn: 'Passed', ...(masteryScore !== undefined && { masteryScore }),
+    launchMode,
+    moveOn: 'Passed',
+    ...(masteryScore !== undefined && { masteryScore }),
   });
-  const q = new URLSearchParams({ endpoint: `${lms.origin}/lms/xapi/`, fetch: `${lms.origin}/lms/fetch/${session}`, actor: JSON.stringify(ACTOR), registration, activityId: ACTIVITY });
+  const q = new URLSearchParams({
+    endpoint: `${lms.origin}/lms/xapi/`,
+    fetch: `${lms.origin}/lms/fetch/${session}`,
+    actor: JSON.stringify(ACTOR),
+    registration,
+    activityId: ACTIVITY,
+  });
   const page = await b.context.newPage();
   await page.goto(`${lms.origin}/lms/content/${id}/index.html?${q}`);
-  await page.waitForFunction(() => document.documentElement.dataset.lms && document.documentElement.dataset.ready === 'core');
+  await page.waitForFunction(
+    () => document.documentElement.dataset.lms && document.documentElement.dataset.ready === 'core',
+  );
   return { page, session };
 }
 
 async function checkCode(page, code) {
-  await page.evaluate((c) => { window.attnlab.editor.value = c; }, code);
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:lms', (e) => r(e.detail), { once: true })));
+  await page.evaluate((c) => {
+    window.attnlab.editor.value = c;
+  }, code);
+  const done = page.evaluate(
+    () => new Promise((r) => addEventListener('attnlab:lms', (e) => r(e.detail), { once: true })),
+  );
   await page.click('#check');
   return done;
 }
@@ -108,7 +155,12 @@ async function checkCode(page, code) {
 /** Closes the page (pagehide) and waits until its terminated statement has arrived. */
 async function leave({ page, session }) {
   await page.close({ runBeforeUnload: true });
-  for (let i = 0; i < 1200 && !lrs.statements.some((x) => x.session === session && x.s.verb.id === VERB('terminated')); i++) await new Promise((r) => setTimeout(r, 25));
+  for (
+    let i = 0;
+    i < 1200 && !lrs.statements.some((x) => x.session === session && x.s.verb.id === VERB('terminated'));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 25));
   return lrs.statements.filter((x) => x.session === session).map((x) => x.s);
 }
 
@@ -117,9 +169,13 @@ function checkSession(list, { registration, session, masteryScore }) {
   const verbs = list.map((s) => s.verb.id.split('/').pop());
   assert.equal(verbs[0], 'initialized', 'initialized first (9.3)');
   assert.equal(verbs.at(-1), 'terminated', 'terminated last (9.3)');
-  assert.ok(verbs.filter((v) => v === 'passed' || v === 'failed').length <= 1, `one of passed/failed per session: ${verbs}`);
+  assert.ok(
+    verbs.filter((v) => v === 'passed' || v === 'failed').length <= 1,
+    `one of passed/failed per session: ${verbs}`,
+  );
   for (const [i, s] of list.entries()) {
-    const v = verbs[i], defined = v !== 'scored';
+    const v = verbs[i],
+      defined = v !== 'scored';
     const cats = (s.context.contextActivities.category ?? []).map((c) => c.id);
     assert.match(s.id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(s.actor, ACTOR);
@@ -131,22 +187,30 @@ function checkSession(list, { registration, session, masteryScore }) {
     const judged = s.result && ('success' in s.result || 'completion' in s.result);
     assert.equal(cats.includes(MOVEON), defined && Boolean(judged), `${v}: the moveOn category (9.6.2.2)`);
     if (i) assert.ok(s.timestamp > list[i - 1].timestamp, 'ordered by timestamp (9.7)');
-    if (defined && !['passed', 'failed'].includes(v)) assert.equal(s.result?.score, undefined, `${v}: no score (9.5.1)`);
-    if (['passed', 'failed', 'completed', 'terminated'].includes(v)) assert.match(s.result.duration, /^PT\d+(\.\d+)?S$/, `${v}: duration (9.5.4)`);
+    if (defined && !['passed', 'failed'].includes(v))
+      assert.equal(s.result?.score, undefined, `${v}: no score (9.5.1)`);
+    if (['passed', 'failed', 'completed', 'terminated'].includes(v))
+      assert.match(s.result.duration, /^PT\d+(\.\d+)?S$/, `${v}: duration (9.5.4)`);
     if (v === 'passed') assert.ok(s.result.success === true && s.result.score.scaled >= (masteryScore ?? 1), '9.3.4');
     if (v === 'failed') assert.ok(s.result.success === false && s.result.score.scaled < (masteryScore ?? 1), '9.3.5');
     if (v === 'completed') assert.equal(s.result.completion, true, '9.5.3');
     if (['passed', 'failed'].includes(v)) assert.equal(s.context.extensions[MASTERY], masteryScore, '9.6.3.2');
     if (v === 'scored') {
       const { scaled, raw, min, max } = s.result.score;
-      assert.ok(Number.isInteger(raw) && min === 0 && max === 7 && scaled === Math.round((10000 * raw) / 7) / 10000, JSON.stringify(s.result));
+      assert.ok(
+        Number.isInteger(raw) && min === 0 && max === 7 && scaled === Math.round((10000 * raw) / 7) / 10000,
+        JSON.stringify(s.result),
+      );
     }
   }
   return verbs;
 }
 
 test('cmi5: initialized, a scored statement per Check, passed and completed once per registration, terminated; the code comes back in the next session', async () => {
-  const [starter, solution] = await Promise.all([read('exercises/sdpa/starter.js'), read('exercises/sdpa/solution.js')]);
+  const [starter, solution] = await Promise.all([
+    read('exercises/sdpa/starter.js'),
+    read('exercises/sdpa/solution.js'),
+  ]);
   const registration = '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f01';
   const one = await start(registration);
   assert.equal(await one.page.evaluate(() => document.documentElement.dataset.lms), 'connected');
@@ -155,43 +219,84 @@ test('cmi5: initialized, a scored statement per Check, passed and completed once
   assert.deepEqual(await checkCode(one.page, solution), { passed: 7, total: 7, ok: true });
   await one.page.evaluate(() => localStorage.clear()); // the next session is on another computer
   const first = await leave(one);
-  assert.deepEqual(checkSession(first, { registration, session: one.session }), ['initialized', 'scored', 'scored', 'passed', 'completed', 'scored', 'terminated']);
-  assert.deepEqual(first.filter((s) => s.verb.id === VERB('scored')).map((s) => s.result.score.raw), [0, 7, 7]);
+  assert.deepEqual(checkSession(first, { registration, session: one.session }), [
+    'initialized',
+    'scored',
+    'scored',
+    'passed',
+    'completed',
+    'scored',
+    'terminated',
+  ]);
+  assert.deepEqual(
+    first.filter((s) => s.verb.id === VERB('scored')).map((s) => s.result.score.raw),
+    [0, 7, 7],
+  );
   const state = [...lrs.state.values()].at(-1);
   assert.equal(decodeCode(state.code), solution);
   assert.deepEqual([state.passed, state.completed], [true, true]);
 
   const two = await start(registration);
-  assert.equal(await two.page.evaluate(() => window.attnlab.editor.value), solution, 'the code from the state document');
+  assert.equal(
+    await two.page.evaluate(() => window.attnlab.editor.value),
+    solution,
+    'the code from the state document',
+  );
   assert.match(await two.page.textContent('#lms-note'), /restored/);
   assert.deepEqual(await checkCode(two.page, solution), { passed: 7, total: 7, ok: true });
-  assert.deepEqual(checkSession(await leave(two), { registration, session: two.session }), ['initialized', 'scored', 'terminated'], 'no second passed or completed in the registration');
+  assert.deepEqual(
+    checkSession(await leave(two), { registration, session: two.session }),
+    ['initialized', 'scored', 'terminated'],
+    'no second passed or completed in the registration',
+  );
 });
 
 test('cmi5: a session that checked but never reached the mastery score says failed on leaving; masteryScore from LaunchData decides passed', async () => {
-  const [starter, partial] = await Promise.all([read('exercises/sdpa/starter.js'), read('exercises/sdpa/fixtures/no-scaling/submission.js')]);
+  const [starter, partial] = await Promise.all([
+    read('exercises/sdpa/starter.js'),
+    read('exercises/sdpa/fixtures/no-scaling/submission.js'),
+  ]);
   const failing = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f02');
   await checkCode(failing.page, starter);
   await checkCode(failing.page, partial); // 2/7 < every test
   const failed = await leave(failing);
-  assert.deepEqual(checkSession(failed, { registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f02', session: failing.session }), ['initialized', 'scored', 'scored', 'failed', 'terminated']);
-  assert.equal(failed.find((s) => s.verb.id === VERB('failed')).result.score.raw, 2, 'the last Check\'s score');
+  assert.deepEqual(
+    checkSession(failed, { registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f02', session: failing.session }),
+    ['initialized', 'scored', 'scored', 'failed', 'terminated'],
+  );
+  assert.equal(failed.find((s) => s.verb.id === VERB('failed')).result.score.raw, 2, "the last Check's score");
 
   const lenient = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f03', { masteryScore: 0.25 });
   await checkCode(lenient.page, partial); // 2/7 = 0.2857 ≥ 0.25
-  assert.deepEqual(checkSession(await leave(lenient), { registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f03', session: lenient.session, masteryScore: 0.25 }), ['initialized', 'scored', 'passed', 'completed', 'terminated']);
+  assert.deepEqual(
+    checkSession(await leave(lenient), {
+      registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f03',
+      session: lenient.session,
+      masteryScore: 0.25,
+    }),
+    ['initialized', 'scored', 'passed', 'completed', 'terminated'],
+  );
 });
 
 test('cmi5: Browse mode judges nothing; a fetch URL used twice is refused and said', async () => {
   const solution = await read('exercises/sdpa/solution.js');
   const browse = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f04', { launchMode: 'Browse' });
   await checkCode(browse.page, solution);
-  assert.deepEqual(checkSession(await leave(browse), { registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f04', session: browse.session }), ['initialized', 'scored', 'terminated']);
+  assert.deepEqual(
+    checkSession(await leave(browse), {
+      registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f04',
+      session: browse.session,
+    }),
+    ['initialized', 'scored', 'terminated'],
+  );
 
   const again = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f05', { fetchSession: browse.session });
   try {
     assert.equal(await again.page.evaluate(() => document.documentElement.dataset.lms), 'failed');
-    assert.match(await again.page.textContent('#lms-note'), /did not connect \(fetch: 1 The authorization token has already been returned\.\)/);
+    assert.match(
+      await again.page.textContent('#lms-note'),
+      /did not connect \(fetch: 1 The authorization token has already been returned\.\)/,
+    );
   } finally {
     await again.page.close();
   }

@@ -14,7 +14,9 @@ let b, page, course;
 
 before(async () => {
   // The course's order as its authors wrote it in each spec.json.
-  const specs = await Promise.all(listExercises().map(async (slug) => JSON.parse(await read(`exercises/${slug}/spec.json`))));
+  const specs = await Promise.all(
+    listExercises().map(async (slug) => JSON.parse(await read(`exercises/${slug}/spec.json`))),
+  );
   course = specs.sort((x, y) => x.order - y.order);
   await mkdir(artifacts, { recursive: true });
   b = await launch();
@@ -37,20 +39,31 @@ test('dark mode follows the system, the toggle overrides it and is remembered; t
   assert.equal(await background(), 'rgb(18, 20, 23)');
   assert.equal(await page.getAttribute('#theme', 'aria-pressed'), 'true');
   // The editor is dark too (its own theme, not the light one on a dark page).
-  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.cm-editor')).backgroundColor), 'rgb(27, 31, 36)');
+  assert.equal(
+    await page.evaluate(() => getComputedStyle(document.querySelector('.cm-editor')).backgroundColor),
+    'rgb(27, 31, 36)',
+  );
   await shot('dark');
   await page.click('#theme');
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
   assert.equal(await background(), 'rgb(246, 247, 249)');
   await page.reload();
   await open(page, `${b.url}?timeout=300&nosw`);
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'the choice outlives a reload');
+  assert.equal(
+    await page.evaluate(() => document.documentElement.dataset.theme),
+    'light',
+    'the choice outlives a reload',
+  );
   await page.click('#theme');
   assert.equal(await page.evaluate(() => localStorage.getItem('attnlab:theme')), 'dark');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
   assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), false);
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'a chosen theme wins over the system');
+  assert.equal(
+    await page.evaluate(() => document.documentElement.dataset.theme),
+    'dark',
+    'a chosen theme wins over the system',
+  );
   await page.click('#theme');
 });
 
@@ -77,7 +90,10 @@ test('a pass shows a congratulation and links to the next exercise; a failing Ch
   const next = course[course.findIndex((s) => s.slug === 'sdpa') + 1];
   assert.equal(await page.textContent('#cheer a.next'), next.title.ru);
   // The picker lists the same order.
-  assert.deepEqual(await page.$$eval('#exercise option', (os) => os.map((o) => o.value)), course.map((s) => s.slug));
+  assert.deepEqual(
+    await page.$$eval('#exercise option', (os) => os.map((o) => o.value)),
+    course.map((s) => s.slug),
+  );
   await shot('pass');
   // In English it says so in English; the link opens the next exercise in the same language.
   await page.click('#lang');

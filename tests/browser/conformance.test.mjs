@@ -44,7 +44,9 @@ globalThis.ready = true;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let browser;
-before(async () => { browser = await openGpuPage({ source: PAGE, links: { dist: `${root}wasm/dist` }, webgpu: false }); });
+before(async () => {
+  browser = await openGpuPage({ source: PAGE, links: { dist: `${root}wasm/dist` }, webgpu: false });
+});
 after(() => browser?.close());
 
 const TOLERANCE = { 'relaxed-simd': 'wasm-relaxed', simd128: 'wasm-simd' };
@@ -55,14 +57,18 @@ for (const [flavour, b] of Object.entries(FLAVOURS).filter(([, x]) => x.threaded
     const cases = casesFor(table, backend, Infinity);
     const ref = await referenceFor();
     const r = await browser.evaluate((a) => globalThis.runCases(...a), [flavour, cases]);
-    t.diagnostic(`${cases.length} cases; Chromium reports ${r.cores} cores; pool ${r.pool}; threads ${r.runs.map((x) => x.threads).join(', ')}`);
+    t.diagnostic(
+      `${cases.length} cases; Chromium reports ${r.cores} cores; pool ${r.pool}; threads ${r.runs.map((x) => x.threads).join(', ')}`,
+    );
     assert.equal(r.kernel, b.kernel);
     assert.equal(r.maxThreads, r.pool);
     assert.deepEqual(browser.errors, []);
     const want = cases.map((c) => ref.run(c, caseInputs(c)));
     for (const run of r.runs) {
       assert.deepEqual(run.differ, [], `${run.threads} threads: not bit-identical to ${flavour.replace(/-mt$/, '')}`);
-      const fails = cases.flatMap((c, n) => compareCase(c, run.results[n], want[n], table.tolerances[backend]).map((f) => `${run.threads} threads: ${f}`));
+      const fails = cases.flatMap((c, n) =>
+        compareCase(c, run.results[n], want[n], table.tolerances[backend]).map((f) => `${run.threads} threads: ${f}`),
+      );
       assert.deepEqual(fails, []);
     }
   });

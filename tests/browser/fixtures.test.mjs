@@ -32,12 +32,20 @@ const openOn = async (b, exercise, track) => {
   await b.page.waitForFunction((tr) => document.documentElement.dataset.track === tr, track);
   Object.assign(b, { exercise, track });
 };
-const opened = async (exercise, track) => { const b = await launch(); await openOn(b, exercise, track); return b; };
+const opened = async (exercise, track) => {
+  const b = await launch();
+  await openOn(b, exercise, track);
+  return b;
+};
 let shared = null;
 const browser = async (own, exercise, track) => {
   if (own) return opened(exercise, track);
-  if (shared && !shared.page.isClosed() && (shared.exercise !== exercise || shared.track !== track)) await openOn(shared, exercise, track);
-  if (!shared || shared.page.isClosed()) { await shared?.close(); shared = await opened(exercise, track); } // a tab that crashed is replaced
+  if (shared && !shared.page.isClosed() && (shared.exercise !== exercise || shared.track !== track))
+    await openOn(shared, exercise, track);
+  if (!shared || shared.page.isClosed()) {
+    await shared?.close();
+    shared = await opened(exercise, track);
+  } // a tab that crashed is replaced
   return shared;
 };
 after(() => shared?.close());
@@ -46,13 +54,24 @@ after(() => shared?.close());
 function expectedInPage(aim, text) {
   if (aim.page !== 'timeout') return text;
   const [before, after] = say(LANG, 'memory', { fn: '\u0000', mb: LIMITS.memoryMb }).split('\u0000');
-  const esc = (s) => JSON.stringify(s).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) => JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS, ms2: 2 * TIMEOUT_MS })).slice(1, -1));
+  const esc = (s) =>
+    JSON.stringify(s)
+      .slice(1, -1)
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`${esc(before)}(\\w+)${esc(after)}`, 'g'), (_, fn) =>
+    JSON.stringify(say(LANG, 'timeout', { fn, ms: TIMEOUT_MS, ms2: 2 * TIMEOUT_MS })).slice(1, -1),
+  );
 }
 
 // Everything is read before any test is registered: a top-level await between registrations would let
 // the runner start (and end, closing the shared browser) before the later sets are known.
-const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), messages: (await loadExercise(set.exercise)).messages })));
+const sets = await Promise.all(
+  fixtureSets().map(async (set) => ({
+    set,
+    ...fixtureCases(set),
+    messages: (await loadExercise(set.exercise)).messages,
+  })),
+);
 for (const { set, cases, messages } of sets) {
   for (const { name, aim, source, expectedFile, track } of cases) {
     const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
@@ -64,7 +83,8 @@ for (const { set, cases, messages } of sets) {
         await check(b.page);
         const report = await b.page.evaluate(() => window.attnlab.state.report);
         assert.equal(exercism(report) + '\n', expectedInPage(aim, readFileSync(expectedFile, 'utf8')));
-        const pageAim = aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
+        const pageAim =
+          aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
         assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, messages, track }), []);
         assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
       } finally {

@@ -27,33 +27,50 @@ after(async () => {
 // A file that fails on Run: np refuses a shape clash in matmul at the top level (its explanation is the grader's).
 const FAILING = {
   js: 'function causal_mask(T) {\n  return np.tril(np.ones([T, T], { dtype: "bool" }));\n}\nconst a = np.ones([2, 3]);\nprint(np.matmul(a, a));\n',
-  python: 'import numpy as np\n\ndef causal_mask(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n\na = np.ones((2, 3))\nprint(a @ a)\n',
+  python:
+    'import numpy as np\n\ndef causal_mask(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n\na = np.ones((2, 3))\nprint(a @ a)\n',
 };
 
 /** What the page shows in a language other than `lang`: [{ where, text }] (Cyrillic on en, English prose on ru). */
-const foreign = (lang) => page.evaluate((lang) => {
-  const PRODUCTS = /\b(?:WebGPU|WebAssembly|WASM|SIMD|JavaScript|Python|MicroPython|NumPy|SwiftShader|Chromium|Ctrl|Shift|Enter|Escape|Tab|T|d_k)\b/g;
-  const wrong = lang === 'en' ? (s) => /[\u0400-\u04FF]/.test(s)
-    : (s) => /[A-Za-z]{2,}[a-z'’]*(?:[ ,]+[A-Za-z]{2,}[a-z'’]*){2,}/.test(s.replace(PRODUCTS, ' ').replace(/\S*[_.(=[\]/\\]\S*/g, ' '));
-  const outside = (el) => !el.closest('#editor, code, pre, kbd') && (el.closest('[lang]')?.getAttribute('lang') ?? lang) === lang;
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const el = n.parentElement;
-    if (!el || !outside(el) || !n.textContent.trim()) continue;
-    const svgTitle = el.closest('svg') && el.tagName.toLowerCase() === 'title';
-    if (!svgTitle && !el.checkVisibility({ visibilityProperty: true })) continue;
-    if (wrong(n.textContent)) found.push({ where: `${el.tagName.toLowerCase()}#${el.id || el.closest('[id]')?.id}`, text: n.textContent.trim().slice(0, 160) });
-  }
-  for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
-    if (!outside(el) || !el.checkVisibility({ visibilityProperty: true })) continue;
-    for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
-      const v = el.getAttribute(a);
-      if (v && wrong(v)) found.push({ where: `${el.tagName.toLowerCase()}#${el.id || el.closest('[id]')?.id}[${a}]`, text: v.slice(0, 160) });
+const foreign = (lang) =>
+  page.evaluate((lang) => {
+    const PRODUCTS =
+      /\b(?:WebGPU|WebAssembly|WASM|SIMD|JavaScript|Python|MicroPython|NumPy|SwiftShader|Chromium|Ctrl|Shift|Enter|Escape|Tab|T|d_k)\b/g;
+    const wrong =
+      lang === 'en'
+        ? (s) => /[\u0400-\u04FF]/.test(s)
+        : (s) =>
+            /[A-Za-z]{2,}[a-z'’]*(?:[ ,]+[A-Za-z]{2,}[a-z'’]*){2,}/.test(
+              s.replace(PRODUCTS, ' ').replace(/\S*[_.(=[\]/\\]\S*/g, ' '),
+            );
+    const outside = (el) =>
+      !el.closest('#editor, code, pre, kbd') && (el.closest('[lang]')?.getAttribute('lang') ?? lang) === lang;
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || !outside(el) || !n.textContent.trim()) continue;
+      const svgTitle = el.closest('svg') && el.tagName.toLowerCase() === 'title';
+      if (!svgTitle && !el.checkVisibility({ visibilityProperty: true })) continue;
+      if (wrong(n.textContent))
+        found.push({
+          where: `${el.tagName.toLowerCase()}#${el.id || el.closest('[id]')?.id}`,
+          text: n.textContent.trim().slice(0, 160),
+        });
     }
-  }
-  return found;
-}, lang);
+    for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
+      if (!outside(el) || !el.checkVisibility({ visibilityProperty: true })) continue;
+      for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
+        const v = el.getAttribute(a);
+        if (v && wrong(v))
+          found.push({
+            where: `${el.tagName.toLowerCase()}#${el.id || el.closest('[id]')?.id}[${a}]`,
+            text: v.slice(0, 160),
+          });
+      }
+    }
+    return found;
+  }, lang);
 
 for (const lang of ['en', 'ru']) {
   for (const track of ['js', 'python']) {

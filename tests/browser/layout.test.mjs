@@ -27,12 +27,21 @@ after(async () => {
 
 const shot = (name) => page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname });
 const overflow = () => page.evaluate(() => ({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth }));
-const box = (sel) => page.evaluate((s) => {
-  const e = document.querySelector(s);
-  if (!e) return null;
-  const r = e.getBoundingClientRect();
-  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, innerHeight, shown: r.width > 0 && r.height > 0 };
-}, sel);
+const box = (sel) =>
+  page.evaluate((s) => {
+    const e = document.querySelector(s);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      left: r.left,
+      right: r.right,
+      height: r.height,
+      innerHeight,
+      shown: r.width > 0 && r.height > 0,
+    };
+  }, sel);
 
 /** A first visit at this size: nothing kept from the previous one (code, tab, theme). */
 async function fresh(width, height) {
@@ -44,7 +53,10 @@ async function fresh(width, height) {
 
 const expectedPassed = () => expected.tests.filter((t) => t.status === 'pass').length;
 
-for (const [width, height] of [[1280, 800], [1366, 768]]) {
+for (const [width, height] of [
+  [1280, 800],
+  [1366, 768],
+]) {
   test(`${width}×${height}: editor beside the results; after a failing Check the first failure is in view`, async () => {
     await fresh(width, height);
     const { scrollWidth, innerWidth } = await overflow();
@@ -62,18 +74,27 @@ for (const [width, height] of [[1280, 800], [1366, 768]]) {
     assert.equal(await page.getAttribute('#tab-results', 'aria-selected'), 'true');
     // Side by side: the results column to the left of the editor, the editor still on screen.
     const first = await box('#results li.fail .msg');
-    assert.ok(first.top >= 0 && first.top + 20 <= height, `the first failure's message at ${first.top}…${first.bottom} in ${height}`);
+    assert.ok(
+      first.top >= 0 && first.top + 20 <= height,
+      `the first failure's message at ${first.top}…${first.bottom} in ${height}`,
+    );
     const [results, editorAfter] = [await box('#results-panel'), await box('#editor')];
     assert.ok(results.right <= editorAfter.left && editorAfter.top < height, 'results and editor side by side');
     // Nothing Check produced lies below the page's fold: the results column scrolls on its own.
     const tall = await page.evaluate(() => ({ scrollHeight: document.scrollingElement.scrollHeight, innerHeight }));
-    assert.ok(tall.scrollHeight <= tall.innerHeight + 1, `the page itself is ${tall.scrollHeight} px tall in ${tall.innerHeight}`);
+    assert.ok(
+      tall.scrollHeight <= tall.innerHeight + 1,
+      `the page itself is ${tall.scrollHeight} px tall in ${tall.innerHeight}`,
+    );
     assert.ok((await overflow()).scrollWidth <= width);
     await shot(`layout-${width}x${height}-checked`);
   });
 }
 
-for (const [width, height] of [[390, 844], [320, 640]]) {
+for (const [width, height] of [
+  [390, 844],
+  [320, 640],
+]) {
   test(`${width}×${height}: tabs, a compact header, the editor on the first screen, results shown after Check`, async () => {
     await fresh(width, height);
     let o = await overflow();
@@ -99,7 +120,10 @@ for (const [width, height] of [[390, 844], [320, 640]]) {
     assert.equal(await page.getAttribute('#tab-results', 'aria-selected'), 'true');
     assert.equal(await page.isVisible('#editor'), false);
     const first = await box('#results li.fail .msg');
-    assert.ok(first.top >= 0 && first.top + 20 <= height, `the first failure's message at ${first.top}…${first.bottom} in ${height}`);
+    assert.ok(
+      first.top >= 0 && first.top + 20 <= height,
+      `the first failure's message at ${first.top}…${first.bottom} in ${height}`,
+    );
     // Focus was on Check, now hidden: it moved to the verdict line at the top of the results, not to the page's body.
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'verdict');
     assert.ok(await page.evaluate(() => document.getElementById('results-panel').contains(document.activeElement)));
@@ -138,7 +162,11 @@ test('a phone returning to an exercise with its code kept opens on the editor', 
 test('in English at 320 wide: the tabs read Task · Code · Results and nothing overflows', async () => {
   await page.setViewportSize({ width: 320, height: 640 });
   await open(page, `${b.url}?timeout=300&nosw&lang=en`);
-  assert.deepEqual(await page.$$eval('#tabs [role=tab]', (ts) => ts.map((t) => t.textContent)), ['Task', 'Code', 'Results']);
+  assert.deepEqual(await page.$$eval('#tabs [role=tab]', (ts) => ts.map((t) => t.textContent)), [
+    'Task',
+    'Code',
+    'Results',
+  ]);
   assert.equal(await page.getAttribute('#theme', 'aria-label'), 'Dark theme');
   for (const tab of ['task', 'code', 'results']) {
     await page.click(`#tab-${tab}`);

@@ -39,12 +39,13 @@ async function listener() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: server.address().port, connections,
+    port: server.address().port,
+    connections,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
 
-test('a submission that walks the worker global\'s prototype chain reaches no listener on 127.0.0.1 (Check and Run)', async () => {
+test("a submission that walks the worker global's prototype chain reaches no listener on 127.0.0.1 (Check and Run)", async () => {
   const l = await listener();
   const b = await launch();
   try {
@@ -73,9 +74,14 @@ test('a submission that walks the worker global\'s prototype chain reaches no li
       const route = /[?&]via=([\w-]+)/.exec(c.first)?.[1] ?? (c.first || '(a connection that sent nothing)');
       byRoute[route] = (byRoute[route] ?? 0) + 1;
     }
-    if (l.connections.length) problems.push(`${l.connections.length} connections reached the listener, by route: ${JSON.stringify(byRoute)}`);
-    if (sameOrigin.length) problems.push(`${sameOrigin.length} requests for /leak were answered by the page's own origin, e.g. ${sameOrigin[0]}`);
-    if (result.passed !== 7 || result.total !== 7) problems.push(`graded ${result.passed}/${result.total}, expected 7/7 (a correct solution)`);
+    if (l.connections.length)
+      problems.push(`${l.connections.length} connections reached the listener, by route: ${JSON.stringify(byRoute)}`);
+    if (sameOrigin.length)
+      problems.push(
+        `${sameOrigin.length} requests for /leak were answered by the page's own origin, e.g. ${sameOrigin[0]}`,
+      );
+    if (result.passed !== 7 || result.total !== 7)
+      problems.push(`graded ${result.passed}/${result.total}, expected 7/7 (a correct solution)`);
     assert.deepEqual(problems, [], `the worker could reach: ${reachable}`);
   } finally {
     await b.close();
@@ -90,16 +96,28 @@ test('a V8 fatal error in the worker: reported like Node, or the reopened tab ke
     const source = await fixture('fatal-v8');
     await setCode(b.page, source);
     const crashed = new Promise((resolve) => b.page.once('crash', () => resolve('crashed')));
-    const checked = b.page.evaluate(() => new Promise((resolve) => addEventListener('attnlab:checked', () => resolve('checked'), { once: true })))
+    const checked = b.page
+      .evaluate(
+        () => new Promise((resolve) => addEventListener('attnlab:checked', () => resolve('checked'), { once: true })),
+      )
       .catch(() => 'crashed'); // the page's context is gone
     await b.page.click('#check').catch(() => {});
     const outcome = await Promise.race([crashed, checked, sleep(CRASH_WAIT_MS).then(() => 'neither')]);
     assert.notEqual(outcome, 'neither', `Check neither finished nor crashed the tab within ${CRASH_WAIT_MS / 1000} s`);
 
-    if (outcome === 'checked') { // the page survived: the crashed worker is reported like a crashed process in Node
+    if (outcome === 'checked') {
+      // the page survived: the crashed worker is reported like a crashed process in Node
       const report = await b.page.evaluate(() => window.attnlab.state.report);
       const statuses = Object.fromEntries(report.tests.map((t) => [t.id, t.status]));
-      assert.deepEqual(statuses, { causal_mask: 'pass', softmax: 'fail', lesson_example: 'pass', scaling: 'pass', causality: 'pass', loop_reference: 'pass', batching: 'pass' });
+      assert.deepEqual(statuses, {
+        causal_mask: 'pass',
+        softmax: 'fail',
+        lesson_example: 'pass',
+        scaling: 'pass',
+        causality: 'pass',
+        loop_reference: 'pass',
+        batching: 'pass',
+      });
       return;
     }
     const page = await b.context.newPage();
@@ -112,14 +130,21 @@ test('a V8 fatal error in the worker: reported like Node, or the reopened tab ke
   }
 });
 
-test('the exercise\'s chunk does not arrive (the network drops on a first visit): the page says so, in the page\'s language', async () => {
+test("the exercise's chunk does not arrive (the network drops on a first visit): the page says so, in the page's language", async () => {
   const b = await launch();
   try {
     await b.page.route(/\/chunks\/sdpa-[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
     await b.page.goto(`${b.url}?exercise=sdpa&lang=en&nosw`);
     await b.page.waitForSelector('#notice:not([hidden])');
-    assert.match(await b.page.textContent('#notice'), /^Could not load the exercise: a file did not arrive .*Your code is kept; reload the page\.$/);
-    assert.notEqual(await b.page.evaluate(() => document.documentElement.dataset.ready ?? ''), 'core', 'the page did not pretend to be ready');
+    assert.match(
+      await b.page.textContent('#notice'),
+      /^Could not load the exercise: a file did not arrive .*Your code is kept; reload the page\.$/,
+    );
+    assert.notEqual(
+      await b.page.evaluate(() => document.documentElement.dataset.ready ?? ''),
+      'core',
+      'the page did not pretend to be ready',
+    );
   } finally {
     await b.close().catch(() => {});
   }

@@ -19,7 +19,9 @@ let b, page, starter, solution, noScaling;
 
 before(async () => {
   [starter, solution, noScaling] = await Promise.all([
-    read('exercises/sdpa/starter.js'), read('exercises/sdpa/solution.js'), read('exercises/sdpa/fixtures/no-scaling/submission.js'),
+    read('exercises/sdpa/starter.js'),
+    read('exercises/sdpa/solution.js'),
+    read('exercises/sdpa/fixtures/no-scaling/submission.js'),
   ]);
   await mkdir(artifacts, { recursive: true });
   b = await launch();
@@ -36,21 +38,40 @@ after(async () => {
 const SDPA_MESSAGES = JSON.parse(readFileSync(new URL('../../exercises/sdpa/messages.json', import.meta.url), 'utf8'));
 const said = (lang, key, params = {}) => say(lang, key, params, SDPA_MESSAGES).replace(/`/g, '');
 const shot = (name) => page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname, fullPage: true });
-const results = () => page.$$eval('#results li', (lis) => lis.map((li) => ({ id: li.dataset.test, status: li.className, message: li.querySelector('.msg')?.textContent ?? li.textContent })));
+const results = () =>
+  page.$$eval('#results li', (lis) =>
+    lis.map((li) => ({
+      id: li.dataset.test,
+      status: li.className,
+      message: li.querySelector('.msg')?.textContent ?? li.textContent,
+    })),
+  );
 
 test('a fresh page shows the starter, the task, the backend and the reference heatmap', async () => {
   assert.equal(await getCode(page), starter);
   assert.match(await page.textContent('h1'), /self-attention/);
   assert.match(await page.textContent('#backend'), /^WASM( SIMD)?( · \d+ (потока|потоков|thread|threads))?$/);
-  for (const label of ['Запустить', 'Проверить', 'Подсказка', 'Сбросить']) assert.ok(await page.isVisible(`button:has-text("${label}")`), label);
+  for (const label of ['Запустить', 'Проверить', 'Подсказка', 'Сбросить'])
+    assert.ok(await page.isVisible(`button:has-text("${label}")`), label);
   const ref = page.locator('[data-map=reference]');
-  assert.deepEqual(await ref.locator('text.tok').allTextContents(), ['Карп', 'прыгает', 'через', 'Карп', 'прыгает', 'через']);
+  assert.deepEqual(await ref.locator('text.tok').allTextContents(), [
+    'Карп',
+    'прыгает',
+    'через',
+    'Карп',
+    'прыгает',
+    'через',
+  ]);
   // The lesson's weights, row 2: softmax(0, 1.41) = (0.196, 0.804); the three cells above the diagonal are masked.
   assert.equal(await ref.locator('g.cell[data-i="1"][data-j="1"] text').textContent(), '0.804');
   assert.equal(await ref.locator('g.masked').count(), 3);
   // Of the packs, the page fetched only the one it opened (each is its own chunk, chunks/<slug>-<hash>.js).
-  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
-  const packChunks = fetched.map((p) => p.match(/\/chunks\/([\w-]+)-[A-Z0-9]+\.js$/)?.[1]).filter((s) => listExercises().includes(s));
+  const fetched = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname),
+  );
+  const packChunks = fetched
+    .map((p) => p.match(/\/chunks\/([\w-]+)-[A-Z0-9]+\.js$/)?.[1])
+    .filter((s) => listExercises().includes(s));
   assert.deepEqual(packChunks, ['sdpa']);
 });
 
@@ -79,7 +100,10 @@ test('Run prints like NumPy; an error shows its line and clicking it moves the c
   assert.equal(await err.getAttribute('data-line'), '4');
   assert.match(await err.textContent(), /undefinedName/);
   await err.click();
-  const cursorLine = await page.evaluate(() => { const v = window.attnlab.editor.view; return v.state.doc.lineAt(v.state.selection.main.head).number; });
+  const cursorLine = await page.evaluate(() => {
+    const v = window.attnlab.editor.view;
+    return v.state.doc.lineAt(v.state.selection.main.head).number;
+  });
   assert.equal(cursorLine, 4);
   // A syntax error has its line too (found before anything runs).
   await setCode(page, 'let x = 1;\nlet y = ;\n');
@@ -103,18 +127,31 @@ test('a correct solution, finished by typing on the keyboard, passes 7/7 and fil
   const body = solution.match(/function causal_mask\(T\) \{\n([\s\S]*?)\n\}/)[1];
   assert.ok(body && !body.includes('\n\n'), 'solution.js: causal_mask body not found');
   await setCode(page, solution.replace(body, ''));
-  const pos = await page.evaluate(() => window.attnlab.editor.value.indexOf('function causal_mask(T) {\n') + 'function causal_mask(T) {\n'.length);
-  await page.evaluate((p) => { const v = window.attnlab.editor.view; v.dispatch({ selection: { anchor: p } }); v.focus(); }, pos);
+  const pos = await page.evaluate(
+    () => window.attnlab.editor.value.indexOf('function causal_mask(T) {\n') + 'function causal_mask(T) {\n'.length,
+  );
+  await page.evaluate((p) => {
+    const v = window.attnlab.editor.view;
+    v.dispatch({ selection: { anchor: p } });
+    v.focus();
+  }, pos);
   let { passed } = await check(page);
   assert.ok(passed < 7, 'without causal_mask the solution must not pass everything');
-  await page.evaluate((p) => { const v = window.attnlab.editor.view; v.dispatch({ selection: { anchor: p } }); v.focus(); }, pos);
+  await page.evaluate((p) => {
+    const v = window.attnlab.editor.view;
+    v.dispatch({ selection: { anchor: p } });
+    v.focus();
+  }, pos);
   // One line at a time; Escape closes any completion popup so Enter cannot accept a suggestion.
   for (const [i, line] of body.split('\n').entries()) {
     if (i) await page.keyboard.press('Enter'); // the editor indents the new line itself
     await page.keyboard.type(line.trim());
     await page.keyboard.press('Escape');
   }
-  assert.ok((await getCode(page)).replace(/\s+/g, '') === solution.replace(/\s+/g, ''), 'the typed text differs from solution.js');
+  assert.ok(
+    (await getCode(page)).replace(/\s+/g, '') === solution.replace(/\s+/g, ''),
+    'the typed text differs from solution.js',
+  );
   // Ctrl+Enter runs.
   const out = await run(page, () => page.keyboard.press('Control+Enter'));
   assert.doesNotMatch(out, /Error/);
@@ -150,13 +187,23 @@ test('a line of the code in a message is a button that moves the cursor; a row o
   await check(page);
   const li = (id) => page.locator(`#results li[data-test=${id}]`);
   assert.match(await li('causality').textContent(), /Строка \d+ весов/);
-  assert.equal(await li('causality').locator('button[data-line]').count(), 0, 'a row of the weights is not a line of the code');
+  assert.equal(
+    await li('causality').locator('button[data-line]').count(),
+    0,
+    'a row of the weights is not a line of the code',
+  );
   const error = li('softmax').locator('button[data-line]');
   assert.equal(await error.count(), 1);
   assert.match(await error.textContent(), /^строка \d+$/);
   await error.click();
   const line = Number(await error.getAttribute('data-line'));
-  assert.equal(await page.evaluate(() => { const v = window.attnlab.editor.view; return v.state.doc.lineAt(v.state.selection.main.head).number; }), line);
+  assert.equal(
+    await page.evaluate(() => {
+      const v = window.attnlab.editor.view;
+      return v.state.doc.lineAt(v.state.selection.main.head).number;
+    }),
+    line,
+  );
 });
 
 test('an endless loop is stopped at the limit with a message naming it; then Run works again', async () => {
@@ -165,16 +212,22 @@ test('an endless loop is stopped at the limit with a message naming it; then Run
   assert.ok(out.includes(said('ru', 'load.timeout', { ms: 2 * TIMEOUT })), out);
   // Inside a graded function: the test names the function and the limit, the other tests still run.
   // (causal_self_attention: the script's own demo lines do not call it, so loading still works.)
-  const looping = solution.replace(/function causal_self_attention\(([^)]*)\) \{/, 'function causal_self_attention($1) {\n  for (;;) {}');
+  const looping = solution.replace(
+    /function causal_self_attention\(([^)]*)\) \{/,
+    'function causal_self_attention($1) {\n  for (;;) {}',
+  );
   assert.notEqual(looping, solution);
   await setCode(page, looping);
   const { passed, total } = await check(page);
   assert.equal(total, 7);
   const causality = (await results()).find((r) => r.id === 'causality');
   assert.equal(causality.status, 'fail');
-  assert.ok(causality.message.includes(said('ru', 'timeout', { fn: 'causal_self_attention', ms: TIMEOUT, ms2: 2 * TIMEOUT })), causality.message);
+  assert.ok(
+    causality.message.includes(said('ru', 'timeout', { fn: 'causal_self_attention', ms: TIMEOUT, ms2: 2 * TIMEOUT })),
+    causality.message,
+  );
   assert.ok(passed >= 4, `the tests that do not call causal_self_attention still pass (${passed}/7)`);
-  assert.ok(await page.evaluate(() => window.attnlab.state.sandbox.restarts) > 0);
+  assert.ok((await page.evaluate(() => window.attnlab.state.sandbox.restarts)) > 0);
   await shot('check-timeout');
   await setCode(page, 'print("alive");\n');
   out = await run(page);
@@ -220,7 +273,8 @@ test('Hint reveals one hint at a time; Reset asks, then restores the starter (an
 
 test('English switch relabels the page and the grader answers in English', async () => {
   await page.click('#lang');
-  for (const label of ['Run', 'Check', 'Hint', 'Reset']) assert.ok(await page.isVisible(`button:has-text("${label}")`), label);
+  for (const label of ['Run', 'Check', 'Hint', 'Reset'])
+    assert.ok(await page.isVisible(`button:has-text("${label}")`), label);
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   await check(page);
   assert.match((await results())[0].message, /not implemented/);
@@ -241,13 +295,21 @@ test('with the network cut, a reload still loads the page and grades', async () 
     // Except Chromium's own update check of sw.js, which it schedules about 2 s after a navigation:
     // Playwright's offline emulation does not cover it (with a real cut it fails quietly), so it raced
     // this test; the page and the grading must come from the cache.
-    assert.deepEqual(b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
+    assert.deepEqual(
+      b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'),
+      [],
+      'nothing may reach the server while offline',
+    );
     await shot('check-offline');
     // Another exercise, never opened on this profile, opens offline too: the service worker precached its chunk.
     await open(page, `${b.url}?exercise=kv_cache`);
     assert.equal(await getCode(page), await read('exercises/kv_cache/starter.js'));
     assert.match(await page.textContent('h1'), /KV/);
-    assert.deepEqual(b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
+    assert.deepEqual(
+      b.served.slice(servedBefore).filter((r) => r.path !== '/sw.js'),
+      [],
+      'nothing may reach the server while offline',
+    );
     await open(page, `${b.url}?exercise=sdpa`); // back to the first exercise (the page remembers the last one opened)
   } finally {
     await b.context.setOffline(false);

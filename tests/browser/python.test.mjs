@@ -18,7 +18,14 @@ const PYTHON_FILES = /micropython\.wasm|sandbox-worker-python\.js/;
 let b, page, starterJs, starterPy, solutionPy;
 
 before(async () => {
-  [starterJs, starterPy, solutionPy] = await Promise.all(['exercises/sdpa/starter.en.js', 'exercises/sdpa/starter.en.py', 'exercises/sdpa/solution.py'] /* ?lang=en: the starters' English twins */.map(read));
+  [starterJs, starterPy, solutionPy] = await Promise.all(
+    [
+      'exercises/sdpa/starter.en.js',
+      'exercises/sdpa/starter.en.py',
+      'exercises/sdpa/solution.py',
+    ] /* ?lang=en: the starters' English twins */
+      .map(read),
+  );
   b = await launch();
   page = b.page;
   await open(page, `${b.url}?lang=en&exercise=sdpa`);
@@ -30,7 +37,10 @@ after(async () => {
 });
 
 const switchTo = async (track) => {
-  const done = page.evaluate((tr) => new Promise((r) => addEventListener('attnlab:track', (e) => e.detail.track === tr && r(), { once: true })), track);
+  const done = page.evaluate(
+    (tr) => new Promise((r) => addEventListener('attnlab:track', (e) => e.detail.track === tr && r(), { once: true })),
+    track,
+  );
   await page.click(`#tracks button[data-track=${track}]`);
   await done;
 };
@@ -38,12 +48,22 @@ const switchTo = async (track) => {
 test('the page opens on JavaScript and does not load the Python engine', async () => {
   assert.equal(await page.evaluate(() => window.attnlab.track), 'js');
   assert.equal(await getCode(page), starterJs);
-  assert.deepEqual(await page.$$eval('#tracks button', (bs) => bs.map((x) => [x.dataset.track, x.getAttribute('aria-pressed')])), [['js', 'true'], ['python', 'false']]);
+  assert.deepEqual(
+    await page.$$eval('#tracks button', (bs) => bs.map((x) => [x.dataset.track, x.getAttribute('aria-pressed')])),
+    [
+      ['js', 'true'],
+      ['python', 'false'],
+    ],
+  );
   const fetchedByPage = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
-  assert.deepEqual(fetchedByPage.filter((u) => PYTHON_FILES.test(u)), [], 'the JavaScript track fetched the Python engine');
+  assert.deepEqual(
+    fetchedByPage.filter((u) => PYTHON_FILES.test(u)),
+    [],
+    'the JavaScript track fetched the Python engine',
+  );
 });
 
-test('switching to Python: its starter, its texts, Run prints the starter\'s demo', async () => {
+test("switching to Python: its starter, its texts, Run prints the starter's demo", async () => {
   await switchTo('python');
   assert.equal(await getCode(page), starterPy);
   assert.match(await page.textContent('h1'), /NumPy/);
@@ -51,9 +71,11 @@ test('switching to Python: its starter, its texts, Run prints the starter\'s dem
   assert.equal((await run(page)).trim(), 'None'); // causal_mask(3) of the starter: `...` returns None
 });
 
-test('Run prints the lesson\'s demo as CPython with NumPy does, and Check grades 7/7', async () => {
+test("Run prints the lesson's demo as CPython with NumPy does, and Check grades 7/7", async () => {
   await setCode(page, solutionPy);
-  const numpy = spawnSync('/usr/bin/python3', [fileURLToPath(new URL('exercises/sdpa/solution.py', root))], { encoding: 'utf8' });
+  const numpy = spawnSync('/usr/bin/python3', [fileURLToPath(new URL('exercises/sdpa/solution.py', root))], {
+    encoding: 'utf8',
+  });
   assert.equal(numpy.status, 0, numpy.stderr);
   assert.equal((await run(page)).trimEnd(), numpy.stdout.trimEnd());
   assert.deepEqual(await check(page), { passed: 7, total: 7 });
@@ -82,7 +104,10 @@ test('each track keeps its own code, and the page remembers the track', async ()
 });
 
 test('the Python worker is served with its own CSP: WebAssembly only, no eval, no network', async () => {
-  const res = await page.evaluate(async () => { const r = await fetch('./sandbox-worker-python.js', { cache: 'no-store' }); return r.headers.get('content-security-policy'); });
+  const res = await page.evaluate(async () => {
+    const r = await fetch('./sandbox-worker-python.js', { cache: 'no-store' });
+    return r.headers.get('content-security-policy');
+  });
   assert.equal(res, "default-src 'none'; script-src 'wasm-unsafe-eval'");
 });
 
@@ -95,19 +120,26 @@ test('offline after one visit: reload with the network cut, Check on Python → 
     await open(page, `${b.url}?lang=en&exercise=sdpa&track=python`);
     await page.waitForFunction(() => document.documentElement.dataset.track === 'python');
     assert.deepEqual(await check(page), { passed: 7, total: 7 });
-  } finally { await b.context.setOffline(false); }
+  } finally {
+    await b.context.setOffline(false);
+  }
 });
 
 test('the Scale panel times the Python attention inside the worker', async () => {
   await open(page, `${b.url}?lang=en&exercise=sdpa&track=python&scaleMax=64`);
   await page.waitForFunction(() => document.documentElement.dataset.track === 'python');
   await setCode(page, solutionPy);
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:scaled', (e) => r(e.detail), { once: true })));
+  const done = page.evaluate(
+    () => new Promise((r) => addEventListener('attnlab:scaled', (e) => r(e.detail), { once: true })),
+  );
   await page.click('#scale');
   const result = await done;
   const student = result.series.find((s) => s.id === 'student');
   assert.equal(student.error, undefined, JSON.stringify(student.error));
-  assert.deepEqual(student.points.map((p) => p.T), [16, 32, 64]);
+  assert.deepEqual(
+    student.points.map((p) => p.T),
+    [16, 32, 64],
+  );
   assert.ok(student.points.every((p) => p.ms > 0 && p.calls >= 1));
   assert.equal(await page.textContent('.scale-legend li[data-series=student] .name'), 'Your attention (Python)');
 });

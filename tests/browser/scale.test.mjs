@@ -14,7 +14,9 @@ const SIZES = [16, 32, 64, 128];
 let b, page, solution, starter;
 
 before(async () => {
-  [solution, starter] = await Promise.all(['exercises/sdpa/solution.js', 'exercises/sdpa/starter.js'].map((p) => readFile(new URL(p, root), 'utf8')));
+  [solution, starter] = await Promise.all(
+    ['exercises/sdpa/solution.js', 'exercises/sdpa/starter.js'].map((p) => readFile(new URL(p, root), 'utf8')),
+  );
   await mkdir(artifacts, { recursive: true });
   b = await launch({ args: WEBGPU });
   page = b.page;
@@ -28,9 +30,12 @@ after(async () => {
 
 /** Runs `trigger` and resolves with the results of the measurement it starts. */
 async function measured(trigger) {
-  const done = page.evaluate(() => new Promise((r) => {
-    addEventListener('attnlab:scaled', (e) => r(e.detail), { once: true });
-  }));
+  const done = page.evaluate(
+    () =>
+      new Promise((r) => {
+        addEventListener('attnlab:scaled', (e) => r(e.detail), { once: true });
+      }),
+  );
   await trigger();
   return done;
 }
@@ -47,18 +52,31 @@ test('the panel opens on demand and measures all three series at every size', as
   for (const id of ['student', 'cpu', 'gpu']) {
     const s = series(r, id);
     assert.equal(s.error, undefined, `${id}: ${JSON.stringify(s.error)}`);
-    assert.deepEqual(s.points.map((p) => p.T), SIZES, id);
-    for (const p of s.points) assert.ok(p.ms > 0 && Number.isFinite(p.ms) && p.calls >= 1, `${id} T=${p.T}: ${JSON.stringify(p)}`);
+    assert.deepEqual(
+      s.points.map((p) => p.T),
+      SIZES,
+      id,
+    );
+    for (const p of s.points)
+      assert.ok(p.ms > 0 && Number.isFinite(p.ms) && p.calls >= 1, `${id} T=${p.T}: ${JSON.stringify(p)}`);
     assert.deepEqual(s.skipped, [], id);
     // The plot: a line with a marker per size; the table: the same numbers.
     assert.equal(await page.locator(`.scale-plot [data-series=${id}] > :not(polyline)`).count(), SIZES.length, id);
-    assert.ok((await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)), `${id}: ${await cells(id)}`);
+    assert.ok(
+      (await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)),
+      `${id}: ${await cells(id)}`,
+    );
   }
   // The page is cross-origin isolated (web/server.mjs): the CPU series is the threaded relaxed build.
   const n = await page.evaluate(() => window.attnlab.state.core.threadsReady);
   const cpu = n > 1 ? `WASM SIMD (relaxed) · ${n} threads` : 'WASM SIMD (relaxed)';
   assert.equal(series(r, 'cpu').label, cpu);
-  assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), ['Your attention (JS)', cpu, 'WebGPU', '∝ T² (slope 2)']);
+  assert.deepEqual(await page.$$eval('.scale-legend .name', (els) => els.map((e) => e.textContent)), [
+    'Your attention (JS)',
+    cpu,
+    'WebGPU',
+    '∝ T² (slope 2)',
+  ]);
   assert.equal(await page.locator('.scale-plot .guide').count(), 1);
   assert.match(await page.textContent('.scale-fig figcaption'), /T²/);
   assert.ok(await page.isVisible('#scale-sw'), 'the SwiftShader note');
@@ -79,30 +97,48 @@ test('the panel opens on demand and measures all three series at every size', as
 test('a slow attention: the first size over 1 s is cut off, larger ones skipped, not waited for', async () => {
   // Busy-waits 5 ms · (T/16)⁵: 5 ms at T=16, 0.16 s at 32, 5.1 s at 64 (five times the limit), 164 s at
   // 128: far on either side of the 1 s limit, so no machine's load moves a size across it.
-  await setCode(page, `${solution}
+  await setCode(
+    page,
+    `${solution}
 function attention(Q, K, V, mask = null) {
   const T = Q.shape[0], until = performance.now() + 5 * (T / 16) ** 5;
   while (performance.now() < until) { /* slow on purpose */ }
   return [np.zeros([T, V.shape[1]]), np.zeros([T, T])];
 }
-`);
+`,
+  );
   const r = await measured(() => page.click('#scale-run'));
   const s = series(r, 'student');
   assert.equal(s.error, undefined, JSON.stringify(s.error));
-  assert.deepEqual(s.points.map((p) => p.T), [16, 32]);
-  assert.deepEqual(s.skipped, [{ T: 64, why: 'timeout' }, { T: 128, why: 'after' }]);
+  assert.deepEqual(
+    s.points.map((p) => p.T),
+    [16, 32],
+  );
+  assert.deepEqual(s.skipped, [
+    { T: 64, why: 'timeout' },
+    { T: 128, why: 'after' },
+  ]);
   // T=64 alone would take 5.1 s: the limit stopped it (`timeout` above; how long the whole measurement
   // took is not judged, it depends on the machine).
   assert.deepEqual((await cells('student')).slice(2), ['> 1 s, cut off', 'skipped']);
   assert.equal(await page.locator('.scale-plot [data-series=student] > :not(polyline)').count(), 3); // 2 points + the cut-off one
   // The fast paths are measured as before, and the page still works afterwards.
-  assert.deepEqual(series(r, 'gpu').points.map((p) => p.T), SIZES);
+  assert.deepEqual(
+    series(r, 'gpu').points.map((p) => p.T),
+    SIZES,
+  );
 });
 
 test('an attention that returns nothing (the starter) is named; the fast paths are still measured', async () => {
   await setCode(page, starter);
   const r = await measured(() => page.click('#scale-run'));
   assert.deepEqual(series(r, 'student').error, { kind: 'notPair' });
-  assert.match(await page.textContent('.scale-legend [data-series=student] .why'), /attention did not return a pair \[out, weights\]/);
-  assert.deepEqual(series(r, 'cpu').points.map((p) => p.T), SIZES);
+  assert.match(
+    await page.textContent('.scale-legend [data-series=student] .why'),
+    /attention did not return a pair \[out, weights\]/,
+  );
+  assert.deepEqual(
+    series(r, 'cpu').points.map((p) => p.T),
+    SIZES,
+  );
 });

@@ -21,29 +21,57 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
 const artifacts = join(root, 'tests/artifacts');
 const PREFIX = 'attnlab1:'; // web/README.md, SCORM packages: suspend_data = prefix + base64(deflate-raw(UTF-8 code))
-const decode = (s) => (s.startsWith(PREFIX) ? inflateRawSync(Buffer.from(s.slice(PREFIX.length), 'base64')).toString('utf8') : `(not attnlab's: ${s.slice(0, 40)})`);
+const decode = (s) =>
+  s.startsWith(PREFIX)
+    ? inflateRawSync(Buffer.from(s.slice(PREFIX.length), 'base64')).toString('utf8')
+    : `(not attnlab's: ${s.slice(0, 40)})`;
 
 // Two packages: both tracks, both versions.
 const CASES = [
-  { scorm: '1.2', track: 'python', ext: 'py', partial: 'py-no-scaling', api: 'API', ctor: 'Scorm12API', lib: 'scorm12.min.js' },
-  { scorm: '2004', track: 'js', ext: 'js', partial: 'no-scaling', api: 'API_1484_11', ctor: 'Scorm2004API', lib: 'scorm2004.min.js' },
+  {
+    scorm: '1.2',
+    track: 'python',
+    ext: 'py',
+    partial: 'py-no-scaling',
+    api: 'API',
+    ctor: 'Scorm12API',
+    lib: 'scorm12.min.js',
+  },
+  {
+    scorm: '2004',
+    track: 'js',
+    ext: 'js',
+    partial: 'no-scaling',
+    api: 'API_1484_11',
+    ctor: 'Scorm2004API',
+    lib: 'scorm2004.min.js',
+  },
 ];
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.xml': 'application/xml' };
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.xml': 'application/xml',
+};
 
 let b, tmp, lms;
 const packages = {};
 
 /** The LMS: /lms/player.html (below), /lms/lib/<file> (scorm-again's scripts), /lms/content/<id>/… (a package). */
-const lmsServer = () => otherOrigin(async (path) => {
-  if (path === '/lms/player.html') return { body: playerPage, type: MIME['.html'] };
-  let file = null;
-  if (path.startsWith('/lms/lib/')) file = join(root, 'node_modules/scorm-again/dist', path.slice('/lms/lib/'.length));
-  else if (path.startsWith('/lms/content/')) file = normalize(join(tmp, path.slice('/lms/content/'.length)));
-  if (!file || (!file.startsWith(tmp + sep) && !file.startsWith(root))) return null;
-  // An LMS that does not know .wasm (the 1.2 package's): the page must not need application/wasm.
-  const type = extname(file) === '.wasm' && path.includes('-1.2/') ? 'application/octet-stream' : MIME[extname(file)];
-  return { body: await readFile(file), type: type ?? 'application/octet-stream' };
-});
+const lmsServer = () =>
+  otherOrigin(async (path) => {
+    if (path === '/lms/player.html') return { body: playerPage, type: MIME['.html'] };
+    let file = null;
+    if (path.startsWith('/lms/lib/'))
+      file = join(root, 'node_modules/scorm-again/dist', path.slice('/lms/lib/'.length));
+    else if (path.startsWith('/lms/content/')) file = normalize(join(tmp, path.slice('/lms/content/'.length)));
+    if (!file || (!file.startsWith(tmp + sep) && !file.startsWith(root))) return null;
+    // An LMS that does not know .wasm (the 1.2 package's): the page must not need application/wasm.
+    const type = extname(file) === '.wasm' && path.includes('-1.2/') ? 'application/octet-stream' : MIME[extname(file)];
+    return { body: await readFile(file), type: type ?? 'application/octet-stream' };
+  });
 
 // The player: window.start(version, packageId, saved) makes the API (with `saved`, flattened CMI from a
 // previous session, loaded first, as an LMS does on a resumed attempt) and frames the package;
@@ -75,7 +103,11 @@ const playerPage = `<!doctype html><meta charset="utf-8"><title>LMS player</titl
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'attnlab-scorm-'));
   for (const c of CASES) {
-    const out = execFileSync(join(root, 'tools/package-scorm'), ['--exercise', 'sdpa', '--track', c.track, '--scorm', c.scorm, '--lang', 'en', '--out', tmp], { encoding: 'utf8' });
+    const out = execFileSync(
+      join(root, 'tools/package-scorm'),
+      ['--exercise', 'sdpa', '--track', c.track, '--scorm', c.scorm, '--lang', 'en', '--out', tmp],
+      { encoding: 'utf8' },
+    );
     const zip = out.split(':')[0];
     const id = `sdpa-${c.track}-${c.scorm}`;
     execFileSync('python3', ['-m', 'zipfile', '-e', zip, join(tmp, id)]);
@@ -110,44 +142,77 @@ async function open(c, saved = null, refuse = false) {
 
 /** Sets the code and clicks Check; resolves once the LMS has been told (the page's attnlab:lms event). */
 async function checkCode(frame, code) {
-  if (code !== null) await frame.evaluate((c) => { window.attnlab.editor.value = c; }, code);
-  const done = frame.evaluate(() => new Promise((r) => addEventListener('attnlab:lms', (e) => r(e.detail), { once: true })));
+  if (code !== null)
+    await frame.evaluate((c) => {
+      window.attnlab.editor.value = c;
+    }, code);
+  const done = frame.evaluate(
+    () => new Promise((r) => addEventListener('attnlab:lms', (e) => r(e.detail), { once: true })),
+  );
   await frame.click('#check');
   return done;
 }
 
 for (const c of CASES) {
   test(`SCORM ${c.scorm} (${c.track}): score, status and code in the LMS after each Check; relaunch restores the code`, async () => {
-    const [starter, solution, partial, expected] = await Promise.all([read(`exercises/sdpa/starter.${c.ext}`), read(`exercises/sdpa/solution.${c.ext}`),
-      read(`exercises/sdpa/fixtures/${c.partial}/submission.${c.ext}`), read(`exercises/sdpa/fixtures/${c.partial}/expected_results.json`)]);
+    const [starter, solution, partial, expected] = await Promise.all([
+      read(`exercises/sdpa/starter.${c.ext}`),
+      read(`exercises/sdpa/solution.${c.ext}`),
+      read(`exercises/sdpa/fixtures/${c.partial}/submission.${c.ext}`),
+      read(`exercises/sdpa/fixtures/${c.partial}/expected_results.json`),
+    ]);
     // The fixture's passes as the Node grader counts them.
     const partialPassed = JSON.parse(expected).tests.filter((t) => t.status === 'pass').length;
     const v12 = c.scorm === '1.2';
     const keys = v12
       ? ['cmi.core.score.raw', 'cmi.core.score.min', 'cmi.core.score.max', 'cmi.core.lesson_status']
-      : ['cmi.score.scaled', 'cmi.score.raw', 'cmi.score.min', 'cmi.score.max', 'cmi.success_status', 'cmi.completion_status'];
+      : [
+          'cmi.score.scaled',
+          'cmi.score.raw',
+          'cmi.score.min',
+          'cmi.score.max',
+          'cmi.success_status',
+          'cmi.completion_status',
+        ];
     const { page, frame, requests } = await open(c);
     const lmsValues = () => page.evaluate((ks) => ks.map((k) => window.value(k)), [...keys, 'cmi.suspend_data']);
     try {
       assert.equal(await frame().evaluate(() => document.documentElement.dataset.lms), 'connected');
-      assert.equal(await page.evaluate((k) => window.value(k), v12 ? 'cmi.core.lesson_status' : 'cmi.completion_status'), 'incomplete', 'first launch: incomplete');
+      assert.equal(
+        await page.evaluate((k) => window.value(k), v12 ? 'cmi.core.lesson_status' : 'cmi.completion_status'),
+        'incomplete',
+        'first launch: incomplete',
+      );
       assert.equal(await page.evaluate((k) => window.value(k), v12 ? 'cmi.core.exit' : 'cmi.exit'), 'suspend');
 
       const rows = [];
-      for (const [name, code, passed] of [['starter', starter, 0], ['partial', partial, partialPassed], ['solution', solution, 7]]) {
+      for (const [name, code, passed] of [
+        ['starter', starter, 0],
+        ['partial', partial, partialPassed],
+        ['solution', solution, 7],
+      ]) {
         assert.deepEqual(await checkCode(frame(), code), { passed, total: 7, ok: true }, name);
         const values = await lmsValues();
-        const raw = String(Math.round(10000 * passed / 7) / 100);
+        const raw = String(Math.round((10000 * passed) / 7) / 100);
         const want = v12
           ? [raw, '0', '100', passed === 7 ? 'passed' : 'failed']
-          : [String(Math.round(10000 * passed / 7) / 10000), raw, '0', '100', passed === 7 ? 'passed' : 'failed', passed === 7 ? 'completed' : 'incomplete'];
+          : [
+              String(Math.round((10000 * passed) / 7) / 10000),
+              raw,
+              '0',
+              '100',
+              passed === 7 ? 'passed' : 'failed',
+              passed === 7 ? 'completed' : 'incomplete',
+            ];
         assert.deepEqual(values.slice(0, -1), want, `${name}: ${keys.join(', ')}`);
         assert.equal(decode(values.at(-1)), code, `${name}: suspend_data holds the code`);
         assert.ok(values.at(-1).length <= (v12 ? 4096 : 64000));
         assert.match(await frame().textContent('#lms-note'), new RegExp(`Result ${passed}/7 sent`));
         rows.push({ name, values });
       }
-      console.log(`SCORM ${c.scorm} ${c.track}: ${rows.map((r) => `${r.name}: ${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} suspend_data=${r.values.at(-1).length} chars`).join('; ')}`);
+      console.log(
+        `SCORM ${c.scorm} ${c.track}: ${rows.map((r) => `${r.name}: ${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} suspend_data=${r.values.at(-1).length} chars`).join('; ')}`,
+      );
 
       // Another computer: no local copy of the code; the LMS's suspend_data brings the solution back.
       await frame().evaluate(() => localStorage.clear());
@@ -156,8 +221,17 @@ for (const c of CASES) {
       const sessionTime = v12 ? cmi.core.session_time : cmi.session_time;
       assert.match(sessionTime, v12 ? /^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/ : /^P/, 'session time set on leaving');
       const saved = v12
-        ? { 'cmi.suspend_data': cmi.suspend_data, 'cmi.core.lesson_status': cmi.core.lesson_status, 'cmi.core.entry': 'resume' }
-        : { 'cmi.suspend_data': cmi.suspend_data, 'cmi.completion_status': cmi.completion_status, 'cmi.success_status': cmi.success_status, 'cmi.entry': 'resume' };
+        ? {
+            'cmi.suspend_data': cmi.suspend_data,
+            'cmi.core.lesson_status': cmi.core.lesson_status,
+            'cmi.core.entry': 'resume',
+          }
+        : {
+            'cmi.suspend_data': cmi.suspend_data,
+            'cmi.completion_status': cmi.completion_status,
+            'cmi.success_status': cmi.success_status,
+            'cmi.entry': 'resume',
+          };
       await page.close();
       const again = await open(c, saved);
       try {
@@ -169,7 +243,11 @@ for (const c of CASES) {
         await again.page.close();
       }
       // Everything the package loaded came from the package (the player and scorm-again are the LMS's).
-      const outside = requests.filter((u) => !u.startsWith(`${lms.origin}/lms/content/${packages[c.scorm]}/`) && !/\/lms\/(player\.html|lib\/scorm(12|2004)\.min\.js)$/.test(u));
+      const outside = requests.filter(
+        (u) =>
+          !u.startsWith(`${lms.origin}/lms/content/${packages[c.scorm]}/`) &&
+          !/\/lms\/(player\.html|lib\/scorm(12|2004)\.min\.js)$/.test(u),
+      );
       assert.deepEqual(outside, []);
     } finally {
       if (!page.isClosed()) await page.close();
@@ -182,16 +260,30 @@ test('SCORM 1.2: a solution too long for suspend_data (4096 characters compresse
   const solution = await read('exercises/sdpa/solution.py');
   // Random letters compress poorly: ~6000 of them are well over 4096 characters once deflated and in base64.
   let x = 2017;
-  const noise = Array.from({ length: 6000 }, () => String.fromCharCode(97 + ((x = (x * 1103515245 + 12345) % 2 ** 31) % 26))).join('');
+  const noise = Array.from({ length: 6000 }, () =>
+    String.fromCharCode(97 + ((x = (x * 1103515245 + 12345) % 2 ** 31) % 26)),
+  ).join('');
   const long = `${solution}\n# ${noise}\n`;
   const { page, frame } = await open(c);
   try {
     assert.deepEqual(await checkCode(frame(), long), { passed: 7, total: 7, ok: true });
-    assert.deepEqual(await page.evaluate(() => [window.value('cmi.core.score.raw'), window.value('cmi.core.lesson_status'), window.value('cmi.suspend_data')]), ['100', 'passed', '']);
-    assert.match(await frame().textContent('#lms-note'), /^Result 7\/7 sent.* does not fit in the course's storage: \d+ characters compressed, the limit is 4096/);
+    assert.deepEqual(
+      await page.evaluate(() => [
+        window.value('cmi.core.score.raw'),
+        window.value('cmi.core.lesson_status'),
+        window.value('cmi.suspend_data'),
+      ]),
+      ['100', 'passed', ''],
+    );
+    assert.match(
+      await frame().textContent('#lms-note'),
+      /^Result 7\/7 sent.* does not fit in the course's storage: \d+ characters compressed, the limit is 4096/,
+    );
     // Still so once the page has stored the code again after more typing; shortened, it fits again and is kept.
     const stored = await frame().evaluate(() => Number(document.documentElement.dataset.lmsStored));
-    await frame().evaluate((c) => { window.attnlab.editor.value = c; }, `${long}# more\n`);
+    await frame().evaluate((c) => {
+      window.attnlab.editor.value = c;
+    }, `${long}# more\n`);
     await frame().waitForFunction((n) => Number(document.documentElement.dataset.lmsStored) > n, stored);
     assert.match(await frame().textContent('#lms-note'), /^Result 7\/7 sent.* does not fit/);
     assert.deepEqual(await checkCode(frame(), solution), { passed: 7, total: 7, ok: true });
@@ -206,14 +298,29 @@ test('SCORM 1.2: a solution too long for suspend_data (4096 characters compresse
   }
 });
 
-test('without an LMS the package\'s page works as usual', async () => {
+test("without an LMS the package's page works as usual", async () => {
   const page = await b.context.newPage();
   try {
     await page.goto(`${lms.origin}/lms/content/${packages['2004']}/index.html`);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === 'core' && document.documentElement.dataset.lms && document.documentElement.dataset.track);
+    await page.waitForFunction(
+      () =>
+        document.documentElement.dataset.ready === 'core' &&
+        document.documentElement.dataset.lms &&
+        document.documentElement.dataset.track,
+    );
     assert.equal(await page.evaluate(() => document.documentElement.dataset.lms), 'none');
-    await page.evaluate((c) => { window.attnlab.editor.value = c; }, await read('exercises/sdpa/solution.js'));
-    const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r([e.detail.passed, e.detail.total]), { once: true })));
+    await page.evaluate(
+      (c) => {
+        window.attnlab.editor.value = c;
+      },
+      await read('exercises/sdpa/solution.js'),
+    );
+    const done = page.evaluate(
+      () =>
+        new Promise((r) =>
+          addEventListener('attnlab:checked', (e) => r([e.detail.passed, e.detail.total]), { once: true }),
+        ),
+    );
     await page.click('#check');
     assert.deepEqual(await done, [7, 7]);
     assert.equal(await page.$('#lms-note'), null);
@@ -222,13 +329,23 @@ test('without an LMS the package\'s page works as usual', async () => {
   }
 });
 
-test('an LMS that refuses Initialize: the page says so, with the LMS\'s error, and grades as usual', async () => {
+test("an LMS that refuses Initialize: the page says so, with the LMS's error, and grades as usual", async () => {
   const { page, frame } = await open(CASES[1], null, true);
   try {
     assert.equal(await frame().evaluate(() => document.documentElement.dataset.lms), 'failed');
     assert.match(await frame().textContent('#lms-note'), /did not connect \(101 General exception\)/);
-    await frame().evaluate((c) => { window.attnlab.editor.value = c; }, await read('exercises/sdpa/solution.js'));
-    const done = frame().evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r([e.detail.passed, e.detail.total]), { once: true })));
+    await frame().evaluate(
+      (c) => {
+        window.attnlab.editor.value = c;
+      },
+      await read('exercises/sdpa/solution.js'),
+    );
+    const done = frame().evaluate(
+      () =>
+        new Promise((r) =>
+          addEventListener('attnlab:checked', (e) => r([e.detail.passed, e.detail.total]), { once: true }),
+        ),
+    );
     await frame().click('#check');
     assert.deepEqual(await done, [7, 7]);
     assert.equal(await page.evaluate(() => window.value('cmi.score.raw')), '', 'nothing reached the LMS');

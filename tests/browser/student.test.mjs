@@ -15,14 +15,20 @@ import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chro
 const root = new URL('../../', import.meta.url);
 const read = (p) => readFile(new URL(p, root), 'utf8');
 const artifacts = new URL('tests/artifacts/', root);
-const VIEWPORTS = [[1280, 800], [1366, 768], [390, 844]];
+const VIEWPORTS = [
+  [1280, 800],
+  [1366, 768],
+  [390, 844],
+];
 
 let b, page, spec, failing, expected, solutionPy;
 
 before(async () => {
   [spec, failing, expected, solutionPy] = await Promise.all([
-    read('exercises/sdpa/spec.json').then(JSON.parse), read('exercises/sdpa/fixtures/no-scaling/submission.js'),
-    read('exercises/sdpa/fixtures/no-scaling/expected_results.json').then(JSON.parse), read('exercises/sdpa/solution.py'),
+    read('exercises/sdpa/spec.json').then(JSON.parse),
+    read('exercises/sdpa/fixtures/no-scaling/submission.js'),
+    read('exercises/sdpa/fixtures/no-scaling/expected_results.json').then(JSON.parse),
+    read('exercises/sdpa/solution.py'),
   ]);
   await mkdir(artifacts, { recursive: true });
   b = await launch();
@@ -35,10 +41,12 @@ after(async () => {
 });
 
 const shot = (name) => page.screenshot({ path: new URL(`student-${name}.png`, artifacts).pathname });
-const inView = (sel) => page.$eval(sel, (el) => {
-  const r = el.getBoundingClientRect(), bar = document.querySelector('.bar').getBoundingClientRect();
-  return { top: r.top, bottom: r.bottom, barBottom: bar.bottom, height: innerHeight, width: r.width };
-});
+const inView = (sel) =>
+  page.$eval(sel, (el) => {
+    const r = el.getBoundingClientRect(),
+      bar = document.querySelector('.bar').getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, barBottom: bar.bottom, height: innerHeight, width: r.width };
+  });
 
 for (const [w, h] of VIEWPORTS) {
   test(`${w}×${h}: seven pending tests before Check; after a failing Check the first failure's message is on screen and the verdict links to it`, async () => {
@@ -46,28 +54,43 @@ for (const [w, h] of VIEWPORTS) {
     await open(page, `${b.url}?lang=en&exercise=sdpa&track=js`);
     await setCode(page, failing);
     await open(page, `${b.url}?lang=en&exercise=sdpa&track=js`); // a fresh page with this code: nothing checked yet
-    const pending = await page.$$eval('#results li', (lis) => lis.map((li) => ({ cls: li.className, name: li.querySelector('.name').textContent })));
-    assert.deepEqual(pending, spec.tests.map((x) => ({ cls: 'pending', name: x.name.en })));
+    const pending = await page.$$eval('#results li', (lis) =>
+      lis.map((li) => ({ cls: li.className, name: li.querySelector('.name').textContent })),
+    );
+    assert.deepEqual(
+      pending,
+      spec.tests.map((x) => ({ cls: 'pending', name: x.name.en })),
+    );
 
     // Progress: the summary counts the graded tests as their results arrive.
     await page.evaluate(() => {
       window.seen = [];
-      new MutationObserver(() => window.seen.push(document.querySelector('#summary').textContent)).observe(document.querySelector('#summary'), { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => window.seen.push(document.querySelector('#summary').textContent)).observe(
+        document.querySelector('#summary'),
+        { childList: true, characterData: true, subtree: true },
+      );
     });
     const want = { passed: expected.tests.filter((x) => x.status === 'pass').length, total: expected.tests.length };
     assert.deepEqual(await check(page), want);
     const seen = await page.evaluate(() => window.seen);
-    for (let i = 1; i <= want.total; i++) assert.ok(seen.includes(`Checked ${i} of ${want.total}…`), `progress ${i}: ${seen}`);
+    for (let i = 1; i <= want.total; i++)
+      assert.ok(seen.includes(`Checked ${i} of ${want.total}…`), `progress ${i}: ${seen}`);
 
     const first = expected.tests.find((x) => x.status !== 'pass');
     const li = page.locator('#results li.fail, #results li.error').first();
     assert.equal(await li.locator('.name').textContent(), first.name);
     const id = await li.getAttribute('data-test');
     const msg = await inView(`#test-${id} .msg`);
-    assert.ok(msg.top >= msg.barBottom - 1 && msg.bottom <= msg.height + 1, `the message is not on screen: ${JSON.stringify(msg)}`);
+    assert.ok(
+      msg.top >= msg.barBottom - 1 && msg.bottom <= msg.height + 1,
+      `the message is not on screen: ${JSON.stringify(msg)}`,
+    );
     // The verdict: focused, the sentence, and a link to that test.
     assert.equal(await page.evaluate(() => document.activeElement.id), 'verdict');
-    assert.match(await page.textContent('#verdict'), new RegExp(`^${want.passed} of ${want.total} passed — first failure: `));
+    assert.match(
+      await page.textContent('#verdict'),
+      new RegExp(`^${want.passed} of ${want.total} passed — first failure: `),
+    );
     assert.equal(await page.textContent('#verdict a'), first.name);
     assert.equal(await page.getAttribute('#verdict a', 'href'), `#test-${id}`);
     const v = await inView('#verdict');
@@ -75,18 +98,34 @@ for (const [w, h] of VIEWPORTS) {
     await shot(`${w}x${h}-failing`);
 
     // Each result expands to its message and the test's code.
-    assert.ok(await li.locator('details').first().evaluate((d) => d.open));
+    assert.ok(
+      await li
+        .locator('details')
+        .first()
+        .evaluate((d) => d.open),
+    );
     assert.ok((await li.locator('.test-code pre').textContent()).length > 0, 'the test code is listed');
 
     // Hints: the drawer opens beside the editor, focus on the hint, and the page does not move.
     // (On one-panel screens Check brought the Results tab forward: back to the Code tab, as a student would.)
     if (await page.isVisible('#tab-code')) await page.click('#tab-code');
     await page.evaluate(() => document.querySelector('#editor').scrollIntoView({ block: 'nearest' }));
-    const before = await page.evaluate(() => ({ y: scrollY, editor: document.querySelector('#editor').getBoundingClientRect().top }));
+    const before = await page.evaluate(() => ({
+      y: scrollY,
+      editor: document.querySelector('#editor').getBoundingClientRect().top,
+    }));
     await page.click('#hint');
     assert.ok(await page.isVisible('#hints-drawer'));
-    assert.equal(await page.evaluate(() => document.activeElement.closest('#hints') !== null && document.activeElement.classList.contains('hint')), true);
-    const afterHint = await page.evaluate(() => ({ y: scrollY, editor: document.querySelector('#editor').getBoundingClientRect().top }));
+    assert.equal(
+      await page.evaluate(
+        () => document.activeElement.closest('#hints') !== null && document.activeElement.classList.contains('hint'),
+      ),
+      true,
+    );
+    const afterHint = await page.evaluate(() => ({
+      y: scrollY,
+      editor: document.querySelector('#editor').getBoundingClientRect().top,
+    }));
     assert.deepEqual(afterHint, before, 'the page scrolled when the hint opened');
     const ed = await inView('#editor');
     assert.ok(ed.top < ed.height && ed.bottom > 0, 'the editor is on screen with the hint open');
@@ -110,13 +149,19 @@ test('Tab and Shift+Tab indent in the editor (2 spaces in JavaScript, 4 in Pytho
   await page.evaluate(() => window.attnlab.editor.goTo(2, 1));
   await page.keyboard.press('Tab');
   assert.equal(await getCode(page), 'function f() {\n  return 1;\n}\n');
-  assert.ok(await page.evaluate(() => document.activeElement.closest('.cm-editor') !== null), 'focus stayed in the editor');
+  assert.ok(
+    await page.evaluate(() => document.activeElement.closest('.cm-editor') !== null),
+    'focus stayed in the editor',
+  );
   await page.keyboard.press('Shift+Tab');
   assert.equal(await getCode(page), 'function f() {\nreturn 1;\n}\n');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Tab');
   assert.equal(await getCode(page), 'function f() {\nreturn 1;\n}\n');
-  assert.ok(await page.evaluate(() => document.activeElement.closest('.cm-editor') === null), 'Escape, Tab left the editor');
+  assert.ok(
+    await page.evaluate(() => document.activeElement.closest('.cm-editor') === null),
+    'Escape, Tab left the editor',
+  );
   // Back in, Tab indents again.
   await page.evaluate(() => window.attnlab.editor.goTo(2, 1));
   await page.keyboard.press('Tab');
@@ -144,7 +189,9 @@ test('Ctrl+Enter runs and Shift+Ctrl+Enter checks from anywhere on the page; Run
   const out = await run(page, () => page.keyboard.press('Control+Enter'));
   assert.match(out, /42/);
   await page.focus('#results');
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail.total), { once: true })));
+  const done = page.evaluate(
+    () => new Promise((r) => addEventListener('attnlab:checked', (e) => r(e.detail.total), { once: true })),
+  );
   await page.keyboard.press('Shift+Control+Enter');
   assert.equal(await done, spec.tests.length);
   // Run on the code just checked leaves the results as they are; on other code it dims them.
@@ -156,47 +203,60 @@ test('Ctrl+Enter runs and Shift+Ctrl+Enter checks from anywhere on the page; Run
   assert.match(await page.textContent('#verdict'), /earlier version of the code/);
 });
 
-test('Stop ends a check and a run that never end; a track switch clicked meanwhile happens; the next Check grades', { timeout: 300000 }, async () => {
-  // A limit longer than any test runs: only Stop can end these.
-  await open(page, `${b.url}?lang=en&track=js&timeout=600000`);
-  const stopped = (action) => page.evaluate((a) => new Promise((r) => addEventListener('attnlab:stopped', (e) => e.detail.action === a && r(), { once: true })), action);
-  await setCode(page, 'while (true) {}\n');
-  await page.click('#check');
-  await page.waitForSelector('#stop', { state: 'visible' });
-  let s = stopped('check');
-  await page.click('#stop');
-  await s;
-  assert.match(await page.textContent('#verdict'), /Check stopped/);
-  assert.deepEqual(await page.$$eval('#results li .st', (x) => [...new Set(x.map((e) => e.textContent))]), ['not checked']);
-  assert.equal(await page.getAttribute('#check', 'aria-disabled'), null);
-  assert.ok(!(await page.isVisible('#stop')));
+test(
+  'Stop ends a check and a run that never end; a track switch clicked meanwhile happens; the next Check grades',
+  { timeout: 300000 },
+  async () => {
+    // A limit longer than any test runs: only Stop can end these.
+    await open(page, `${b.url}?lang=en&track=js&timeout=600000`);
+    const stopped = (action) =>
+      page.evaluate(
+        (a) =>
+          new Promise((r) => addEventListener('attnlab:stopped', (e) => e.detail.action === a && r(), { once: true })),
+        action,
+      );
+    await setCode(page, 'while (true) {}\n');
+    await page.click('#check');
+    await page.waitForSelector('#stop', { state: 'visible' });
+    let s = stopped('check');
+    await page.click('#stop');
+    await s;
+    assert.match(await page.textContent('#verdict'), /Check stopped/);
+    assert.deepEqual(await page.$$eval('#results li .st', (x) => [...new Set(x.map((e) => e.textContent))]), [
+      'not checked',
+    ]);
+    assert.equal(await page.getAttribute('#check', 'aria-disabled'), null);
+    assert.ok(!(await page.isVisible('#stop')));
 
-  // Again, with the Python switch clicked during the check: it is kept, not dropped, and happens after Stop.
-  await page.click('#check');
-  await page.waitForSelector('#stop', { state: 'visible' });
-  await page.click('#tracks button[data-track=python]');
-  assert.match(await page.textContent('#verdict'), /Switching to Python/);
-  const switched = page.evaluate(() => new Promise((r) => addEventListener('attnlab:track', (e) => r(e.detail.track), { once: true })));
-  s = stopped('check');
-  await page.click('#stop');
-  await s;
-  assert.equal(await switched, 'python');
+    // Again, with the Python switch clicked during the check: it is kept, not dropped, and happens after Stop.
+    await page.click('#check');
+    await page.waitForSelector('#stop', { state: 'visible' });
+    await page.click('#tracks button[data-track=python]');
+    assert.match(await page.textContent('#verdict'), /Switching to Python/);
+    const switched = page.evaluate(
+      () => new Promise((r) => addEventListener('attnlab:track', (e) => r(e.detail.track), { once: true })),
+    );
+    s = stopped('check');
+    await page.click('#stop');
+    await s;
+    assert.equal(await switched, 'python');
 
-  await setCode(page, 'while True:\n    pass\n');
-  await page.click('#run');
-  await page.waitForSelector('#stop', { state: 'visible' });
-  s = stopped('run');
-  await page.click('#stop');
-  await s;
-  assert.match(await page.textContent('#output'), /Run stopped/);
-  await page.click('#check');
-  await page.waitForSelector('#stop', { state: 'visible' });
-  s = stopped('check');
-  await page.click('#stop');
-  await s;
-  await shot('stopped');
+    await setCode(page, 'while True:\n    pass\n');
+    await page.click('#run');
+    await page.waitForSelector('#stop', { state: 'visible' });
+    s = stopped('run');
+    await page.click('#stop');
+    await s;
+    assert.match(await page.textContent('#output'), /Run stopped/);
+    await page.click('#check');
+    await page.waitForSelector('#stop', { state: 'visible' });
+    s = stopped('check');
+    await page.click('#stop');
+    await s;
+    await shot('stopped');
 
-  await setCode(page, solutionPy);
-  assert.deepEqual(await check(page), { passed: spec.tests.length, total: spec.tests.length });
-  assert.equal(await page.textContent('#verdict'), `All tests passed: ${spec.tests.length} of ${spec.tests.length}.`);
-});
+    await setCode(page, solutionPy);
+    assert.deepEqual(await check(page), { passed: spec.tests.length, total: spec.tests.length });
+    assert.equal(await page.textContent('#verdict'), `All tests passed: ${spec.tests.length} of ${spec.tests.length}.`);
+  },
+);

@@ -23,14 +23,23 @@ after(async () => {
 });
 
 // After the core's pool is up (it starts a few ms after the core loads) and the badge says so.
-const state = (page) => page.evaluate(async () => {
-  const core = window.attnlab.state.core;
-  await core.threadsReady;
-  await new Promise((r) => requestAnimationFrame(r));
-  const el = document.getElementById('backend');
-  return { isolated: crossOriginIsolated, flavour: core.flavour, threads: core.threads(), kernel: core.fusedKernelKind(),
-    text: el.textContent, title: el.title, dataThreads: el.dataset.threads, cores: navigator.hardwareConcurrency };
-});
+const state = (page) =>
+  page.evaluate(async () => {
+    const core = window.attnlab.state.core;
+    await core.threadsReady;
+    await new Promise((r) => requestAnimationFrame(r));
+    const el = document.getElementById('backend');
+    return {
+      isolated: crossOriginIsolated,
+      flavour: core.flavour,
+      threads: core.threads(),
+      kernel: core.fusedKernelKind(),
+      text: el.textContent,
+      title: el.title,
+      dataThreads: el.dataset.threads,
+      cores: navigator.hardwareConcurrency,
+    };
+  });
 const threadedFiles = (b) => b.served.filter((r) => /-mt\.(mjs|wasm|worker\.js)$/.test(r.path)).map((r) => r.path);
 
 async function grades(page) {
@@ -52,12 +61,18 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
   assert.equal(s.text, `WASM SIMD · ${n} threads`);
   assert.match(s.title, new RegExp(`auto: WASM core, relaxed-mt build, ${n} threads`));
   assert.match(s.title, new RegExp(`${n} threads: the page is cross-origin isolated`));
-  for (const f of ['/wasm/attnlab-relaxed-mt.mjs', '/wasm/attnlab-relaxed-mt.wasm', '/wasm/attnlab-relaxed-mt.worker.js']) {
+  for (const f of [
+    '/wasm/attnlab-relaxed-mt.mjs',
+    '/wasm/attnlab-relaxed-mt.wasm',
+    '/wasm/attnlab-relaxed-mt.worker.js',
+  ]) {
     assert.ok(threadedFiles(b).includes(f), `${f} was not fetched`);
   }
   // The pool really computes: a call big enough to be split, then how many threads took part.
   const used = await page.evaluate(() => {
-    const core = window.attnlab.state.core, T = 2048, q = new Float32Array(T * 64).map((_, i) => Math.sin(i));
+    const core = window.attnlab.state.core,
+      T = 2048,
+      q = new Float32Array(T * 64).map((_, i) => Math.sin(i));
     let most = 0;
     for (let i = 0; i < 5 && most < 2; i++) {
       core.attentionF32({ q, k: q, v: q, Tq: T, d: 64, causal: true });
@@ -82,7 +97,11 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
     s = await state(page);
     assert.deepEqual([s.isolated, s.flavour, s.threads], [true, 'relaxed-mt', n]);
     await grades(page);
-    assert.deepEqual(b.served.slice(before).filter((r) => r.path !== '/sw.js'), [], 'nothing may reach the server while offline');
+    assert.deepEqual(
+      b.served.slice(before).filter((r) => r.path !== '/sw.js'),
+      [],
+      'nothing may reach the server while offline',
+    );
   } finally {
     await b.context.setOffline(false);
   }
@@ -113,6 +132,9 @@ test('not cross-origin isolated: one thread, and no threaded file is ever fetche
   await grades(page);
   // Not even the service worker's precache (which fetches every other file of the build).
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  assert.ok(b.served.some((r) => r.path === '/wasm/attnlab.wasm'), 'the precache did not run');
+  assert.ok(
+    b.served.some((r) => r.path === '/wasm/attnlab.wasm'),
+    'the precache did not run',
+  );
   assert.deepEqual(threadedFiles(b), []);
 });

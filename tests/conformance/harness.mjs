@@ -4,7 +4,7 @@ import { Rng } from '../../grader/core/prng.mjs';
 import { compare } from '../../grader/core/compare.mjs';
 import { tensor } from '../../grader/core/tensor.mjs';
 
-export const GPU_T_MAX = 128;  // SwiftShader runs compute on the CPU: keep shapes small
+export const GPU_T_MAX = 128; // SwiftShader runs compute on the CPU: keep shapes small
 
 /**
  * Cases of the table that `backend` runs: all not listed in table.skip[backend] (each skip has its
@@ -14,7 +14,10 @@ export function casesFor(table, backend, tMax = GPU_T_MAX) {
   const skip = table.skip?.[backend] ?? {};
   const run = table.cases.filter((c) => !(c.name in skip));
   const big = run.filter((c) => c.Tq > tMax || c.Tk > tMax).map((c) => c.name);
-  if (big.length) throw new Error(`cases with T > ${tMax} need an entry in skip.${backend} (too slow on SwiftShader): ${big.join(', ')}`);
+  if (big.length)
+    throw new Error(
+      `cases with T > ${tMax} need an entry in skip.${backend} (too slow on SwiftShader): ${big.join(', ')}`,
+    );
   return run;
 }
 
@@ -48,14 +51,18 @@ export function compareCase(c, got, expected, { atol, rtol }) {
     // The grader's allclose (grader/core/compare.mjs): one rule for NaN and infinities everywhere.
     const flat = (x) => tensor(Float64Array.from(x), [x.length]);
     const r = compare(flat(g), flat(e), { atol, rtol });
-    if (!r.ok) fails.push(`${tag}: ${what}[${r.index[0]}] = ${r.actual}, expected ${r.expected} (${r.count} of ${r.total} outside atol ${atol}, rtol ${rtol}; largest finite |err| ${r.maxAbsErr})`);
+    if (!r.ok)
+      fails.push(
+        `${tag}: ${what}[${r.index[0]}] = ${r.actual}, expected ${r.expected} (${r.count} of ${r.total} outside atol ${atol}, rtol ${rtol}; largest finite |err| ${r.maxAbsErr})`,
+      );
   };
   check('out', got.out, expected.out);
   if (c.weights) {
     check('weights', got.weights, expected.weights);
     if (c.causal && got.weights) {
       const { Tq, Tk } = c;
-      let nonzero = 0, first = '';
+      let nonzero = 0,
+        first = '';
       for (let bh = 0; bh < c.B * c.H; bh++) {
         for (let i = 0; i < Tq; i++) {
           for (let j = i + 1; j < Tk; j++) {

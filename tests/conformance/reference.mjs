@@ -14,7 +14,7 @@ export async function referenceFor() {
   if (!fs.existsSync(new URL('wasm/dist/attnlab.mjs', root))) {
     throw new Error('the double reference needs wasm/dist: run tools/build-wasm first');
   }
-  corePromise ??= import(new URL('wasm/index.mjs', root)).then((m) => m.loadCore({ threads: 1 }));  // a single-threaded build
+  corePromise ??= import(new URL('wasm/index.mjs', root)).then((m) => m.loadCore({ threads: 1 })); // a single-threaded build
   const core = await corePromise;
   return { name: `core.attention (${core.flavour})`, run: (c, inputs) => coreReference(core, c, inputs) };
 }
@@ -25,7 +25,7 @@ function coreReference(core, c, { q, k, v }) {
   const opts = {};
   if (c.scale !== null) opts.scale = c.scale;
   if (c.causal) {
-    const mask = new Uint8Array(Tq * Tk);  // top-left aligned: query i sees keys j <= i
+    const mask = new Uint8Array(Tq * Tk); // top-left aligned: query i sees keys j <= i
     for (let i = 0; i < Tq; i++) for (let j = 0; j <= i && j < Tk; j++) mask[i * Tk + j] = 1;
     opts.mask = { data: mask, shape: [Tq, Tk] };
   }

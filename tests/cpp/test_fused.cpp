@@ -41,8 +41,10 @@ struct Case {
 };
 
 Case parse(const json& c) {
-  Case k{c.at("name"), {c.at("B"), c.at("H"), c.at("Tq"), c.at("Tk"), c.at("d"), c.at("dv")},
-         c.at("causal"), c.at("weights"), std::nullopt, c.at("magnitude"), c.at("seed")};
+  Case k{c.at("name"),   {c.at("B"), c.at("H"), c.at("Tq"), c.at("Tk"), c.at("d"), c.at("dv")},
+         c.at("causal"), c.at("weights"),
+         std::nullopt,   c.at("magnitude"),
+         c.at("seed")};
   if (!c.at("scale").is_null()) k.scale = c.at("scale").get<double>();
   return k;
 }
@@ -91,8 +93,8 @@ struct Tol {
 
 // "" when every value passes |got - want| <= atol + rtol*|want| with got finite (the table has no
 // non-finite expected values), and every weight the mask hides is exactly 0.
-std::string compare(const char* what, const float* got, const xt::xarray<double>& want, const Case& c,
-                    Tol tol, bool masked_zero) {
+std::string compare(const char* what, const float* got, const xt::xarray<double>& want, const Case& c, Tol tol,
+                    bool masked_zero) {
   const double atol = tol.atol;
   const std::size_t Tk = c.dims.Tk, Tq = c.dims.Tq;
   for (std::size_t n = 0; n < want.size(); ++n) {
@@ -125,10 +127,11 @@ void run_table(const char* backend) {
     fused::Options opt;
     opt.causal = c.causal;
     opt.scale = c.scale;
-    fused::attention_f32_with<P>(in.q.data(), in.k.data(), in.v.data(), out.data(), c.weights ? w.data() : nullptr,
-                                 s, opt);
+    fused::attention_f32_with<P>(in.q.data(), in.k.data(), in.v.data(), out.data(), c.weights ? w.data() : nullptr, s,
+                                 opt);
     INFO(backend << " path " << P::name() << ", case " << c.name << ", seed " << c.seed);
-    CHECK_MESSAGE(compare("out", out.data(), want.out, c, tol, false) == "", compare("out", out.data(), want.out, c, tol, false));
+    CHECK_MESSAGE(compare("out", out.data(), want.out, c, tol, false) == "",
+                  compare("out", out.data(), want.out, c, tol, false));
     if (c.weights)
       CHECK_MESSAGE(compare("weights", w.data(), want.weights, c, tol, true) == "",
                     compare("weights", w.data(), want.weights, c, tol, true));
@@ -143,9 +146,7 @@ TEST_CASE("conformance table: vector path (SSE here, SIMD128 in attnlab-simd.was
   run_table<fused::Vec4>("native");
 }
 
-TEST_CASE("conformance table: scalar path (the baseline attnlab.wasm)") {
-  run_table<fused::Scalar>("native");
-}
+TEST_CASE("conformance table: scalar path (the baseline attnlab.wasm)") { run_table<fused::Scalar>("native"); }
 
 TEST_CASE("the default path natively is the vector one") {
 #ifndef ATTNLAB_FUSED_SCALAR

@@ -9,11 +9,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,14 +41,16 @@ std::vector<Shape> shapes() {
   const json table = json::parse(in);
   std::vector<Shape> out;
   for (const json& c : table.at("cases")) {
-    Shape s{c.at("name"), {c.at("B"), c.at("H"), c.at("Tq"), c.at("Tk"), c.at("d"), c.at("dv")},
-            c.at("causal"), c.at("weights"), std::nullopt, c.at("seed")};
+    Shape s{c.at("name"),   {c.at("B"), c.at("H"), c.at("Tq"), c.at("Tk"), c.at("d"), c.at("dv")},
+            c.at("causal"), c.at("weights"),
+            std::nullopt,   c.at("seed")};
     if (!c.at("scale").is_null()) s.scale = c.at("scale").get<double>();
     out.push_back(s);
   }
   // Several pack chunks (Tk > 1024) and many super-blocks per (b, h); Tq != Tk both ways.
   out.push_back({"B1_H1_Tq2500_Tk2500_d64_causal", {1, 1, 2500, 2500, 64, 64}, true, false, std::nullopt, 7001});
-  out.push_back({"B3_H2_Tq300_Tk1100_d24_dv40_causal_weights", {3, 2, 300, 1100, 24, 40}, true, true, std::nullopt, 7002});
+  out.push_back(
+      {"B3_H2_Tq300_Tk1100_d24_dv40_causal_weights", {3, 2, 300, 1100, 24, 40}, true, true, std::nullopt, 7002});
   out.push_back({"B2_H1_Tq1200_Tk90_d33_weights", {2, 1, 1200, 90, 33, 33}, false, true, 0.3, 7003});
   out.push_back({"B5_H3_Tq77_Tk77_d16_causal", {5, 3, 77, 77, 16, 16}, true, false, std::nullopt, 7004});
   return out;
@@ -65,7 +67,8 @@ Run single(const Shape& c, const std::vector<float>& q, const std::vector<float>
   fused::Options o;
   o.causal = c.causal;
   o.scale = c.scale;
-  fused::attention_f32_with<P>(q.data(), k.data(), v.data(), r.out.data(), c.weights ? r.weights.data() : nullptr, s, o);
+  fused::attention_f32_with<P>(q.data(), k.data(), v.data(), r.out.data(), c.weights ? r.weights.data() : nullptr, s,
+                               o);
   return r;
 }
 
@@ -77,7 +80,10 @@ void check_all(const char* path) {
   for (const Shape& c : shapes()) {
     const auto& s = c.dims;
     Rng rng(c.seed);
-    const auto f32 = [&](std::size_t n) { const auto x = rng.normals(n); return std::vector<float>(x.begin(), x.end()); };
+    const auto f32 = [&](std::size_t n) {
+      const auto x = rng.normals(n);
+      return std::vector<float>(x.begin(), x.end());
+    };
     const auto q = f32(s.B * s.H * s.Tq * s.d), k = f32(s.B * s.H * s.Tk * s.d), v = f32(s.B * s.H * s.Tk * s.dv);
     const Run want = single<P>(c, q, k, v);
     for (int threads : {1, 2, 3, 4, 7})
@@ -88,7 +94,8 @@ void check_all(const char* path) {
         o.causal = c.causal;
         o.scale = c.scale;
         fused::attention_f32_parallel_with<P>(q.data(), k.data(), v.data(), got.out.data(),
-                                              c.weights ? got.weights.data() : nullptr, s, o, ws, pool, threads, min_work);
+                                              c.weights ? got.weights.data() : nullptr, s, o, ws, pool, threads,
+                                              min_work);
         INFO(path << " path, case " << c.name << ", " << threads << " threads, min_work " << min_work);
         CHECK(std::memcmp(got.out.data(), want.out.data(), want.out.size() * sizeof(float)) == 0);
         CHECK(std::memcmp(got.weights.data(), want.weights.data(), want.weights.size() * sizeof(float)) == 0);
@@ -113,10 +120,13 @@ TEST_CASE("pool: every item runs exactly once, on the threads asked for, many ru
     const int active = 1 + round % 5;  // 5 > size: clamped to 4
     std::atomic<int> bad_thread{0};
     for (std::size_t i = 0; i < n; ++i) hits[i].store(0);
-    pool.run(n, [&](std::size_t i, int t) {
-      hits[i].fetch_add(1);
-      if (t < 0 || t >= std::min(active, pool.size())) bad_thread.fetch_add(1);
-    }, active);
+    pool.run(
+        n,
+        [&](std::size_t i, int t) {
+          hits[i].fetch_add(1);
+          if (t < 0 || t >= std::min(active, pool.size())) bad_thread.fetch_add(1);
+        },
+        active);
     for (std::size_t i = 0; i < n; ++i) REQUIRE_MESSAGE(hits[i].load() == 1, "round " << round << ", item " << i);
     REQUIRE(bad_thread.load() == 0);
   }
@@ -125,7 +135,13 @@ TEST_CASE("pool: every item runs exactly once, on the threads asked for, many ru
 TEST_CASE("pool: a pool of one runs everything on the caller") {
   ThreadPool pool(1);
   int sum = 0;
-  pool.run(10, [&](std::size_t i, int t) { sum += int(i); CHECK(t == 0); }, 8);
+  pool.run(
+      10,
+      [&](std::size_t i, int t) {
+        sum += int(i);
+        CHECK(t == 0);
+      },
+      8);
   CHECK(sum == 45);
 }
 
@@ -133,15 +149,17 @@ TEST_CASE("parallel: bad shapes are rejected like attention_f32's") {
   ThreadPool pool(2);
   fused::ParallelWorkspace<fused::DefaultPath> ws;
   std::vector<float> x(16);
-  CHECK_THROWS_WITH_AS(fused::attention_f32_parallel(x.data(), x.data(), x.data(), x.data(), nullptr, {1, 1, 2, 0, 2, 2},
-                                                     {}, ws, pool, 2),
+  CHECK_THROWS_WITH_AS(fused::attention_f32_parallel(x.data(), x.data(), x.data(), x.data(), nullptr,
+                                                     {1, 1, 2, 0, 2, 2}, {}, ws, pool, 2),
                        doctest::Contains("Tk=0"), std::invalid_argument);
 }
 
 TEST_CASE("pool: the workers take part (last_participants)") {
   ThreadPool pool(3);
-  pool.run(60, [](std::size_t, int) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, 3);
+  pool.run(
+      60, [](std::size_t, int) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, 3);
   CHECK(pool.last_participants() >= 2);  // 60 ms of items: a worker that sleeps wakes long before the end
-  pool.run(5, [](std::size_t, int) {}, 1);
+  pool.run(
+      5, [](std::size_t, int) {}, 1);
   CHECK(pool.last_participants() == 1);
 }

@@ -135,7 +135,8 @@ UlpReport compare_all(const std::vector<double>& xs, Ours ours, Ref ref) {
 // Adds x and its neighbours up to `span` ulps either side.
 void around(std::vector<double>& xs, double x, int span) {
   const std::uint64_t b = bits(x);
-  for (int j = -span; j <= span; ++j) xs.push_back(from_bits(b + static_cast<std::uint64_t>(static_cast<std::int64_t>(j))));
+  for (int j = -span; j <= span; ++j)
+    xs.push_back(from_bits(b + static_cast<std::uint64_t>(static_cast<std::int64_t>(j))));
 }
 
 }  // namespace
@@ -190,10 +191,10 @@ TEST_CASE("detmath::log is within 1 ulp of std::log (random, subnormal, near 1, 
     const std::uint64_t hi = u32(rng) & 0xfffffu, lo = u32(rng);
     xs.push_back(from_bits((hi << 32) | lo | 1u));
   }
-  for (int i = 0; i < 40000; ++i) xs.push_back(1.0 - rng.next());  // what normal() feeds it
-  around(xs, 1.0, 2000);                                             // 1 and its neighbours
+  for (int i = 0; i < 40000; ++i) xs.push_back(1.0 - rng.next());                    // what normal() feeds it
+  around(xs, 1.0, 2000);                                                             // 1 and its neighbours
   for (int i = 0; i < 10000; ++i) xs.push_back(1.0 + (rng.next() - 0.5) * 0x1p-18);  // |f| ~ 2^-20 branch
-  for (const std::uint32_t hx : {0x6147au, 0x6b851u, 0x6a09eu}) {    // branch points, sqrt(2)
+  for (const std::uint32_t hx : {0x6147au, 0x6b851u, 0x6a09eu}) {                    // branch points, sqrt(2)
     for (int e = -1022; e <= 1023; e += 73) {
       for (int j = -3; j <= 3; ++j) {
         const std::uint64_t hi = (static_cast<std::uint64_t>(e + 1023) << 20) | (hx + j);
@@ -202,13 +203,15 @@ TEST_CASE("detmath::log is within 1 ulp of std::log (random, subnormal, near 1, 
     }
   }
   for (int e = -1074; e <= 1023; ++e) xs.push_back(std::ldexp(1.0, e));  // powers of two
-  for (const double x : {std::numeric_limits<double>::denorm_min(), from_bits(0x000fffffffffffffull),
-                         std::numeric_limits<double>::min(), std::numeric_limits<double>::max(), 2.0, 0.5,
-                         2.718281828459045, 10.0, 1e300, 1e-300})
+  for (const double x :
+       {std::numeric_limits<double>::denorm_min(), from_bits(0x000fffffffffffffull), std::numeric_limits<double>::min(),
+        std::numeric_limits<double>::max(), 2.0, 0.5, 2.718281828459045, 10.0, 1e300, 1e-300})
     xs.push_back(x);
 
-  const auto r = compare_all(xs, [](double x) { return attnlab::detmath::log(x); }, [](double x) { return std::log(x); });
-  MESSAGE("log: " << r.n << " inputs, " << r.exact << " equal to std::log, worst " << r.worst << " ulp at " << hex(r.worst_at));
+  const auto r = compare_all(
+      xs, [](double x) { return attnlab::detmath::log(x); }, [](double x) { return std::log(x); });
+  MESSAGE("log: " << r.n << " inputs, " << r.exact << " equal to std::log, worst " << r.worst << " ulp at "
+                  << hex(r.worst_at));
   INFO("worst at x = " << hex(r.worst_at));
   CHECK(r.worst <= 1);
   CHECK(r.n > 100000);
@@ -229,18 +232,21 @@ TEST_CASE("detmath::cos is within 1 ulp of std::cos on [0, 2 pi) (and on its med
   std::vector<double> xs;
   for (int i = 0; i < 65000; ++i) xs.push_back(two_pi * rng.next());  // what normal() feeds it
   for (int i = 0; i < 25000; ++i) {                                   // full 53-bit mantissas
-    const double u = (static_cast<double>(u32(rng) >> 5) * 67108864.0 + static_cast<double>(u32(rng) >> 6)) / 9007199254740992.0;
+    const double u =
+        (static_cast<double>(u32(rng) >> 5) * 67108864.0 + static_cast<double>(u32(rng) >> 6)) / 9007199254740992.0;
     xs.push_back(two_pi * u);
   }
-  for (int n = 1; n <= 4; ++n) around(xs, n * half_pi, 300);       // zeros and extrema: cancellation
+  for (int n = 1; n <= 4; ++n) around(xs, n * half_pi, 300);        // zeros and extrema: cancellation
   for (int n = 1; n <= 7; n += 2) around(xs, n * half_pi / 2, 50);  // octant boundaries (pi/4, 3pi/4, ...)
   around(xs, from_bits(0x3fe921fb00000000ull), 20);                 // the no-reduction threshold
   around(xs, from_bits(0x3e46a09e00000000ull), 20);                 // the cos = 1 threshold
   for (const double x : {0.0, -0.0, 0x1p-30, 1e-10, 1.0, 3.0, 6.0}) xs.push_back(x);
   for (int i = 0; i < 10000; ++i) xs.push_back((rng.next() - 0.5) * 2e6);  // |x| < 2^20 pi/2, both signs
 
-  const auto r = compare_all(xs, [](double x) { return attnlab::detmath::cos(x); }, [](double x) { return std::cos(x); });
-  MESSAGE("cos: " << r.n << " inputs, " << r.exact << " equal to std::cos, worst " << r.worst << " ulp at " << hex(r.worst_at));
+  const auto r = compare_all(
+      xs, [](double x) { return attnlab::detmath::cos(x); }, [](double x) { return std::cos(x); });
+  MESSAGE("cos: " << r.n << " inputs, " << r.exact << " equal to std::cos, worst " << r.worst << " ulp at "
+                  << hex(r.worst_at));
   INFO("worst at x = " << hex(r.worst_at));
   CHECK(r.worst <= 1);
   CHECK(r.n > 100000);
@@ -266,8 +272,8 @@ TEST_CASE("normals look standard normal (mean ~ 0, variance ~ 1 over 1e5 draws)"
     }
     const double mean = sum / n, var = sum2 / n - mean * mean;
     INFO("seed " << seed << ": mean " << mean << ", variance " << var << ", P(|x| < 1) " << double(within1) / n);
-    CHECK(std::fabs(mean) < 0.02);       // sd of the mean: 0.003
-    CHECK(std::fabs(var - 1) < 0.03);    // sd of the variance: 0.0045
+    CHECK(std::fabs(mean) < 0.02);     // sd of the mean: 0.003
+    CHECK(std::fabs(var - 1) < 0.03);  // sd of the variance: 0.0045
     CHECK(std::fabs(double(within1) / n - 0.6827) < 0.01);
   }
 }

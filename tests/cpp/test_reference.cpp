@@ -117,8 +117,10 @@ TEST_CASE("causal weights: rows sum to 1, exact zeros above the diagonal") {
       double sum = 0;
       for (std::size_t j = 0; j < T; ++j) {
         sum += r.weights(b, i, j);
-        if (j > i) CHECK(r.weights(b, i, j) == 0.0);
-        else CHECK(r.weights(b, i, j) > 0.0);
+        if (j > i)
+          CHECK(r.weights(b, i, j) == 0.0);
+        else
+          CHECK(r.weights(b, i, j) > 0.0);
       }
       CHECK(sum == doctest::Approx(1.0).epsilon(1e-14));
     }
@@ -156,8 +158,7 @@ TEST_CASE("causal_self_attention: changing later tokens leaves earlier outputs b
     const auto a = ref::causal_self_attention(X, Wq, Wk, Wv);
     const auto b = ref::causal_self_attention(X2, Wq, Wk, Wv);
     CAPTURE(t);
-    CHECK(Arr(xt::view(a.out, xt::range(0, t + 1), xt::all())) ==
-          Arr(xt::view(b.out, xt::range(0, t + 1), xt::all())));
+    CHECK(Arr(xt::view(a.out, xt::range(0, t + 1), xt::all())) == Arr(xt::view(b.out, xt::range(0, t + 1), xt::all())));
     CHECK(Arr(xt::view(a.weights, xt::range(0, t + 1), xt::all())) ==
           Arr(xt::view(b.weights, xt::range(0, t + 1), xt::all())));
   }
@@ -180,8 +181,8 @@ TEST_CASE("causal_self_attention: a batch equals each sample on its own") {
     CHECK(close(Arr(xt::view(r.weights, b)), s.weights));
   }
   // And it is attention on the projections with the causal mask.
-  const auto p = ref::attention(ref::matmul(X, Wq), ref::matmul(X, Wk), ref::matmul(X, Wv),
-                                with_mask(ref::causal_mask(T)));
+  const auto p =
+      ref::attention(ref::matmul(X, Wq), ref::matmul(X, Wk), ref::matmul(X, Wv), with_mask(ref::causal_mask(T)));
   CHECK(close(r.out, p.out));
 }
 
@@ -205,14 +206,17 @@ TEST_CASE("T_q != T_k and d_v != d_k, with a top-left aligned causal mask") {
 }
 
 TEST_CASE("attention == attention_loops on random inputs and broadcast shapes") {
-  struct Case { Shape q, k, v; std::optional<Shape> mask; };
+  struct Case {
+    Shape q, k, v;
+    std::optional<Shape> mask;
+  };
   const Case cases[] = {
       {{1, 1}, {1, 1}, {1, 1}, Shape{1, 1}},
       {{5, 3}, {5, 3}, {5, 2}, std::nullopt},
       {{2, 4, 3}, {2, 4, 3}, {2, 4, 5}, Shape{4, 4}},
       {{2, 3, 6, 5}, {2, 3, 6, 5}, {2, 3, 6, 5}, Shape{2, 1, 6, 6}},  // per-batch mask, shared by heads
-      {{3, 4, 2}, {2, 1, 5, 2}, {5, 3}, Shape{5}},                 // batch broadcast + 1-D key mask
-      {{4, 2}, {4, 2}, {4, 2}, Shape{3, 4, 1}},                      // the mask adds a batch axis
+      {{3, 4, 2}, {2, 1, 5, 2}, {5, 3}, Shape{5}},                    // batch broadcast + 1-D key mask
+      {{4, 2}, {4, 2}, {4, 2}, Shape{3, 4, 1}},                       // the mask adds a batch axis
   };
   std::uint32_t seed = 100;
   for (const auto& c : cases) {
@@ -329,8 +333,7 @@ TEST_CASE("matmul follows numpy.matmul") {
                        "b's second-to-last axis",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(ref::matmul(randn(rng, {2, 3, 4}), randn(rng, {3, 4, 2})),
-                       doctest::Contains("batch axes (2,) and (3,) do not broadcast"),
-                       std::invalid_argument);
+                       doctest::Contains("batch axes (2,) and (3,) do not broadcast"), std::invalid_argument);
 }
 
 TEST_CASE("shape errors name the shapes") {
@@ -347,8 +350,7 @@ TEST_CASE("shape errors name the shapes") {
                        "attention: K has shape (2, 3, 4) but V has shape (2, 5, 4): axis -2 (T_k) differs",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(ref::attention(randn(rng, {4}), K4, V),
-                       "attention: Q has shape (4,) but needs at least 2 axes (..., T_q, d_k)",
-                       std::invalid_argument);
+                       "attention: Q has shape (4,) but needs at least 2 axes (..., T_q, d_k)", std::invalid_argument);
   CHECK_THROWS_WITH_AS(ref::attention(randn(rng, {3, 3, 4}), K4, V),
                        "attention: Q has shape (3, 3, 4) but K has shape (2, 3, 4): batch axes (3,) and "
                        "(2,) do not broadcast",
@@ -367,6 +369,5 @@ TEST_CASE("shape errors name the shapes") {
                        "(d_model, ...) matrix with d_model = 5",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(ref::causal_self_attention(randn(rng, {3, 4}), W, randn(rng, {4, 3}), W),
-                       doctest::Contains("W_q has shape (4, 2) but W_k has shape (4, 3)"),
-                       std::invalid_argument);
+                       doctest::Contains("W_q has shape (4, 2) but W_k has shape (4, 3)"), std::invalid_argument);
 }

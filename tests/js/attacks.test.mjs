@@ -46,8 +46,12 @@ const SDPA_FIXTURES = join(ROOT, 'exercises', 'sdpa', 'fixtures');
 // (`at softmax (submission.js:12:5)`) is the student's and may stay; any other frame may not.
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HOST_LEAKS = [
-  /file:\/\//, new RegExp(escapeRe(ROOT.replace(/\/$/, ''))), /\/work\//, /node:internal/,
-  /\bat (?:new |async )?\S+ \((?!submission\.js:\d+:\d+\))/, /\.mjs:\d+/,
+  /file:\/\//,
+  new RegExp(escapeRe(ROOT.replace(/\/$/, ''))),
+  /\/work\//,
+  /node:internal/,
+  /\bat (?:new |async )?\S+ \((?!submission\.js:\d+:\d+\))/,
+  /\.mjs:\d+/,
 ];
 // Control characters a terminal acts on: C0 other than tab and newline, DEL, C1, and the ones that
 // reorder text (bidi embeddings, overrides, isolates).
@@ -64,20 +68,46 @@ export function runCli(file, args = []) {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(process.execPath, [join(ROOT, 'grader', 'cli.mjs'), 'grade', file, ...args], {
-      cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const out = [], err = [];
-    let kept = 0, stdoutBytes = 0, stderr = '', peakBytes = 0, killed = null, exit = null, pids = [child.pid];
+    const out = [],
+      err = [];
+    let kept = 0,
+      stdoutBytes = 0,
+      stderr = '',
+      peakBytes = 0,
+      killed = null,
+      exit = null,
+      pids = [child.pid];
     child.stdout.on('data', (d) => {
       stdoutBytes += d.length;
-      if (kept < KEEP_STDOUT) { out.push(d.subarray(0, KEEP_STDOUT - kept)); kept += Math.min(d.length, KEEP_STDOUT - kept); }
+      if (kept < KEEP_STDOUT) {
+        out.push(d.subarray(0, KEEP_STDOUT - kept));
+        kept += Math.min(d.length, KEEP_STDOUT - kept);
+      }
     });
-    child.stderr.on('data', (d) => { if (err.length < 64) err.push(d); });
+    child.stderr.on('data', (d) => {
+      if (err.length < 64) err.push(d);
+    });
     const killAll = () => {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* group gone */ }
-      for (const p of pids) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* group gone */
+      }
+      for (const p of pids)
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
     };
-    const kill = (why) => { killed ??= why; killAll(); };
+    const kill = (why) => {
+      killed ??= why;
+      killAll();
+    };
     const sample = () => {
       const tree = treeRss(child.pid);
       pids = tree.pids;
@@ -94,13 +124,32 @@ export function runCli(file, args = []) {
     });
     child.on('close', () => {
       let leftover = false;
-      try { process.kill(-child.pid, 0); leftover = true; } catch { /* the group is empty: good */ }
+      try {
+        process.kill(-child.pid, 0);
+        leftover = true;
+      } catch {
+        /* the group is empty: good */
+      }
       if (leftover) killAll();
       const buf = Buffer.concat(out);
       let utf8 = true;
-      try { new TextDecoder('utf-8', { fatal: true }).decode(buf); } catch { utf8 = false; }
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(buf);
+      } catch {
+        utf8 = false;
+      }
       stderr = Buffer.concat(err).toString('utf8');
-      resolve({ ...exit, peakBytes, stdout: buf.toString('utf8'), stdoutBytes, truncated: stdoutBytes > kept, utf8, stderr, killed, leftover });
+      resolve({
+        ...exit,
+        peakBytes,
+        stdout: buf.toString('utf8'),
+        stdoutBytes,
+        truncated: stdoutBytes > kept,
+        utf8,
+        stderr,
+        killed,
+        leftover,
+      });
     });
   });
 }
@@ -113,7 +162,11 @@ const strings = (v, acc = []) => {
 };
 const mb = (bytes) => Math.round(bytes / 1e6);
 // A bit of text for a message: cut, quoted, control characters and lone surrogates escaped.
-const clip = (s, n = 100) => JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const clip = (s, n = 100) =>
+  JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s).replace(
+    /[\x7f-\x9f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 const around = (s, at, n = 40) => s.slice(Math.max(0, at - n), at + n);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -121,26 +174,47 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 function problems(name, r, aim) {
   const p = [];
   if (r.killed) p.push(`killed by the harness: ${r.killed}`);
-  else if (r.code !== 0 && r.code !== 1) p.push(`exit ${r.code ?? r.signal}, expected 0 or 1; stderr: ${clip(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
-  if (r.peakBytes > LIMIT.treeRssBytes) p.push(`peak tree RSS ${mb(r.peakBytes)} MB, limit ${mb(LIMIT.treeRssBytes)} MB`);
+  else if (r.code !== 0 && r.code !== 1)
+    p.push(
+      `exit ${r.code ?? r.signal}, expected 0 or 1; stderr: ${clip(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`,
+    );
+  if (r.peakBytes > LIMIT.treeRssBytes)
+    p.push(`peak tree RSS ${mb(r.peakBytes)} MB, limit ${mb(LIMIT.treeRssBytes)} MB`);
   if (r.stdoutBytes > LIMIT.stdoutBytes) p.push(`stdout ${r.stdoutBytes} bytes, limit ${LIMIT.stdoutBytes}`);
   if (r.leftover) p.push('processes of the grader were still running after it exited');
-  if (r.truncated) { p.push(`stdout over ${KEEP_STDOUT / 2 ** 20} MiB: not parsed`); return p; }
+  if (r.truncated) {
+    p.push(`stdout over ${KEEP_STDOUT / 2 ** 20} MiB: not parsed`);
+    return p;
+  }
   if (!r.utf8) p.push('stdout is not valid UTF-8');
-  for (const re of HOST_LEAKS) if (re.test(r.stdout)) p.push(`stdout shows ${re}: …${clip(around(r.stdout, r.stdout.search(re), 60), 120)}`);
+  for (const re of HOST_LEAKS)
+    if (re.test(r.stdout)) p.push(`stdout shows ${re}: …${clip(around(r.stdout, r.stdout.search(re), 60), 120)}`);
   let report;
-  try { report = JSON.parse(r.stdout); } catch { p.push(r.stdout.length ? `stdout is not JSON: ${clip(r.stdout)}` : 'no report on stdout'); return p; }
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    p.push(r.stdout.length ? `stdout is not JSON: ${clip(r.stdout)}` : 'no report on stdout');
+    return p;
+  }
   if (report.version !== 3 || !['pass', 'fail', 'error'].includes(report.status) || !Array.isArray(report.tests)) {
     p.push(`not an Exercism v3 report: ${clip(JSON.stringify({ ...report, tests: undefined }))}`);
     return p;
   }
   const names = report.tests.map((t) => t.name);
-  if (names.join('\n') !== TEST_NAMES.join('\n')) p.push(`tests listed: ${JSON.stringify(names)}, expected all seven in order`);
+  if (names.join('\n') !== TEST_NAMES.join('\n'))
+    p.push(`tests listed: ${JSON.stringify(names)}, expected all seven in order`);
   const texts = strings(report);
   const bad = texts.find((s) => !s.isWellFormed());
-  if (bad !== undefined) p.push(`a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`);
+  if (bad !== undefined)
+    p.push(
+      `a string with a lone surrogate (not valid for strict JSON parsers): …${clip(around(bad, bad.search(LONE_SURROGATE), 8))}`,
+    );
   // verdicts: the aim, checked by the fixture suites' one checker on the report read back with ids
-  const asReport = { ...report, lang: 'en', tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })) };
+  const asReport = {
+    ...report,
+    lang: 'en',
+    tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })),
+  };
   p.push(...aimProblems(name, aim, asReport, { lang: 'en', messages: exercise.messages, track: caseOf(name).track }));
   return p;
 }
@@ -155,20 +229,34 @@ function row(name, r, said) {
       said = `${rep.status} ${passed}/${rep.tests.length}${first ? `; ${first.name}: ${clip(first.message ?? '', 70)}` : ''}${rep.message ? `; note ${clip(rep.message, 50)}` : ''}`;
     } catch {
       const stderr = r.stderr.trim().split('\n');
-      said = r.killed ? `killed: ${r.killed}` : r.truncated ? `stdout over ${KEEP_STDOUT / 2 ** 20} MiB, not parsed`
-        : `no JSON report${r.stderr ? `; stderr ${clip(stderr.find((l) => /Error|FATAL|fatal/.test(l)) ?? stderr.at(-1), 90)}` : ''}`;
+      said = r.killed
+        ? `killed: ${r.killed}`
+        : r.truncated
+          ? `stdout over ${KEEP_STDOUT / 2 ** 20} MiB, not parsed`
+          : `no JSON report${r.stderr ? `; stderr ${clip(stderr.find((l) => /Error|FATAL|fatal/.test(l)) ?? stderr.at(-1), 90)}` : ''}`;
     }
   }
   const exit = r.killed ? 'killed' : String(r.code ?? r.signal);
-  return columns(name, `exit ${exit}`, `${r.seconds.toFixed(1)} s`, `${mb(r.peakBytes)} MB`, `${r.stdoutBytes} B`, said);
+  return columns(
+    name,
+    `exit ${exit}`,
+    `${r.seconds.toFixed(1)} s`,
+    `${mb(r.peakBytes)} MB`,
+    `${r.stdoutBytes} B`,
+    said,
+  );
 }
-const columns = (name, exit, time, peak, bytes, said) => `${name.padEnd(34)} ${exit.padEnd(12)} ${time.padStart(6)} ${peak.padStart(8)} ${bytes.padStart(11)}  ${said}`;
+const columns = (name, exit, time, peak, bytes, said) =>
+  `${name.padEnd(34)} ${exit.padEnd(12)} ${time.padStart(6)} ${peak.padStart(8)} ${bytes.padStart(11)}  ${said}`;
 
 const table = [];
 
 test('every attack fixture has an aim', () => {
   assert.ok(attacks.length > 0, 'no tests/fixtures/sandbox/* folders');
-  assert.deepEqual(attacks.filter((n) => !aims[n]), []);
+  assert.deepEqual(
+    attacks.filter((n) => !aims[n]),
+    [],
+  );
 });
 
 for (const name of attacks) {
@@ -176,7 +264,11 @@ for (const name of attacks) {
     const r = await runCli(submission(name), ['--format', 'json', '--lang', 'en', '--exercise', SET.exercise]);
     table.push(row(name, r));
     t.diagnostic(table.at(-1));
-    assert.deepEqual(problems(name, r, aims[name] ?? {}), [], `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`);
+    assert.deepEqual(
+      problems(name, r, aims[name] ?? {}),
+      [],
+      `${name}: ${aims[name] ? '' : 'no aim; '}see the list above`,
+    );
   });
 }
 
@@ -189,7 +281,8 @@ test('ansi-forgery in --format text: no control character, one ✓ per passed te
   table.push(row('ansi-forgery --format text', text, `${lines.length} lines, last ${clip(lines.at(-1), 60)}`));
   t.diagnostic(table.at(-1));
   const p = [];
-  if (text.killed || (text.code !== 0 && text.code !== 1)) p.push(`exit ${text.code ?? text.signal} ${text.killed ?? ''}`);
+  if (text.killed || (text.code !== 0 && text.code !== 1))
+    p.push(`exit ${text.code ?? text.signal} ${text.killed ?? ''}`);
   if (text.stdoutBytes > LIMIT.stdoutBytes) p.push(`text report of ${text.stdoutBytes} bytes`);
   const at = text.stdout.search(CONTROL);
   if (at >= 0) p.push(`a control character: …${clip(around(text.stdout, at, 30))}`);
@@ -197,17 +290,26 @@ test('ansi-forgery in --format text: no control character, one ✓ per passed te
   if (ticks !== passed) p.push(`${ticks} lines start with ✓, but ${passed} tests passed (JSON report)`);
   const last = SUMMARY.exec(lines.at(-1));
   if (!last) p.push(`the last line is not the summary: ${clip(lines.at(-1))}`);
-  else if (+last[1] !== passed || +last[2] !== TEST_IDS.length) p.push(`the summary says ${last[1]} of ${last[2]}, the JSON report ${passed} of ${TEST_IDS.length}`);
+  else if (+last[1] !== passed || +last[2] !== TEST_IDS.length)
+    p.push(`the summary says ${last[1]} of ${last[2]}, the JSON report ${passed} of ${TEST_IDS.length}`);
   const summaries = lines.filter((l) => /^\S*\d+ of \d+ tests passed/.test(l)).length;
   if (summaries !== 1) p.push(`${summaries} lines read like the summary`);
   assert.deepEqual(p, []);
 });
 
 test('a load that fails (module-only syntax, a syntax error) in --format gradescope: a row for every test', async () => {
-  for (const file of [submission('toplevel-await'), join(SDPA_FIXTURES, 'error-syntax', 'submission.js'), join(SDPA_FIXTURES, 'py-error-syntax', 'submission.py')]) {
+  for (const file of [
+    submission('toplevel-await'),
+    join(SDPA_FIXTURES, 'error-syntax', 'submission.js'),
+    join(SDPA_FIXTURES, 'py-error-syntax', 'submission.py'),
+  ]) {
     const r = await runCli(file, ['--format', 'gradescope', '--lang', 'en', '--exercise', SET.exercise]);
     const doc = JSON.parse(r.stdout);
-    assert.deepEqual(doc.tests.map((x) => x.name), TEST_NAMES, file);
+    assert.deepEqual(
+      doc.tests.map((x) => x.name),
+      TEST_NAMES,
+      file,
+    );
     assert.equal(doc.score, 0, file);
   }
 });

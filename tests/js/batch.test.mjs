@@ -13,7 +13,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,18 +39,39 @@ const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const NAMES = [
-  'pass', 'py-pass', 'mask-added', 'k-v-from-wq', 'error-syntax', 'dot-batch', 'no-scaling', 'softmax-no-max', 'py-no-scaling',
-  'py-mask-inverted', 'py-error-syntax', 'py-swapped-return', 'starter',
+  'pass',
+  'py-pass',
+  'mask-added',
+  'k-v-from-wq',
+  'error-syntax',
+  'dot-batch',
+  'no-scaling',
+  'softmax-no-max',
+  'py-no-scaling',
+  'py-mask-inverted',
+  'py-error-syntax',
+  'py-swapped-return',
+  'starter',
   // hostile (the sandbox's attacks whose verdicts need no clock: not the loops, floods or huge values a
   // loaded machine may time out on, which are the benchmark's)
-  'sandbox-forge-wire', 'sandbox-ansi-forgery', 'sandbox-cheat-globals', 'sandbox-stack-leak', 'sandbox-surrogates', 'sandbox-realm-escape', 'sandbox-py-forge-wire', 'sandbox-py-ansi-forgery',
+  'sandbox-forge-wire',
+  'sandbox-ansi-forgery',
+  'sandbox-cheat-globals',
+  'sandbox-stack-leak',
+  'sandbox-surrogates',
+  'sandbox-realm-escape',
+  'sandbox-py-forge-wire',
+  'sandbox-py-ansi-forgery',
 ];
 const cases = casesFor('sdpa');
 const input = join(tmp, 'class');
 const students = writeClass(input, cases, NAMES);
 // A folder per student (Moodle's layout), code below a subfolder; a folder with no code; a file that is not code.
 mkdirSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'work'), { recursive: true });
-writeFileSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'work', 'attention.js'), readFileSync(cases.get('pass').file));
+writeFileSync(
+  join(input, 'Ann Lee_4211_assignsubmission_file_', 'work', 'attention.js'),
+  readFileSync(cases.get('pass').file),
+);
 writeFileSync(join(input, 'Ann Lee_4211_assignsubmission_file_', 'notes.txt'), 'not code');
 mkdirSync(join(input, 'nocode'));
 writeFileSync(join(input, 'nocode', 'answer.pdf'), '%PDF-1.4');
@@ -50,44 +81,90 @@ const ALL = [...students.map((s) => s.student), 'Ann Lee_4211_assignsubmission_f
 // A generous limit per call: these fixtures' verdicts need no clock, and a loaded machine must not make one time out.
 const SLOW_OK = ['--timeout-ms', '10000'];
 const batch = (...args) => cli('grade-batch', ...args, ...SLOW_OK);
-const readCsv = (file) => readFileSync(file, 'utf8').trimEnd().split('\r\n').map((l) => l.split(','));
+const readCsv = (file) =>
+  readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','));
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 const full = join(tmp, 'full');
 // This run at twice the cores; the resumed one below at 1 then 2, the shards at 2: all must give the same summary.
 test('one run: every submission graded as alone, both result formats, summary with statuses and diagnoses', () => {
-  const r = batch(input, '--exercise', 'sdpa', '--out', full, '--lang', 'en', '--jobs', String(2 * availableParallelism()));
+  const r = batch(
+    input,
+    '--exercise',
+    'sdpa',
+    '--out',
+    full,
+    '--lang',
+    'en',
+    '--jobs',
+    String(2 * availableParallelism()),
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, new RegExp(`grading ${ALL.length} of ${ALL.length} submissions`));
   assert.match(r.stderr, /skipped \(not \.js or \.py\): submission_metadata\.yml/);
   assert.match(r.stdout, new RegExp(`sdpa: ${ALL.length} submissions`));
   const summary = json(join(full, 'summary.json'));
-  assert.deepEqual(summary.students.map((s) => s.student), ALL);
+  assert.deepEqual(
+    summary.students.map((s) => s.student),
+    ALL,
+  );
   const rows = readCsv(join(full, 'summary.csv'));
-  const head = rows[0], byStudent = new Map(rows.slice(1).map((r) => [r[0], r]));
+  const head = rows[0],
+    byStudent = new Map(rows.slice(1).map((r) => [r[0], r]));
   const ids = summary.tests.map((t) => t.id);
   assert.deepEqual(head, ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses']);
   for (const { student, case: c } of students) {
     const key = summary.students.find((s) => s.student === student).key;
     const exercism = readFileSync(join(full, 'exercism', key, 'results.json'), 'utf8');
-    assert.equal(exercism, readFileSync(c.expectedFile, 'utf8'), `${student}: its results.json differs from the fixture graded alone`);
-    const expected = JSON.parse(exercism), gs = json(join(full, 'gradescope', key, 'results.json'));
+    assert.equal(
+      exercism,
+      readFileSync(c.expectedFile, 'utf8'),
+      `${student}: its results.json differs from the fixture graded alone`,
+    );
+    const expected = JSON.parse(exercism),
+      gs = json(join(full, 'gradescope', key, 'results.json'));
     assert.equal(gs.tests.length, expected.tests.length);
     assert.equal(gs.score, expected.tests.filter((t) => t.status === 'pass').length, student);
-    gs.tests.forEach((t, i) => { assert.equal(t.status, expected.tests[i].status === 'pass' ? 'passed' : 'failed'); assert.equal(t.max_score, 1); });
+    gs.tests.forEach((t, i) => {
+      assert.equal(t.status, expected.tests[i].status === 'pass' ? 'passed' : 'failed');
+      assert.equal(t.max_score, 1);
+    });
     const row = byStudent.get(student);
     assert.equal(row[5], expected.status, `${student}: status in summary.csv`);
-    assert.deepEqual(row.slice(6, 6 + ids.length), expected.tests.map((t) => t.status), `${student}: test statuses in summary.csv`);
-    if (c.aim.diagnosis) assert.ok([c.aim.diagnosis].flat().some((k) => row.at(-1).split(' ').includes(k)), `${student}: diagnoses "${row.at(-1)}" lack ${c.aim.diagnosis}`);
+    assert.deepEqual(
+      row.slice(6, 6 + ids.length),
+      expected.tests.map((t) => t.status),
+      `${student}: test statuses in summary.csv`,
+    );
+    if (c.aim.diagnosis)
+      assert.ok(
+        [c.aim.diagnosis].flat().some((k) => row.at(-1).split(' ').includes(k)),
+        `${student}: diagnoses "${row.at(-1)}" lack ${c.aim.diagnosis}`,
+      );
   }
-  assert.deepEqual(byStudent.get('Ann Lee_4211_assignsubmission_file_').slice(1, 6), ['Ann Lee_4211_assignsubmission_file_/work/attention.js', 'js', '7', '7', 'pass']);
+  assert.deepEqual(byStudent.get('Ann Lee_4211_assignsubmission_file_').slice(1, 6), [
+    'Ann Lee_4211_assignsubmission_file_/work/attention.js',
+    'js',
+    '7',
+    '7',
+    'pass',
+  ]);
   const nocode = byStudent.get('nocode');
   assert.deepEqual(nocode.slice(3, 6), ['0', '7', 'error']);
-  assert.match(json(join(full, 'exercism', 'nocode', 'results.json')).message, /no \.js or \.py file found \(found: nocode\/answer\.pdf\)/);
+  assert.match(
+    json(join(full, 'exercism', 'nocode', 'results.json')).message,
+    /no \.js or \.py file found \(found: nocode\/answer\.pdf\)/,
+  );
   // The gradebook: Moodle's folder name gives the name and participant id.
   const gb = readCsv(join(full, 'gradebook.csv'));
   assert.deepEqual(gb[0], ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Causal self-attention (sdpa)']);
-  assert.deepEqual(gb.find((r) => r[0] === 'Ann Lee'), ['Ann Lee', '4211', '', 'Ann Lee_4211_assignsubmission_file_', '', '7']);
+  assert.deepEqual(
+    gb.find((r) => r[0] === 'Ann Lee'),
+    ['Ann Lee', '4211', '', 'Ann Lee_4211_assignsubmission_file_', '', '7'],
+  );
   // The report: one file, nothing fetched, student text escaped.
   const html = readFileSync(join(full, 'report.html'), 'utf8');
   assert.ok(!/<(?:link|img|iframe)\b|src=|href=["']?http/i.test(html), 'report.html must load nothing');
@@ -97,8 +174,26 @@ test('one run: every submission graded as alone, both result formats, summary wi
 
 test('a run killed half-way and started again grades only what was not done', async () => {
   const out = join(tmp, 'resume');
-  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '1', ...SLOW_OK], { stdio: 'ignore' });
-  const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'grader/cli.mjs'),
+      'grade-batch',
+      input,
+      '--exercise',
+      'sdpa',
+      '--out',
+      out,
+      '--lang',
+      'en',
+      '--jobs',
+      '1',
+      ...SLOW_OK,
+    ],
+    { stdio: 'ignore' },
+  );
+  const records = () =>
+    existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : [];
   while (records().length < 5 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('close', r));
@@ -107,19 +202,45 @@ test('a run killed half-way and started again grades only what was not done', as
   const mtimes = Object.fromEntries(kept.map((f) => [f, statSync(join(out, 'records', f)).mtimeMs]));
   const r = batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, new RegExp(`grading ${ALL.length - kept.length} of ${ALL.length} submissions \\(${kept.length} already graded\\)`));
+  assert.match(
+    r.stderr,
+    new RegExp(`grading ${ALL.length - kept.length} of ${ALL.length} submissions \\(${kept.length} already graded\\)`),
+  );
   for (const f of kept) assert.equal(statSync(join(out, 'records', f)).mtimeMs, mtimes[f], `${f} was graded again`);
   assert.equal(readFileSync(join(out, 'summary.csv'), 'utf8'), readFileSync(join(full, 'summary.csv'), 'utf8'));
   // Nothing to do on a third run (--force, which grades everything again, is tried on a shard below).
-  assert.match(batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en').stderr, new RegExp(`grading 0 of ${ALL.length} submissions`));
+  assert.match(
+    batch(input, '--exercise', 'sdpa', '--out', out, '--lang', 'en').stderr,
+    new RegExp(`grading 0 of ${ALL.length} submissions`),
+  );
 });
 
 test('Ctrl+C: the submissions in flight are dropped, the finished ones kept and counted, exit code 130', async () => {
   const out = join(tmp, 'sigint');
-  const child = spawn(process.execPath, [join(ROOT, 'grader/cli.mjs'), 'grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2', ...SLOW_OK], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'grader/cli.mjs'),
+      'grade-batch',
+      input,
+      '--exercise',
+      'sdpa',
+      '--out',
+      out,
+      '--lang',
+      'en',
+      '--jobs',
+      '2',
+      ...SLOW_OK,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const records = () => (existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : []);
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const records = () =>
+    existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : [];
   while (records().length < 3 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGINT');
   const code = await new Promise((r) => child.once('close', r));
@@ -129,8 +250,15 @@ test('Ctrl+C: the submissions in flight are dropped, the finished ones kept and 
   assert.ok(kept < ALL.length);
   for (const f of records()) {
     const rec = json(join(out, 'records', f));
-    assert.ok(existsSync(join(out, 'exercism', rec.key, 'results.json')) && existsSync(join(out, 'gradescope', rec.key, 'results.json')), `${f}: results beside its record`);
-    assert.ok(!rec.report.tests.some((t) => /closed/.test(t.message ?? '')), `${f}: a verdict of the interruption was kept`);
+    assert.ok(
+      existsSync(join(out, 'exercism', rec.key, 'results.json')) &&
+        existsSync(join(out, 'gradescope', rec.key, 'results.json')),
+      `${f}: results beside its record`,
+    );
+    assert.ok(
+      !rec.report.tests.some((t) => /closed/.test(t.message ?? '')),
+      `${f}: a verdict of the interruption was kept`,
+    );
   }
   assert.ok(!existsSync(join(out, 'summary.csv')), 'no summary of a part of the class');
 });
@@ -142,21 +270,45 @@ test('shards 1/3, 2/3, 3/3 merged equal one run, graded in two threads too; a zi
     assert.equal(r.status, 0, r.stderr);
     return json(join(out, 'summary.json')).students.length;
   });
-  assert.equal(sizes.reduce((a, b) => a + b), ALL.length, `shard sizes ${sizes}`);
-  assert.ok(sizes.every((n) => n > 0), `every shard has work: ${sizes}`);
+  assert.equal(
+    sizes.reduce((a, b) => a + b),
+    ALL.length,
+    `shard sizes ${sizes}`,
+  );
+  assert.ok(
+    sizes.every((n) => n > 0),
+    `every shard has work: ${sizes}`,
+  );
   const merged = join(tmp, 'merged');
   const r = cli('grade-batch', 'merge', ...parts, '--out', merged, '--lang', 'en');
   assert.equal(r.status, 0, r.stderr);
-  for (const f of ['summary.csv', 'gradebook.csv']) assert.equal(readFileSync(join(merged, f), 'utf8'), readFileSync(join(full, f), 'utf8'), f);
+  for (const f of ['summary.csv', 'gradebook.csv'])
+    assert.equal(readFileSync(join(merged, f), 'utf8'), readFileSync(join(full, f), 'utf8'), f);
   for (const s of json(join(full, 'summary.json')).students) {
-    assert.equal(readFileSync(join(merged, 'exercism', s.key, 'results.json'), 'utf8'), readFileSync(join(full, 'exercism', s.key, 'results.json'), 'utf8'));
+    assert.equal(
+      readFileSync(join(merged, 'exercism', s.key, 'results.json'), 'utf8'),
+      readFileSync(join(full, 'exercism', s.key, 'results.json'), 'utf8'),
+    );
   }
   // The parent's side over two worker threads (what --jobs past JOBS_PER_THREAD does) grades shard 2 the same.
   const threaded = join(tmp, 'threads');
-  const r2 = await gradeBatch({ input, exercise: await loadExercise('sdpa'), out: threaded, jobs: 2, threads: 2, lang: 'en', timeoutMs: 10000, shard: { index: 2, count: 3 } });
+  const r2 = await gradeBatch({
+    input,
+    exercise: await loadExercise('sdpa'),
+    out: threaded,
+    jobs: 2,
+    threads: 2,
+    lang: 'en',
+    timeoutMs: 10000,
+    shard: { index: 2, count: 3 },
+  });
   assert.equal(r2.records.length, sizes[1]);
   for (const rec of r2.records) {
-    assert.equal(readFileSync(join(threaded, 'exercism', rec.key, 'results.json'), 'utf8'), readFileSync(join(parts[1], 'exercism', rec.key, 'results.json'), 'utf8'), rec.student);
+    assert.equal(
+      readFileSync(join(threaded, 'exercism', rec.key, 'results.json'), 'utf8'),
+      readFileSync(join(parts[1], 'exercism', rec.key, 'results.json'), 'utf8'),
+      rec.student,
+    );
   }
   // The same class as a zip (made by Info-ZIP, not by our writer), inside one top folder as an export is.
   const zip = join(tmp, 'class.zip');
@@ -168,8 +320,15 @@ test('shards 1/3, 2/3, 3/3 merged equal one run, graded in two threads too; a zi
   assert.equal(rz.status, 0, rz.stderr);
   assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
   // Graded again only with --force.
-  assert.match(batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3').stderr, new RegExp(`grading 0 of ${sizes[0]} submissions`));
-  assert.match(batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3', '--jobs', '2', '--force').stderr, new RegExp(`grading ${sizes[0]} of ${sizes[0]} submissions`));
+  assert.match(
+    batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3').stderr,
+    new RegExp(`grading 0 of ${sizes[0]} submissions`),
+  );
+  assert.match(
+    batch(zip, '--exercise', 'sdpa', '--out', fromZip, '--lang', 'en', '--shard', '1/3', '--jobs', '2', '--force')
+      .stderr,
+    new RegExp(`grading ${sizes[0]} of ${sizes[0]} submissions`),
+  );
   assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
 });
 
@@ -187,21 +346,32 @@ test('regrade diff: a previous run of another pack version is listed by whose sc
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /regrade oldversion00 → \w+: 1 score\(s\) changed/);
   const diff = json(join(out, 'summary.json')).regrade;
-  assert.deepEqual(diff.changed, [{ student: 'pass', key: 'pass', before: 6, after: 7, tests: [{ id: 'batching', before: 'fail', after: 'pass' }] }]);
+  assert.deepEqual(diff.changed, [
+    { student: 'pass', key: 'pass', before: 6, after: 7, tests: [{ id: 'batching', before: 'fail', after: 'pass' }] },
+  ]);
   assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /oldversion00[\s\S]*batching: fail → pass/);
 });
 
 test('similarity: a renamed and re-commented copy is flagged, the starter and unrelated code are not', () => {
   const solution = readFileSync(join(ROOT, 'exercises/sdpa/solution.js'), 'utf8');
   const starter = readFileSync(join(ROOT, 'exercises/sdpa/starter.js'), 'utf8');
-  const renamed = solution.replace(/\bscores\b/g, 'sc').replace(/\bweights\b/g, 'w').replace(/\/\/[^\n]*/g, '// mine');
+  const renamed = solution
+    .replace(/\bscores\b/g, 'sc')
+    .replace(/\bweights\b/g, 'w')
+    .replace(/\/\/[^\n]*/g, '// mine');
   const other = readFileSync(cases.get('pass-loops').file, 'utf8');
   const subs = [
-    { student: 'a', track: 'js', source: solution }, { student: 'b', track: 'js', source: renamed },
-    { student: 'c', track: 'js', source: other }, { student: 'd', track: 'js', source: starter }, { student: 'e', track: 'js', source: starter },
+    { student: 'a', track: 'js', source: solution },
+    { student: 'b', track: 'js', source: renamed },
+    { student: 'c', track: 'js', source: other },
+    { student: 'd', track: 'js', source: starter },
+    { student: 'e', track: 'js', source: starter },
   ];
   const pairs = similarPairs(subs, { js: starter });
-  assert.deepEqual(pairs.map((p) => `${p.a}-${p.b}`), ['a-b']);
+  assert.deepEqual(
+    pairs.map((p) => `${p.a}-${p.b}`),
+    ['a-b'],
+  );
   assert.equal(pairs[0].score, 1);
 });
 
@@ -210,15 +380,33 @@ test('bad arguments and inputs: a message naming what was wrong, exit code 2', (
   mkdirSync(sdpaRun, { recursive: true });
   writeFileSync(join(sdpaRun, 'run.json'), JSON.stringify({ exercise: 'sdpa', pack_version: 'abc' }));
   const cases2 = [
-    [['grade-batch', join(tmp, 'nope'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /no such file or folder: .*nope/],
-    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3', '--lang', 'en'], /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/],
+    [
+      ['grade-batch', join(tmp, 'nope'), '--exercise', 'sdpa', '--out', join(tmp, 'x')],
+      /no such file or folder: .*nope/,
+    ],
+    [
+      ['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--shard', '4/3', '--lang', 'en'],
+      /--shard must be I\/N with 1 ≤ I ≤ N, got "4\/3"/,
+    ],
     [['grade-batch', input, '--exercise', 'nope', '--out', join(tmp, 'x'), '--lang', 'en'], /unknown exercise "nope"/],
     [['grade-batch', input, '--out', join(tmp, 'x'), '--lang', 'en'], /grade-batch needs --exercise/],
-    [['grade-batch', input, '--exercise', 'mha', '--out', sdpaRun, '--lang', 'en'], /holds a run of the exercise "sdpa", not "mha"/],
-    [['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')], /is not a zip archive/],
+    [
+      ['grade-batch', input, '--exercise', 'mha', '--out', sdpaRun, '--lang', 'en'],
+      /holds a run of the exercise "sdpa", not "mha"/,
+    ],
+    [
+      ['grade-batch', join(ROOT, 'package.json'), '--exercise', 'sdpa', '--out', join(tmp, 'x')],
+      /is not a zip archive/,
+    ],
     [['grade-batch', 'merge', input, '--out', join(tmp, 'y'), '--lang', 'en'], /is not a finished grade-batch output/],
-    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(input, 'pass.js'), '--lang', 'en'], /cannot create the --out folder .*pass\.js: EEXIST/],
-    [['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--jobs', '0', '--lang', 'en'], /--jobs must be an integer from 1 to 1024, got "0"/],
+    [
+      ['grade-batch', input, '--exercise', 'sdpa', '--out', join(input, 'pass.js'), '--lang', 'en'],
+      /cannot create the --out folder .*pass\.js: EEXIST/,
+    ],
+    [
+      ['grade-batch', input, '--exercise', 'sdpa', '--out', join(tmp, 'x'), '--jobs', '0', '--lang', 'en'],
+      /--jobs must be an integer from 1 to 1024, got "0"/,
+    ],
   ];
   for (const [args, re] of cases2) {
     const r = cli(...args);
@@ -231,24 +419,29 @@ test('bad arguments and inputs: a message naming what was wrong, exit code 2', (
 // Gradescope's results.json contract (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
 // a numeric score, and per test a name, score ≤ max_score, status passed|failed, a visibility it knows.
 function gradescopeProblems(doc) {
-  const p = [], VIS = ['hidden', 'after_due_date', 'after_published', 'visible'];
+  const p = [],
+    VIS = ['hidden', 'after_due_date', 'after_published', 'visible'];
   if (typeof doc.score !== 'number') p.push('score is not a number');
   if (!Array.isArray(doc.tests) || !doc.tests.length) p.push('no tests');
   for (const t of doc.tests ?? []) {
     if (typeof t.name !== 'string' || !t.name) p.push('a test without a name');
-    if (typeof t.score !== 'number' || typeof t.max_score !== 'number' || t.score > t.max_score) p.push(`${t.name}: score ${t.score} / ${t.max_score}`);
+    if (typeof t.score !== 'number' || typeof t.max_score !== 'number' || t.score > t.max_score)
+      p.push(`${t.name}: score ${t.score} / ${t.max_score}`);
     if (!['passed', 'failed'].includes(t.status)) p.push(`${t.name}: status ${t.status}`);
     if (t.visibility !== undefined && !VIS.includes(t.visibility)) p.push(`${t.name}: visibility ${t.visibility}`);
     if (t.output !== undefined && typeof t.output !== 'string') p.push(`${t.name}: output not a string`);
   }
   if (doc.visibility !== undefined && !VIS.includes(doc.visibility)) p.push(`visibility ${doc.visibility}`);
-  if (Math.abs(doc.score - (doc.tests ?? []).reduce((a, t) => a + t.score, 0)) > 1e-9) p.push('score is not the sum of the tests');
+  if (Math.abs(doc.score - (doc.tests ?? []).reduce((a, t) => a + t.score, 0)) > 1e-9)
+    p.push('score is not the sum of the tests');
   return p;
 }
 
 test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autograder/submission into a valid results.json', () => {
   const zip = join(tmp, 'autograder.zip');
-  const b = spawnSync(join(ROOT, 'tools/gradescope-autograder'), ['--exercise', 'sdpa', '--lang', 'en', '--out', zip], { encoding: 'utf8' });
+  const b = spawnSync(join(ROOT, 'tools/gradescope-autograder'), ['--exercise', 'sdpa', '--lang', 'en', '--out', zip], {
+    encoding: 'utf8',
+  });
   assert.equal(b.status, 0, b.stderr);
   const ag = join(tmp, 'autograder');
   for (const d of ['source', 'submission/work', 'results']) mkdirSync(join(ag, d), { recursive: true });
@@ -258,17 +451,28 @@ test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autog
   const c = cases.get('py-no-scaling');
   cpSync(c.file, join(ag, 'submission', 'work', 'attention.py'));
   // Gradescope runs it with no tree of ours around: from /, with the grader only under source/.
-  const r = spawnSync(join(ag, 'run_autograder'), [], { cwd: '/', encoding: 'utf8', env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag } });
+  const r = spawnSync(join(ag, 'run_autograder'), [], {
+    cwd: '/',
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag },
+  });
   assert.equal(r.status, 0, r.stderr);
   const doc = json(join(ag, 'results', 'results.json'));
   assert.deepEqual(gradescopeProblems(doc), []);
   const expected = json(c.expectedFile);
-  assert.deepEqual(doc.tests.map((t) => t.status), expected.tests.map((t) => (t.status === 'pass' ? 'passed' : 'failed')));
+  assert.deepEqual(
+    doc.tests.map((t) => t.status),
+    expected.tests.map((t) => (t.status === 'pass' ? 'passed' : 'failed')),
+  );
   assert.equal(doc.score, 2);
   // No submission at all: still a valid results.json that says so.
   rmSync(join(ag, 'submission'), { recursive: true });
   mkdirSync(join(ag, 'submission'));
-  assert.equal(spawnSync(join(ag, 'run_autograder'), [], { cwd: '/', env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag } }).status, 0);
+  assert.equal(
+    spawnSync(join(ag, 'run_autograder'), [], { cwd: '/', env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag } })
+      .status,
+    0,
+  );
   const none = json(join(ag, 'results', 'results.json'));
   assert.deepEqual(gradescopeProblems(none), []);
   assert.equal(none.score, 0);
@@ -276,15 +480,21 @@ test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autog
 });
 
 test('Exercism: bin/run.sh <slug> <solution dir> <output dir> writes results.json (v3), the solution .meta/config.json names', () => {
-  const dir = join(tmp, 'exercism-in'), out = join(tmp, 'exercism-out');
+  const dir = join(tmp, 'exercism-in'),
+    out = join(tmp, 'exercism-out');
   mkdirSync(join(dir, '.meta'), { recursive: true });
   cpSync(cases.get('mask-added').file, join(dir, 'attention.js'));
   cpSync(join(ROOT, 'exercises/sdpa/solution.js'), join(dir, 'reference.js')); // another file the runner must not take
   writeFileSync(join(dir, '.meta', 'config.json'), JSON.stringify({ files: { solution: ['attention.js'] } }));
   const r = spawnSync(join(ROOT, 'bin/run.sh'), ['sdpa', dir, out], { cwd: tmp, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(readFileSync(join(out, 'results.json'), 'utf8'), readFileSync(cases.get('mask-added').expectedFile, 'utf8'));
-  const bad = spawnSync(join(ROOT, 'bin/run.sh'), ['no-such-pack', dir, join(tmp, 'exercism-bad')], { encoding: 'utf8' });
+  assert.equal(
+    readFileSync(join(out, 'results.json'), 'utf8'),
+    readFileSync(cases.get('mask-added').expectedFile, 'utf8'),
+  );
+  const bad = spawnSync(join(ROOT, 'bin/run.sh'), ['no-such-pack', dir, join(tmp, 'exercism-bad')], {
+    encoding: 'utf8',
+  });
   assert.equal(bad.status, 0, bad.stderr);
   const doc = json(join(tmp, 'exercism-bad', 'results.json'));
   assert.equal(doc.version, 3);
@@ -297,7 +507,15 @@ test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not
   const record = (key, status) => ({ key, ms: 5, report: { status, passed: status === 'pass' ? 7 : 3, total: 7 } });
   const lines = (tty) => {
     let text = '';
-    const p = progress({ isTTY: tty, write: (s) => { text += s; } }, { lang: 'en' });
+    const p = progress(
+      {
+        isTTY: tty,
+        write: (s) => {
+          text += s;
+        },
+      },
+      { lang: 'en' },
+    );
     p.onStart({ total: 3, reused: 1, todo: 2 });
     p.onDone({ record: record('a', 'fail'), done: 2, total: 3 });
     p.onDone({ record: record('b', 'pass'), done: 3, total: 3 });
@@ -306,7 +524,10 @@ test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not
   const tty = lines(true);
   assert.match(tty, /^grading 2 of 3 submissions \(1 already graded\)\n/);
   assert.match(tty, /\r\[#{30}\] 3\/3 {2}[\d.]+\/s {2}ETA 0:00 {2}not passed 1\x1b\[K\n$/);
-  assert.equal(lines(false), 'grading 2 of 3 submissions (1 already graded)\n2/3 a 3/7 fail 5 ms\n3/3 b 7/7 pass 5 ms\n');
+  assert.equal(
+    lines(false),
+    'grading 2 of 3 submissions (1 already graded)\n2/3 a 3/7 fail 5 ms\n3/3 b 7/7 pass 5 ms\n',
+  );
 });
 
 test('gradebook: one column per exercise over several runs, LMS ids from Canvas and Moodle names, formulas defused', async () => {
@@ -322,7 +543,17 @@ test('gradebook: one column per exercise over several runs, LMS ids from Canvas 
   const other = join(tmp, 'other-run');
   mkdirSync(other, { recursive: true });
   const sdpa = json(join(full, 'summary.json'));
-  writeFileSync(join(other, 'summary.json'), JSON.stringify({ exercise: 'mha', title: { en: 'Multi-head attention' }, students: [{ student: 'pass', score: 5 }, { student: 'zoe', score: 7 }] }));
+  writeFileSync(
+    join(other, 'summary.json'),
+    JSON.stringify({
+      exercise: 'mha',
+      title: { en: 'Multi-head attention' },
+      students: [
+        { student: 'pass', score: 5 },
+        { student: 'zoe', score: 7 },
+      ],
+    }),
+  );
   const file = join(tmp, 'gradebook-all.csv');
   const r = cli('grade-batch', 'gradebook', full, other, '--out', file);
   assert.equal(r.status, 0, r.stderr);
@@ -355,6 +586,18 @@ test('zip input: names with .. and hidden entries are ignored, a file that infla
   // Entries named with .. or hidden ones are never taken (and nothing is ever extracted to disk).
   const { writeZip } = await import('../../grader/batch/zip.mjs');
   const evil = join(dir, 'evil.zip');
-  writeFileSync(evil, writeZip([{ path: '../../evil.js', data: 'x' }, { path: 'a/../../b.js', data: 'x' }, { path: '.hidden.js', data: 'x' }, { path: '__MACOSX/c.js', data: 'x' }, { path: 'carol.js', data: 'x' }]));
-  assert.deepEqual(findSubmissions(evil).submissions.map((x) => x.student), ['carol']);
+  writeFileSync(
+    evil,
+    writeZip([
+      { path: '../../evil.js', data: 'x' },
+      { path: 'a/../../b.js', data: 'x' },
+      { path: '.hidden.js', data: 'x' },
+      { path: '__MACOSX/c.js', data: 'x' },
+      { path: 'carol.js', data: 'x' },
+    ]),
+  );
+  assert.deepEqual(
+    findSubmissions(evil).submissions.map((x) => x.student),
+    ['carol'],
+  );
 });

@@ -11,7 +11,11 @@ const VK_ICD_FILENAMES = process.env.VK_ICD_FILENAMES || '/usr/lib/chromium/vk_s
 
 /** `node grader/cli.mjs ...args` in the tree at `root` → spawnSync's { status, stdout, stderr }. */
 export function cliIn(root, ...args) {
-  return spawnSync(process.execPath, [join(root, 'grader', 'cli.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, VK_ICD_FILENAMES, NO_COLOR: '1' } });
+  return spawnSync(process.execPath, [join(root, 'grader', 'cli.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, VK_ICD_FILENAMES, NO_COLOR: '1' },
+  });
 }
 
 /** `node grader/cli.mjs ...args` in this tree. */

@@ -11,11 +11,18 @@ import { cli } from './cli.mjs';
 import { closest, editDistance } from '../../grader/cli-text.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-cli-'));
-const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const file = (name, text) => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
 const CYRILLIC = /[\u0400-\u04FF]/;
 
 test('--help: every option of the usage lines explained with its default, the exit codes and three examples, in --lang', () => {
-  for (const [lang, words] of [['ru', { def: 'по умолчанию', codes: 'Коды выхода', examples: 'Примеры' }], ['en', { def: 'default', codes: 'Exit codes', examples: 'Examples' }]]) {
+  for (const [lang, words] of [
+    ['ru', { def: 'по умолчанию', codes: 'Коды выхода', examples: 'Примеры' }],
+    ['en', { def: 'default', codes: 'Exit codes', examples: 'Examples' }],
+  ]) {
     const r = cli('--help', '--lang', lang);
     assert.equal(r.status, 0, r.stderr);
     const help = r.stdout;
@@ -23,24 +30,41 @@ test('--help: every option of the usage lines explained with its default, the ex
     const options = new Set([...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0]));
     assert.ok(options.size >= 12, [...options].join(' '));
     const body = help.slice(usage.length);
-    for (const o of options) assert.match(body, new RegExp(`^  (?:-h, )?${o}\\b|, ${o}\\b`, 'm'), `${lang}: ${o} is not explained`);
+    for (const o of options)
+      assert.match(body, new RegExp(`^  (?:-h, )?${o}\\b|, ${o}\\b`, 'm'), `${lang}: ${o} is not explained`);
     // each option line of grade (the first options section) names its default or says it is required
     const grade = body.slice(body.indexOf('\n  --exercise'), body.indexOf('grade-batch:'));
-    for (const o of ['--exercise', '--track', '--format', '--lang', '--seed', '--timeout-ms', '--deadline-ms', '--backend', '--verbose']) {
+    for (const o of [
+      '--exercise',
+      '--track',
+      '--format',
+      '--lang',
+      '--seed',
+      '--timeout-ms',
+      '--deadline-ms',
+      '--backend',
+      '--verbose',
+    ]) {
       const entry = grade.slice(grade.indexOf(`  ${o}`)).split(/\n {2}(?=-)/)[0];
       assert.ok(entry.includes(words.def), `${lang}: ${o} has no default: ${entry}`);
     }
     assert.match(body, new RegExp(`${words.codes}:\\n  0 .+\\n  1 .+\\n  2 .+`));
-    const examples = body.slice(body.indexOf(words.examples)).split('\n').filter((l) => l.startsWith('  node grader/cli.mjs'));
+    const examples = body
+      .slice(body.indexOf(words.examples))
+      .split('\n')
+      .filter((l) => l.startsWith('  node grader/cli.mjs'));
     assert.equal(examples.length, 3);
     assert.equal(CYRILLIC.test(help), lang === 'ru');
   }
   assert.equal(cli('-h').stdout, cli('--help', '--lang', 'ru').stdout, 'Russian by default');
 });
 
-test('--help\'s first example grades as it says', () => {
+test("--help's first example grades as it says", () => {
   const help = cli('--help').stdout;
-  const first = help.slice(help.indexOf('Примеры:')).split('\n').find((l) => l.startsWith('  node grader/cli.mjs grade '));
+  const first = help
+    .slice(help.indexOf('Примеры:'))
+    .split('\n')
+    .find((l) => l.startsWith('  node grader/cli.mjs grade '));
   const r = cli(...first.trim().split(/\s+/).slice(2), '--lang', 'en');
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /7 of 7 tests passed/);
@@ -59,14 +83,33 @@ test('edit distance: a transposition is one slip; suggestions only for near miss
 test('unknown options, commands and exercises: "did you mean", in --lang, exit 2, no parser text or stack', () => {
   const sub = file('w.js', 'function foo() {}\n');
   const cases = [
-    [['grade', sub, '--fromat', 'json'], /неизвестный параметр --fromat; может быть, --format\?/, /unknown option --fromat; did you mean --format\?/],
-    [['grade', sub, '--format', 'jsno'], /у параметра --format значение должно быть text, json или gradescope, а не «jsno»; может быть, json\?/, /--format must be text, json or gradescope, got "jsno"; did you mean json\?/],
-    [['grdae', sub], /неизвестная команда «grdae»; может быть, grade\?/, /unknown command "grdae"; did you mean grade\?/],
-    [['grade', sub, '--exercise', 'kvcache'], /нет упражнения «kvcache».*может быть, kv_cache\?/, /unknown exercise "kvcache".*did you mean kv_cache\?/],
+    [
+      ['grade', sub, '--fromat', 'json'],
+      /неизвестный параметр --fromat; может быть, --format\?/,
+      /unknown option --fromat; did you mean --format\?/,
+    ],
+    [
+      ['grade', sub, '--format', 'jsno'],
+      /у параметра --format значение должно быть text, json или gradescope, а не «jsno»; может быть, json\?/,
+      /--format must be text, json or gradescope, got "jsno"; did you mean json\?/,
+    ],
+    [
+      ['grdae', sub],
+      /неизвестная команда «grdae»; может быть, grade\?/,
+      /unknown command "grdae"; did you mean grade\?/,
+    ],
+    [
+      ['grade', sub, '--exercise', 'kvcache'],
+      /нет упражнения «kvcache».*может быть, kv_cache\?/,
+      /unknown exercise "kvcache".*did you mean kv_cache\?/,
+    ],
     [['grade-batch', tmp, '--out', join(tmp, 'o'), '--jbos', '2'], /может быть, --jobs\?/, /did you mean --jobs\?/],
   ];
   for (const [args, ru, en] of cases) {
-    for (const [lang, re] of [['ru', ru], ['en', en]]) {
+    for (const [lang, re] of [
+      ['ru', ru],
+      ['en', en],
+    ]) {
       const r = cli(...args, '--lang', lang);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
@@ -79,18 +122,36 @@ test('unknown options, commands and exercises: "did you mean", in --lang, exit 2
 test('every usage error of the CLI speaks --lang (Russian by default)', () => {
   const sub = file('w2.js', 'function foo() {}\n');
   const bad = [
-    [], ['grade'], ['grade', join(tmp, 'missing.js')], ['grade', sub, '--format', 'xml'], ['grade', sub, '--seed', 'abc'],
-    ['grade', sub, '--format'], ['grade', sub, '--verbose=yes'], ['grade', sub, '--backend', 'cuda'], ['grade', sub, '--track', 'ruby'],
-    ['grade', sub, 'extra'], ['grade', sub], ['list', 'extra'], ['grade-batch', tmp, '--out', join(tmp, 'o')],
-    ['grade-batch', tmp, '--exercise', 'sdpa', '--out', join(tmp, 'o'), '--shard', '4/3'], ['grade-batch', 'merge', '--out', join(tmp, 'o')],
+    [],
+    ['grade'],
+    ['grade', join(tmp, 'missing.js')],
+    ['grade', sub, '--format', 'xml'],
+    ['grade', sub, '--seed', 'abc'],
+    ['grade', sub, '--format'],
+    ['grade', sub, '--verbose=yes'],
+    ['grade', sub, '--backend', 'cuda'],
+    ['grade', sub, '--track', 'ruby'],
+    ['grade', sub, 'extra'],
+    ['grade', sub],
+    ['list', 'extra'],
+    ['grade-batch', tmp, '--out', join(tmp, 'o')],
+    ['grade-batch', tmp, '--exercise', 'sdpa', '--out', join(tmp, 'o'), '--shard', '4/3'],
+    ['grade-batch', 'merge', '--out', join(tmp, 'o')],
   ];
   for (const args of bad) {
-    const ru = cli(...args), en = cli(...args, '--lang', 'en');
-    for (const [lang, r] of [['ru', ru], ['en', en]]) {
+    const ru = cli(...args),
+      en = cli(...args, '--lang', 'en');
+    for (const [lang, r] of [
+      ['ru', ru],
+      ['en', en],
+    ]) {
       assert.equal(r.status, 2, `${lang} ${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /^attnlab: .+\n/);
-      const sentence = r.stderr.split('\n')[0].replace(/--?[\w-]+|«[^»]*»|"[^"]*"|\S*[/\\]\S*|<[^>]*>|\b(?:grade-batch|grade|merge|gradebook|list)\b/g, '');
-      if (lang === 'ru') assert.doesNotMatch(sentence, /\b[a-z]{3,}\s+[a-z]{3,}\b/i, `English prose in Russian: ${r.stderr}`);
+      const sentence = r.stderr
+        .split('\n')[0]
+        .replace(/--?[\w-]+|«[^»]*»|"[^"]*"|\S*[/\\]\S*|<[^>]*>|\b(?:grade-batch|grade|merge|gradebook|list)\b/g, '');
+      if (lang === 'ru')
+        assert.doesNotMatch(sentence, /\b[a-z]{3,}\s+[a-z]{3,}\b/i, `English prose in Russian: ${r.stderr}`);
       else assert.doesNotMatch(r.stderr, CYRILLIC, `Russian in English: ${r.stderr}`);
     }
     assert.match(ru.stderr, CYRILLIC, args.join(' '));
@@ -100,13 +161,34 @@ test('every usage error of the CLI speaks --lang (Russian by default)', () => {
 // A syntax error in the text report: [source, the line and column of the mistake, the words, the source line shown].
 const SYNTAX = [
   // np.tril's `(` is never closed: the parser stops at line 3's `}`, the mistake is line 2, column 17
-  ['js-unclosed.js', 'function causal_mask(T) {\n  return np.tril(np.ones([T, T])\n}\n', 2, 17, /скобка `\(`, открытая здесь, нигде не закрыта/, '  return np.tril(np.ones([T, T])'],
+  [
+    'js-unclosed.js',
+    'function causal_mask(T) {\n  return np.tril(np.ones([T, T])\n}\n',
+    2,
+    17,
+    /скобка `\(`, открытая здесь, нигде не закрыта/,
+    '  return np.tril(np.ones([T, T])',
+  ],
   // a line that ends with `+`: the parser stops at line 3's `}`
-  ['js-unfinished.js', 'function causal_mask(T) {\n  return T +\n}\n', 2, 12, /строка кончается на `\+`/, '  return T +'],
+  [
+    'js-unfinished.js',
+    'function causal_mask(T) {\n  return T +\n}\n',
+    2,
+    12,
+    /строка кончается на `\+`/,
+    '  return T +',
+  ],
   // a stray token, where the parser says it is
   ['js-token.js', 'function causal_mask(T) {\n  return T + ;\n}\n', 2, 14, /неожиданный символ/, '  return T + ;'],
   // MicroPython stops on line 5; np.exp's `(` on line 4 is never closed
-  ['py-unclosed.py', 'import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - 1\n    return e\n', 4, 15, /скобка `\(`/, '    e = np.exp(x - 1'],
+  [
+    'py-unclosed.py',
+    'import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - 1\n    return e\n',
+    4,
+    15,
+    /скобка `\(`/,
+    '    e = np.exp(x - 1',
+  ],
   // MicroPython stops on line 3; line 2 ends with `+`
   ['py-unfinished.py', 'import numpy as np\nx = 1 +\ny = 2\n', 2, 7, /строка кончается на `\+`/, 'x = 1 +'],
 ];
@@ -120,18 +202,36 @@ test('a syntax error: the line and column of the mistake, its source line with a
     assert.match(out[0], words, name);
     const at = out.indexOf(`  ${line} | ${shown}`);
     assert.ok(at > 0, `${name}: the source line is not shown:\n${r.stdout}`);
-    assert.equal(out[at + 1], `  ${' '.repeat(String(line).length)} | ${' '.repeat(column - 1)}^`, `${name}: the caret`);
-    assert.deepEqual(out.filter((l) => /^[!✗✓]/.test(l)), ['! Не запускались (7 тестов): файл не разбирается.'], name);
+    assert.equal(
+      out[at + 1],
+      `  ${' '.repeat(String(line).length)} | ${' '.repeat(column - 1)}^`,
+      `${name}: the caret`,
+    );
+    assert.deepEqual(
+      out.filter((l) => /^[!✗✓]/.test(l)),
+      ['! Не запускались (7 тестов): файл не разбирается.'],
+      name,
+    );
     assert.doesNotMatch(r.stdout, /Не запускался:/);
     // JSON keeps every test with its own message
-    const doc = JSON.parse(cli('grade', file(name, source), '--exercise', 'sdpa', '--format', 'json', '--lang', 'en').stdout);
+    const doc = JSON.parse(
+      cli('grade', file(name, source), '--exercise', 'sdpa', '--format', 'json', '--lang', 'en').stdout,
+    );
     assert.equal(doc.tests.length, 7);
-    for (const t of doc.tests) assert.equal(t.message, `Not run: the file does not parse (a syntax error at line ${line}, column ${column}).`);
+    for (const t of doc.tests)
+      assert.equal(t.message, `Not run: the file does not parse (a syntax error at line ${line}, column ${column}).`);
   }
 });
 
 test('the caret stays under its column when the line holds a control character (shown escaped)', () => {
-  const r = cli('grade', file('esc.js', 'function causal_mask(T) {\n  const s = "\x1b[2J"; return s +;\n}\n'), '--exercise', 'sdpa', '--lang', 'en');
+  const r = cli(
+    'grade',
+    file('esc.js', 'function causal_mask(T) {\n  const s = "\x1b[2J"; return s +;\n}\n'),
+    '--exercise',
+    'sdpa',
+    '--lang',
+    'en',
+  );
   const out = r.stdout.split('\n');
   const at = out.findIndex((l) => l.startsWith('  2 | '));
   assert.equal(out[at], '  2 |   const s = "\\x1b[2J"; return s +;');
@@ -141,7 +241,12 @@ test('the caret stays under its column when the line holds a control character (
 
 test('tools/grade: its set-up is silent once everything is built; the CLI gets its arguments and gives its exit code', () => {
   const ROOT = new URL('../../', import.meta.url).pathname;
-  const sh = (...args) => spawnSync(join(ROOT, 'tools', 'grade'), args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const sh = (...args) =>
+    spawnSync(join(ROOT, 'tools', 'grade'), args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
   spawnSync(join(ROOT, 'tools', 'setup'), ['--grade'], { cwd: ROOT }); // builds whatever is missing (nothing, after tools/setup)
   const ok = sh('exercises/sdpa/solution.js', '--lang', 'en');
   assert.equal(ok.status, 0, ok.stderr);

@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { coreCount, loadCore, relaxedSimdSupported, simdSupported, tensor, threadsSupported } from '../../wasm/index.mjs';
+import {
+  coreCount,
+  loadCore,
+  relaxedSimdSupported,
+  simdSupported,
+  tensor,
+  threadsSupported,
+} from '../../wasm/index.mjs';
 import { Rng } from '../../grader/core/prng.mjs';
 
 const cores = {
@@ -13,18 +20,37 @@ const cores = {
 };
 
 const lesson = {
-  Q: tensor([[2, 0], [0, 2], [1, 1]]),
-  K: tensor([[1, 0], [0, 1], [1, 1]]),
-  V: tensor([[10, 0], [0, 10], [5, 5]]),
+  Q: tensor([
+    [2, 0],
+    [0, 2],
+    [1, 1],
+  ]),
+  K: tensor([
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ]),
+  V: tensor([
+    [10, 0],
+    [0, 10],
+    [5, 5],
+  ]),
 };
 
 const round3 = (t) => Array.from(t.data, (x) => Math.round(x * 1000) / 1000 + 0); // + 0: no -0
-const randn = (rng, shape, scale = 1) => ({ data: rng.normals(shape.reduce((a, b) => a * b, 1), scale), shape });
+const randn = (rng, shape, scale = 1) => ({
+  data: rng.normals(
+    shape.reduce((a, b) => a * b, 1),
+    scale,
+  ),
+  shape,
+});
 
 function assertClose(a, b, msg, rtol = 1e-12, atol = 1e-14) {
   assert.deepEqual(a.shape, b.shape, `${msg}: shapes`);
   for (let i = 0; i < a.data.length; i++) {
-    const x = a.data[i], y = b.data[i];
+    const x = a.data[i],
+      y = b.data[i];
     const ok = Number.isNaN(y) ? Number.isNaN(x) : Math.abs(x - y) <= atol + rtol * Math.abs(y);
     assert.ok(ok, `${msg}: element ${i} is ${x}, expected ${y}`);
   }
@@ -46,10 +72,19 @@ test('flavours: each core reports its own; auto picks the fastest the runtime ha
   assert.equal(await (await loadCore({ threads: 3 })).threadsReady, 3);
   assert.equal(await (await loadCore({ flavour: 'simd' })).threadsReady, 1);
   if (!relaxed) {
-    await assert.rejects(loadCore({ flavour: 'relaxed' }), /this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'/);
-    await assert.rejects(loadCore({ flavour: 'relaxed-mt' }), /no WebAssembly relaxed SIMD; use flavour 'simd-mt' or 'auto'/);
+    await assert.rejects(
+      loadCore({ flavour: 'relaxed' }),
+      /this runtime has no WebAssembly relaxed SIMD; use flavour 'simd' or 'auto'/,
+    );
+    await assert.rejects(
+      loadCore({ flavour: 'relaxed-mt' }),
+      /no WebAssembly relaxed SIMD; use flavour 'simd-mt' or 'auto'/,
+    );
   }
-  await assert.rejects(loadCore({ flavour: 'avx' }), /unknown flavour "avx" \(use 'auto', 'relaxed-mt', 'relaxed', 'simd-mt', 'simd', 'baseline'\)/);
+  await assert.rejects(
+    loadCore({ flavour: 'avx' }),
+    /unknown flavour "avx" \(use 'auto', 'relaxed-mt', 'relaxed', 'simd-mt', 'simd', 'baseline'\)/,
+  );
   await assert.rejects(loadCore({ threads: 0 }), /loadCore: threads must be an integer >= 1, got 0/);
   await assert.rejects(loadCore({ flavour: 'simd', threads: 2.5 }), /threads must be an integer/);
 });
@@ -59,7 +94,11 @@ test('a threaded build computes what its single-threaded twin does; Node exits w
   assert.equal(mt.flavour, 'simd-mt');
   assert.equal(await mt.threadsReady, 2);
   assert.equal(mt.maxThreads(), 2);
-  const Q = tensor([[2, 0], [0, 2], [1, 1]]);
+  const Q = tensor([
+    [2, 0],
+    [0, 2],
+    [1, 1],
+  ]);
   const r = mt.attention(Q, Q, Q, { mask: mt.causalMask(3) });
   assert.deepEqual(r.out.data, cores.simd.attention(Q, Q, Q, { mask: cores.simd.causalMask(3) }).out.data);
   // The pool's worker threads are unref'd: a script that loaded the build still ends by itself.
@@ -68,12 +107,19 @@ test('a threaded build computes what its single-threaded twin does; Node exits w
     const c = await m.loadCore({ flavour: 'simd-mt', threads: 2 });
     console.log(await c.threadsReady, c.threads(), typeof globalThis.Worker);
   });`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20000 });
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 20000,
+  });
   assert.equal(child.status, 0, child.stderr);
   // 2 threads, and no global Worker left behind by Emscripten's Node glue.
   assert.equal(child.stdout.trim(), '2 2 undefined');
   // A script that never waits for the threads does not wait for them to start either.
-  const quick = spawnSync(process.execPath, ['--input-type=module', '-e', script.replace('await c.threadsReady, ', '')], { encoding: 'utf8', timeout: 20000 });
+  const quick = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', script.replace('await c.threadsReady, ', '')],
+    { encoding: 'utf8', timeout: 20000 },
+  );
   assert.equal(quick.status, 0, quick.stderr);
   assert.match(quick.stdout.trim(), /^[12] undefined$/);
 });
@@ -93,7 +139,10 @@ for (const [name, core] of Object.entries(cores)) {
     const free = core.attention(lesson.Q, lesson.K, lesson.V);
     assert.deepEqual(round3(free.weights).slice(0, 3), [0.446, 0.108, 0.446]);
     // The same example through causalSelfAttention with identity projections, and through the loops.
-    const I = tensor([[1, 0], [0, 1]]);
+    const I = tensor([
+      [1, 0],
+      [0, 1],
+    ]);
     const viaX = core.causalSelfAttention(lesson.Q, I, I, I);
     assert.deepEqual(round3(viaX.weights), round3(core.attention(lesson.Q, lesson.Q, lesson.Q, { mask }).weights));
     const loops = core.attentionLoops(lesson.Q, lesson.K, lesson.V, { mask });
@@ -103,7 +152,9 @@ for (const [name, core] of Object.entries(cores)) {
   test(`${name}: attention == attentionLoops on random batched inputs (T_q != T_k, d_v != d_k)`, () => {
     const seed = 2024;
     const rng = new Rng(seed);
-    const Q = randn(rng, [2, 3, 5, 4], 2), K = randn(rng, [2, 3, 7, 4], 2), V = randn(rng, [2, 3, 7, 6]);
+    const Q = randn(rng, [2, 3, 5, 4], 2),
+      K = randn(rng, [2, 3, 7, 4], 2),
+      V = randn(rng, [2, 3, 7, 6]);
     const mask = { data: Uint8Array.from({ length: 35 }, () => (rng.next() < 0.8 ? 1 : 0)), shape: [5, 7] };
     const a = core.attention(Q, K, V, { mask });
     const l = core.attentionLoops(Q, K, V, { mask });
@@ -114,32 +165,71 @@ for (const [name, core] of Object.entries(cores)) {
   });
 
   test(`${name}: softmax, matmul, masks given as booleans, NaN for a fully masked row`, () => {
-    const s = core.softmax(tensor([[1, 2], [3, 5]]), 0);
-    assertClose(s, tensor([[1 / (1 + Math.E ** 2), 1 / (1 + Math.E ** 3)],
-      [1 / (1 + Math.E ** -2), 1 / (1 + Math.E ** -3)]]), 'softmax axis 0');
-    assert.deepEqual(core.matmul(tensor([[1, 2, 3], [4, 5, 6]]), tensor([[1, 0], [0, 1], [1, 1]])),
-      tensor([[4, 5], [10, 11]]));
+    const s = core.softmax(
+      tensor([
+        [1, 2],
+        [3, 5],
+      ]),
+      0,
+    );
+    assertClose(
+      s,
+      tensor([
+        [1 / (1 + Math.E ** 2), 1 / (1 + Math.E ** 3)],
+        [1 / (1 + Math.E ** -2), 1 / (1 + Math.E ** -3)],
+      ]),
+      'softmax axis 0',
+    );
+    assert.deepEqual(
+      core.matmul(
+        tensor([
+          [1, 2, 3],
+          [4, 5, 6],
+        ]),
+        tensor([
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ]),
+      ),
+      tensor([
+        [4, 5],
+        [10, 11],
+      ]),
+    );
     assert.deepEqual(core.matmul(randn(new Rng(3), [2, 1, 3, 4]), randn(new Rng(4), [5, 4, 2])).shape, [2, 5, 3, 2]);
-    const boolMask = tensor([[true, false, false], [false, false, false], [true, true, true]]);
+    const boolMask = tensor([
+      [true, false, false],
+      [false, false, false],
+      [true, true, true],
+    ]);
     const r = core.attention(lesson.Q, lesson.K, lesson.V, { mask: boolMask });
     assert.equal(r.weights.data[0], 1);
-    assert.ok([3, 4, 5].every((i) => Number.isNaN(r.weights.data[i])), 'row 1 is NaN like NumPy');
+    assert.ok(
+      [3, 4, 5].every((i) => Number.isNaN(r.weights.data[i])),
+      'row 1 is NaN like NumPy',
+    );
     const finite = core.attention(lesson.Q, lesson.K, lesson.V, { mask: boolMask, maskedScore: -1e9 });
     assert.ok(Math.abs(finite.weights.data[3] - 1 / 3) < 1e-12, 'finite masked score: uniform row');
   });
 
   test(`${name}: errors name the shapes`, () => {
     const z = (...shape) => ({ data: new Float64Array(shape.reduce((a, b) => a * b, 1)), shape });
-    assert.throws(() => core.attention(z(2, 3, 5), z(2, 3, 4), z(2, 3, 4)),
-      { message: 'attention: Q has shape (2, 3, 5) but K has shape (2, 3, 4): last axes (d_k) differ' });
-    assert.throws(() => core.attention(z(3, 4), z(3, 4), z(3, 4), { mask: core.causalMask(4) }),
-      { message: 'attention: mask has shape (4, 4) but the scores Q K^T have shape (3, 3): not broadcastable' });
+    assert.throws(() => core.attention(z(2, 3, 5), z(2, 3, 4), z(2, 3, 4)), {
+      message: 'attention: Q has shape (2, 3, 5) but K has shape (2, 3, 4): last axes (d_k) differ',
+    });
+    assert.throws(() => core.attention(z(3, 4), z(3, 4), z(3, 4), { mask: core.causalMask(4) }), {
+      message: 'attention: mask has shape (4, 4) but the scores Q K^T have shape (3, 3): not broadcastable',
+    });
     assert.throws(() => core.matmul(z(2, 3), z(2, 3)), /matmul: a has shape \(2, 3\) but b has shape \(2, 3\)/);
     assert.throws(() => core.softmax(z(2, 3), 2), { message: 'softmax: axis 2 is out of range for x of shape (2, 3)' });
-    assert.throws(() => core.causalSelfAttention(z(3, 5), z(4, 2), z(4, 2), z(4, 2)),
-      /causal_self_attention: X has shape \(3, 5\) but W_q has shape \(4, 2\)/);
-    assert.throws(() => core.attention({ data: new Float64Array(5), shape: [2, 3] }, z(2, 3), z(2, 3)),
-      { message: 'attention: Q has 5 values but shape (2, 3) needs 6' });
+    assert.throws(
+      () => core.causalSelfAttention(z(3, 5), z(4, 2), z(4, 2), z(4, 2)),
+      /causal_self_attention: X has shape \(3, 5\) but W_q has shape \(4, 2\)/,
+    );
+    assert.throws(() => core.attention({ data: new Float64Array(5), shape: [2, 3] }, z(2, 3), z(2, 3)), {
+      message: 'attention: Q has 5 values but shape (2, 3) needs 6',
+    });
     assert.throws(() => core.causalMask(2.5), /causal_mask: T must be a non-negative integer/);
     assert.throws(() => core.attention(z(2, 3), 'K', z(2, 3)), TypeError);
     // The core still works after errors.
@@ -160,8 +250,15 @@ for (const [name, core] of Object.entries(cores)) {
 test('both flavours give bit-identical results on random inputs', () => {
   for (const seed of [1, 2, 3]) {
     const rng = new Rng(seed);
-    const B = seed, T = 3 + 5 * seed, dm = 8, dk = 5, dv = 3;
-    const X = randn(rng, [B, T, dm]), Wq = randn(rng, [dm, dk]), Wk = randn(rng, [dm, dk]), Wv = randn(rng, [dm, dv]);
+    const B = seed,
+      T = 3 + 5 * seed,
+      dm = 8,
+      dk = 5,
+      dv = 3;
+    const X = randn(rng, [B, T, dm]),
+      Wq = randn(rng, [dm, dk]),
+      Wk = randn(rng, [dm, dk]),
+      Wv = randn(rng, [dm, dv]);
     const [a, b] = [cores.simd, cores.baseline].map((c) => c.causalSelfAttention(X, Wq, Wk, Wv));
     assert.deepEqual(a, b, `seed ${seed}: causalSelfAttention differs between flavours`);
     const [s, t] = [cores.simd, cores.baseline].map((c) => c.softmax(X, 1));

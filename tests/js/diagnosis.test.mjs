@@ -28,15 +28,24 @@ const { cases } = fixtureCases(set);
 // Every sentence that names a cause: the pack's diagnoses, the grader's explanations of errors and
 // of a result that is not [out, weights] (each in every track's spelling), and the references to an earlier test that said one.
 const CAUSES = [
-  ...Object.entries(exercise.messages[LANG]).filter(([k]) => k.startsWith('d.')).map(([, v]) => v),
-  ...Object.entries(SENTENCES[LANG]).filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py').map(([, v]) => v),
-  say(LANG, 'cause.same', {}), say(LANG, 'error.same', {}),
+  ...Object.entries(exercise.messages[LANG])
+    .filter(([k]) => k.startsWith('d.'))
+    .map(([, v]) => v),
+  ...Object.entries(SENTENCES[LANG])
+    .filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py')
+    .map(([, v]) => v),
+  say(LANG, 'cause.same', {}),
+  say(LANG, 'error.same', {}),
 ].map(sentenceMark);
 const namesCause = (message) => CAUSES.some((c) => message.includes(c));
 
 async function gradeAt({ source, track }, seed) {
   const sandbox = await NodeSandbox.create({ track });
-  try { return await grade({ exercise, source: source(), track, sandbox, core, lang: LANG, seed }); } finally { await sandbox.close(); }
+  try {
+    return await grade({ exercise, source: source(), track, sandbox, core, lang: LANG, seed });
+  } finally {
+    await sandbox.close();
+  }
 }
 
 const mistakes = cases.filter((c) => c.aim.status === 'fail' && c.aim.fails?.length && !c.aim.submission); // (not the starter)
@@ -59,20 +68,46 @@ for (const track of [...new Set(mistakes.map((c) => c.track.name))]) {
     }
     const count = (f) => rows.filter(f).length;
     t.diagnostic(`${'fixture'.padEnd(26)} caught named misleading`);
-    for (const r of rows) t.diagnostic(`${r.name.padEnd(26)} ${(r.caught ? 'yes' : 'NO').padEnd(6)} ${(r.named ? 'yes' : 'no').padEnd(5)} ${r.misleading.join('; ') || '-'}`);
+    for (const r of rows)
+      t.diagnostic(
+        `${r.name.padEnd(26)} ${(r.caught ? 'yes' : 'NO').padEnd(6)} ${(r.named ? 'yes' : 'no').padEnd(5)} ${r.misleading.join('; ') || '-'}`,
+      );
     const named = count((r) => r.named) / rows.length;
-    t.diagnostic(`${track} mistakes ${rows.length}: caught ${count((r) => r.caught)}, cause named ${count((r) => r.named)} (${(100 * named).toFixed(0)}%), misleading ${count((r) => r.misleading.length)}`);
-    assert.deepEqual(rows.filter((r) => !r.caught).map((r) => r.name), [], 'mistakes not caught by their aimed tests');
-    assert.deepEqual(rows.filter((r) => r.misleading.length).map((r) => `${r.name}: ${r.misleading.join('; ')}`), [], 'messages that state a wrong cause');
-    assert.ok(named >= NAMED_AT_LEAST, `causes named for ${(100 * named).toFixed(0)}% of the mistakes, want ≥ ${NAMED_AT_LEAST * 100}%: not named for ${rows.filter((r) => !r.named).map((r) => r.name).join(', ')}`);
+    t.diagnostic(
+      `${track} mistakes ${rows.length}: caught ${count((r) => r.caught)}, cause named ${count((r) => r.named)} (${(100 * named).toFixed(0)}%), misleading ${count((r) => r.misleading.length)}`,
+    );
+    assert.deepEqual(
+      rows.filter((r) => !r.caught).map((r) => r.name),
+      [],
+      'mistakes not caught by their aimed tests',
+    );
+    assert.deepEqual(
+      rows.filter((r) => r.misleading.length).map((r) => `${r.name}: ${r.misleading.join('; ')}`),
+      [],
+      'messages that state a wrong cause',
+    );
+    assert.ok(
+      named >= NAMED_AT_LEAST,
+      `causes named for ${(100 * named).toFixed(0)}% of the mistakes, want ≥ ${NAMED_AT_LEAST * 100}%: not named for ${rows
+        .filter((r) => !r.named)
+        .map((r) => r.name)
+        .join(', ')}`,
+    );
   });
 }
 
 test(`sdpa: every correct variant passes at seeds ${SEEDS.join(', ')}`, async () => {
   const failing = [];
-  for (const c of correct) for (const seed of SEEDS) {
-    const report = await gradeAt(c, seed);
-    if (report.status !== 'pass') failing.push(`${c.name} at seed ${seed}: ${report.tests.filter((x) => x.status !== 'pass').map((x) => `${x.id}: ${x.message}`).join(' | ')}`);
-  }
+  for (const c of correct)
+    for (const seed of SEEDS) {
+      const report = await gradeAt(c, seed);
+      if (report.status !== 'pass')
+        failing.push(
+          `${c.name} at seed ${seed}: ${report.tests
+            .filter((x) => x.status !== 'pass')
+            .map((x) => `${x.id}: ${x.message}`)
+            .join(' | ')}`,
+        );
+    }
   assert.deepEqual(failing, []);
 });

@@ -25,7 +25,7 @@ function codeBlocks(md) {
   for (const line of md.split('\n')) {
     const fence = /^```(.*)$/.exec(line);
     if (fence && !open) open = { info: fence[1].trim(), lines: [] };
-    else if (fence) blocks.push(open), (open = null);
+    else if (fence) (blocks.push(open), (open = null));
     else if (open) open.lines.push(line);
   }
   return blocks;
@@ -52,7 +52,8 @@ test("the README's usage blocks give each command exactly the options of `cli.mj
   const fromHelp = usage((help.stdout + help.stderr).split('\n'));
   assert.ok(fromHelp.size >= 2, `--help names too few commands:\n${help.stdout}`);
   const fromReadme = usage(codeBlocks(read('README.md')).flatMap((b) => b.lines));
-  for (const cmd of fromReadme.keys()) assert.ok(fromHelp.has(cmd), `README.md shows "${cmd}", which --help does not know`);
+  for (const cmd of fromReadme.keys())
+    assert.ok(fromHelp.has(cmd), `README.md shows "${cmd}", which --help does not know`);
   // Every command shown in the README, and every command --help gives options to: the same options.
   const commands = new Set([...fromReadme.keys(), ...[...fromHelp].filter(([, o]) => o.size).map(([c]) => c)]);
   const table = (m) => Object.fromEntries([...commands].sort().map((c) => [c, [...(m.get(c) ?? [])].sort()]));
@@ -72,7 +73,11 @@ test('tests/README.md lists exactly the test files of tests/js/ and tests/browse
   );
   for (const dir of ['js/', 'browser/']) {
     assert.ok(rows[dir], `tests/README.md has no row for ${dir}`);
-    assert.deepEqual([...testFilesIn(rows[dir])].sort(), [...testFilesOf(`tests/${dir}`)].sort(), `tests/README.md, row ${dir}`);
+    assert.deepEqual(
+      [...testFilesIn(rows[dir])].sort(),
+      [...testFilesOf(`tests/${dir}`)].sort(),
+      `tests/README.md, row ${dir}`,
+    );
   }
 });
 
@@ -80,7 +85,7 @@ test('tests/browser/README.md lists exactly the browser test files', () => {
   assert.deepEqual([...testFilesIn(read('tests/browser/README.md'))].sort(), [...testFilesOf('tests/browser')].sort());
 });
 
-test("grader/hosts/README.md names exactly the `invalid` reasons of the message tables", () => {
+test('grader/hosts/README.md names exactly the `invalid` reasons of the message tables', () => {
   const keys = new Set([...read('grader/core/messages.mjs').matchAll(/'invalid\.(\w+)'/g)].map((m) => m[1]));
   const sentence = /`invalid` carries `reason` \(([^)]*)\)/.exec(read('grader/hosts/README.md').replace(/\s+/g, ' '));
   assert.ok(sentence, 'grader/hosts/README.md no longer says which reasons `invalid` carries');
@@ -112,7 +117,11 @@ test('every command in a README block marked ```sh checked runs', () => {
     for (const block of codeBlocks(read(readme)).filter((b) => b.info === 'sh checked')) {
       for (const line of block.lines.map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean)) {
         const r = spawnSync('bash', ['-c', line], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-        assert.equal(r.status, 0, `${readme}: \`${line}\` exited ${r.status}\n${r.stdout.slice(-1000)}${r.stderr.slice(-1000)}`);
+        assert.equal(
+          r.status,
+          0,
+          `${readme}: \`${line}\` exited ${r.status}\n${r.stdout.slice(-1000)}${r.stderr.slice(-1000)}`,
+        );
         ran++;
       }
     }

@@ -31,7 +31,9 @@ function update(t, name, file, results) {
   const fresh = join(scratch, `${name.replace('/', '_')}.json`);
   writeFileSync(fresh, results);
   if (existsSync(file)) {
-    const diff = spawnSync('diff', ['-u', '--label', `${name} (committed)`, '--label', `${name} (new)`, file, fresh], { encoding: 'utf8' }).stdout;
+    const diff = spawnSync('diff', ['-u', '--label', `${name} (committed)`, '--label', `${name} (new)`, file, fresh], {
+      encoding: 'utf8',
+    }).stdout;
     if (diff) console.log(diff);
   } else console.log(`${name}: new snapshot\n${results}`);
   writeFileSync(file, results);
@@ -48,10 +50,15 @@ function quickCases(cases) {
 }
 
 // Everything is read before any test is registered (see tests/browser/fixtures.test.mjs).
-const sets = await Promise.all(fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), exercise: await loadExercise(set.exercise) })));
+const sets = await Promise.all(
+  fixtureSets().map(async (set) => ({ set, ...fixtureCases(set), exercise: await loadExercise(set.exercise) })),
+);
 for (const { set, aims, cases, exercise } of sets) {
   test(`${set.name}: every fixture folder has an aim and every aim a folder`, () => {
-    assert.deepEqual(Object.keys(aims).sort(), cases.map((c) => c.name));
+    assert.deepEqual(
+      Object.keys(aims).sort(),
+      cases.map((c) => c.name),
+    );
   });
   const picked = QUICK ? quickCases(cases) : cases;
   for (const { name, aim, track, expectedFile: file, source: read } of picked) {
@@ -59,13 +66,28 @@ for (const { set, aims, cases, exercise } of sets) {
       const source = read();
       const sandbox = await NodeSandbox.create({ track });
       let report;
-      try { report = await grade({ exercise, source, track, sandbox, core, lang: LANG }); } finally { await sandbox.close(); }
+      try {
+        report = await grade({ exercise, source, track, sandbox, core, lang: LANG });
+      } finally {
+        await sandbox.close();
+      }
 
       const results = exercism(report) + '\n';
       if (UPDATE) update(t, `${set.name}/${name}`, file, results);
-      assert.ok(existsSync(file), `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`);
+      assert.ok(
+        existsSync(file),
+        `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`,
+      );
       assert.equal(results, readFileSync(file, 'utf8'), `${name}: results.json differs from expected_results.json`);
-      assert.deepEqual(aimProblems(name, aim, report, { lang: LANG, cpuSeconds: sandbox.clock === 'cpu' ? report.time_ms / 1000 : undefined, messages: exercise.messages, track }), []);
+      assert.deepEqual(
+        aimProblems(name, aim, report, {
+          lang: LANG,
+          cpuSeconds: sandbox.clock === 'cpu' ? report.time_ms / 1000 : undefined,
+          messages: exercise.messages,
+          track,
+        }),
+        [],
+      );
     });
   }
 }

@@ -14,7 +14,11 @@ const SOLUTION = new URL('../../exercises/sdpa/solution.js', import.meta.url).pa
 const STARTER = new URL('../../exercises/sdpa/starter.js', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-'));
 // SwiftShader (from Debian's chromium) is the GPU of these machines unless the caller chose another.
-const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const file = (name, text) => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
 
 test('solution: 7/7, exit 0, a valid Exercism v3 document with status pass', () => {
   const r = cli('grade', SOLUTION, '--format', 'json');
@@ -51,7 +55,10 @@ test('text report: Russian by default, names the seed; --lang en switches', () =
   assert.doesNotMatch(ru.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
   const en = cli('grade', SOLUTION, '--lang', 'en', '--seed', '5');
   assert.match(en.stdout, /\n7 of 7 tests passed \(seed 5\)\n$/, 'the summary line names no backend');
-  assert.match(cli('grade', SOLUTION, '--lang', 'en', '--seed', '5', '--verbose').stdout, /7 of 7 tests passed \(seed 5; fast path simd\)/);
+  assert.match(
+    cli('grade', SOLUTION, '--lang', 'en', '--seed', '5', '--verbose').stdout,
+    /7 of 7 tests passed \(seed 5; fast path simd\)/,
+  );
 });
 
 test('gradescope: per-test score and max_score, total score', () => {
@@ -59,7 +66,11 @@ test('gradescope: per-test score and max_score, total score', () => {
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.score, 0);
   assert.equal(doc.tests.length, 7);
-  for (const t of doc.tests) { assert.equal(t.max_score, 1); assert.equal(t.score, 0); assert.equal(t.status, 'failed'); }
+  for (const t of doc.tests) {
+    assert.equal(t.max_score, 1);
+    assert.equal(t.score, 0);
+    assert.equal(t.status, 'failed');
+  }
   const ok = JSON.parse(cli('grade', SOLUTION, '--format', 'gradescope').stdout);
   assert.equal(ok.score, 7);
 });
@@ -84,9 +95,18 @@ test('syntax error: status error with line and column, exit 1', () => {
 });
 
 test('bad invocations exit 2 with a message on stderr', () => {
-  for (const args of [[], ['grade'], ['grade', join(tmp, 'missing.js')], ['grade', SOLUTION, '--format', 'xml'],
-    ['grade', SOLUTION, '--lang', 'de'], ['grade', SOLUTION, '--seed', 'abc'], ['grade', SOLUTION, '--exercise', 'nope'],
-    ['grade', SOLUTION, '--bogus'], ['frobnicate', SOLUTION], ['grade', SOLUTION, '--backend', 'cuda']]) {
+  for (const args of [
+    [],
+    ['grade'],
+    ['grade', join(tmp, 'missing.js')],
+    ['grade', SOLUTION, '--format', 'xml'],
+    ['grade', SOLUTION, '--lang', 'de'],
+    ['grade', SOLUTION, '--seed', 'abc'],
+    ['grade', SOLUTION, '--exercise', 'nope'],
+    ['grade', SOLUTION, '--bogus'],
+    ['frobnicate', SOLUTION],
+    ['grade', SOLUTION, '--backend', 'cuda'],
+  ]) {
     const r = cli(...args);
     assert.equal(r.status, 2, `${args.join(' ')} → ${r.status}`);
     assert.match(r.stderr, /attnlab: .+\n/);
@@ -135,7 +155,13 @@ test('compare: allclose tolerance, NaN never equal, infinities must match in sig
 });
 
 test('toTensor: nested lists, np arrays inside lists, and the ways a value is not an array', () => {
-  assert.deepEqual(toTensor([[1, 2], [3, 4]]).tensor.shape, [2, 2]);
+  assert.deepEqual(
+    toTensor([
+      [1, 2],
+      [3, 4],
+    ]).tensor.shape,
+    [2, 2],
+  );
   assert.equal(toTensor([[true, false]]).tensor.dtype, 'bool');
   const nd = { $array: { dtype: 'float64', shape: [2], data: [1, 2] } };
   assert.deepEqual(Array.from(toTensor([nd, nd]).tensor.data), [1, 2, 1, 2]);
@@ -146,7 +172,10 @@ test('toTensor: nested lists, np arrays inside lists, and the ways a value is no
 });
 
 test('axis moves: .T reverses every axis, swapLast2 only the last two', () => {
-  const t = tensor(Float64Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]);
+  const t = tensor(
+    Float64Array.from({ length: 24 }, (_, i) => i),
+    [2, 3, 4],
+  );
   const r = reverseAxes(t);
   assert.deepEqual(r.shape, [4, 3, 2]);
   assert.equal(r.data[1 * 6 + 2 * 2 + 1], t.data[1 * 12 + 2 * 4 + 1]); // r[1,2,1] = t[1,2,1]
@@ -155,11 +184,18 @@ test('axis moves: .T reverses every axis, swapLast2 only the last two', () => {
   assert.equal(s.data[1 * 12 + 3 * 3 + 2], t.data[1 * 12 + 2 * 4 + 3]); // s[1,3,2] = t[1,2,3]
 });
 
-test('an explained np error: English keeps NumPy\'s words, Russian gives the type and line and explains in Russian', () => {
+test("an explained np error: English keeps NumPy's words, Russian gives the type and line and explains in Russian", () => {
   const sub = new URL('../../exercises/sdpa/fixtures/softmax-no-keepdims/submission.js', import.meta.url).pathname;
-  const msg = (lang) => JSON.parse(cli('grade', sub, '--format', 'json', '--lang', lang).stdout).tests.find((t) => t.name.startsWith('Softmax')).message;
-  const en = msg('en'), ru = msg('ru');
-  assert.match(en, /ValueError: subtract: operands could not be broadcast together with shapes \(4,5\) \(4,\)\. A max or sum lost its axis/);
+  const msg = (lang) =>
+    JSON.parse(cli('grade', sub, '--format', 'json', '--lang', lang).stdout).tests.find((t) =>
+      t.name.startsWith('Softmax'),
+    ).message;
+  const en = msg('en'),
+    ru = msg('ru');
+  assert.match(
+    en,
+    /ValueError: subtract: operands could not be broadcast together with shapes \(4,5\) \(4,\)\. A max or sum lost its axis/,
+  );
   assert.match(ru, /^В `softmax` возникла ошибка ValueError \(строка \d+\)\. У максимума или суммы пропала ось/);
   // No English word left: only code spans, shapes, the error's type and NumPy's names.
   assert.doesNotMatch(ru.replace(/`[^`]*`/g, '').replace(/ValueError/g, ''), /[A-Za-z]{3,}/);
@@ -170,8 +206,13 @@ test('an explained np error: English keeps NumPy\'s words, Russian gives the typ
 // several tests: its expected_results.json).
 test('grade(): onTest sees every entry in order, with sameAs naming the test a reference points to', async () => {
   const [{ grade }, { loadExercise }, { NodeSandbox }, { loadCore }, { TRACKS }, { say }] = await Promise.all([
-    import('../../grader/core/grade.mjs'), import('../../grader/hosts/node/exercise.mjs'), import('../../grader/hosts/node/sandbox.mjs'),
-    import('../../wasm/index.mjs'), import('../../grader/tracks/index.mjs'), import('../../grader/core/messages.mjs')]);
+    import('../../grader/core/grade.mjs'),
+    import('../../grader/hosts/node/exercise.mjs'),
+    import('../../grader/hosts/node/sandbox.mjs'),
+    import('../../wasm/index.mjs'),
+    import('../../grader/tracks/index.mjs'),
+    import('../../grader/core/messages.mjs'),
+  ]);
   const root = new URL('../../exercises/flash/', import.meta.url).pathname;
   const exercise = await loadExercise('flash');
   const source = readFileSync(join(root, 'fixtures/scale-twice/submission.js'), 'utf8');
@@ -179,16 +220,35 @@ test('grade(): onTest sees every entry in order, with sameAs naming the test a r
   const seen = [];
   let report;
   try {
-    report = await grade({ exercise, source, track: TRACKS.js, sandbox, core: await loadCore(), lang: 'en', onTest: (e, info) => seen.push({ e, ...info }) });
-  } finally { await sandbox.close(); }
-  assert.deepEqual(seen.map((s) => s.e), report.tests);
-  assert.deepEqual(seen.map((s) => s.index), report.tests.map((_, i) => i));
+    report = await grade({
+      exercise,
+      source,
+      track: TRACKS.js,
+      sandbox,
+      core: await loadCore(),
+      lang: 'en',
+      onTest: (e, info) => seen.push({ e, ...info }),
+    });
+  } finally {
+    await sandbox.close();
+  }
+  assert.deepEqual(
+    seen.map((s) => s.e),
+    report.tests,
+  );
+  assert.deepEqual(
+    seen.map((s) => s.index),
+    report.tests.map((_, i) => i),
+  );
   const [before, after] = say('en', 'cause.same', { test: '\0' }).split('\0');
   const referring = seen.filter((s) => s.e.message?.includes(before));
   assert.ok(referring.length >= 1, 'the fixture has a cause said once and referred to');
   for (const s of seen) {
     const quoted = s.e.message?.includes(before) ? s.e.message.split(before)[1].split(after)[0] : null;
-    if (!quoted) { assert.equal(s.sameAs, null, s.e.id); continue; }
+    if (!quoted) {
+      assert.equal(s.sameAs, null, s.e.id);
+      continue;
+    }
     const first = report.tests.findIndex((x) => x.name === quoted);
     assert.ok(first >= 0 && first < s.index, `${s.e.id} refers to an earlier test`);
     assert.equal(s.sameAs, report.tests[first].id, s.e.id);

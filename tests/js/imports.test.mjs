@@ -21,7 +21,11 @@ function sources(dir) {
     if (SKIP.has(e.name)) continue;
     const p = `${dir}/${e.name}`;
     if (e.isDirectory()) out.push(...sources(p));
-    else if (/\.m?js$/.test(e.name) || (!e.name.includes('.') && readFileSync(join(ROOT, p), 'utf8').startsWith('#!/usr/bin/env node'))) out.push(p);
+    else if (
+      /\.m?js$/.test(e.name) ||
+      (!e.name.includes('.') && readFileSync(join(ROOT, p), 'utf8').startsWith('#!/usr/bin/env node'))
+    )
+      out.push(p);
   }
   return out;
 }
@@ -86,15 +90,39 @@ const roomOf = (f) => {
 };
 
 const GRADER = graphOf(sources('grader'));
-const WEB = graphOf([...sources('web/src'), ...readdirSync(join(ROOT, 'web')).filter((f) => f.endsWith('.mjs')).map((f) => `web/${f}`)]);
+const WEB = graphOf([
+  ...sources('web/src'),
+  ...readdirSync(join(ROOT, 'web'))
+    .filter((f) => f.endsWith('.mjs'))
+    .map((f) => `web/${f}`),
+]);
 const TOOLS = graphOf(sources('tools'));
 
 test('the checker finds a cycle where there is one, and reads every kind of import', () => {
-  assert.deepEqual(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a']);
-  assert.equal(findCycle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), null);
-  const text = "import a from './a.mjs';\nimport {\n  b,\n} from \"./b.mjs\";\nexport { c } from './c.mjs';\nimport './d.mjs';\n"
+  assert.deepEqual(
+    findCycle(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+      ]),
+    ),
+    ['a', 'b', 'c', 'a'],
+  );
+  assert.equal(
+    findCycle(
+      new Map([
+        ['a', ['b', 'c']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    null,
+  );
+  const text =
+    "import a from './a.mjs';\nimport {\n  b,\n} from \"./b.mjs\";\nexport { c } from './c.mjs';\nimport './d.mjs';\n" +
     // eslint-disable-next-line no-template-curly-in-string -- the parser under test must skip a template literal's import
-    + "const e = await import('./e.mjs');\n// import f from './f.mjs';\nconst g = `import h from './h.mjs'`;\nimport(`./${x}.mjs`);\n";
+    "const e = await import('./e.mjs');\n// import f from './f.mjs';\nconst g = `import h from './h.mjs'`;\nimport(`./${x}.mjs`);\n";
   assert.deepEqual(specifiersOf(text), ['./a.mjs', './b.mjs', './c.mjs', './d.mjs', './e.mjs']);
   assert.ok(GRADER.size > 30 && WEB.size > 10 && TOOLS.size > 10, 'the folders were read');
 });
@@ -112,8 +140,11 @@ test('no import cycle inside grader/: between modules, and between rooms', () =>
 });
 
 test('grader/core imports no host, no track, and nothing above it (batch, the CLI, the entries)', () => {
-  const bad = [...GRADER].filter(([f]) => f.startsWith('grader/core/'))
-    .flatMap(([f, ts]) => ts.filter((t) => !/^grader\/(core|wire)\/|^grader\/limits\.mjs$/.test(t)).map((t) => `${f} → ${t}`));
+  const bad = [...GRADER]
+    .filter(([f]) => f.startsWith('grader/core/'))
+    .flatMap(([f, ts]) =>
+      ts.filter((t) => !/^grader\/(core|wire)\/|^grader\/limits\.mjs$/.test(t)).map((t) => `${f} → ${t}`),
+    );
   assert.deepEqual(bad, []);
 });
 
@@ -123,9 +154,12 @@ test('web/ and tools/ reach grader/ only through its entries, wasm/ only through
   const bad = [];
   for (const [f, ts] of [...WEB, ...TOOLS]) {
     for (const t of ts) {
-      const ok = t.startsWith('grader/') ? t === 'grader/browser.mjs' || (!page(f) && t === 'grader/index.mjs')
-        : t.startsWith('wasm/') ? WASM.test(t)
-          : t.startsWith('tests/') ? f.startsWith('tools/') && !f.startsWith('tools/benchmark/') && t.startsWith('tests/fixtures/')
+      const ok = t.startsWith('grader/')
+        ? t === 'grader/browser.mjs' || (!page(f) && t === 'grader/index.mjs')
+        : t.startsWith('wasm/')
+          ? WASM.test(t)
+          : t.startsWith('tests/')
+            ? f.startsWith('tools/') && !f.startsWith('tools/benchmark/') && t.startsWith('tests/fixtures/')
             : t.startsWith('web/') || t.startsWith('tools/');
       if (!ok) bad.push(`${f} → ${t}`);
     }

@@ -29,7 +29,9 @@ test('without a twin the starter is shown in both languages; an empty twin is a 
   const files = { ...pack.files, js: { ...pack.files.js, starterEn: null } };
   assert.equal(starterIn(files, 'js', 'en'), pack.files.js.starter);
   const empty = { ...pack, files: { ...pack.files, js: { ...pack.files.js, starterEn: '  \n' } } };
-  assert.deepEqual(packProblems(empty), ['exercises/sdpa/starter.en.js is empty (delete it, or write the English starter)']);
+  assert.deepEqual(packProblems(empty), [
+    'exercises/sdpa/starter.en.js is empty (delete it, or write the English starter)',
+  ]);
 });
 
 test('heatmap tokens: a list for every language, or one list per language of the same length', async () => {
@@ -38,7 +40,8 @@ test('heatmap tokens: a list for every language, or one list per language of the
   assert.doesNotMatch(labelsIn(tokens, 'en').join(' '), CYRILLIC);
   assert.match(labelsIn(tokens, 'ru').join(' '), CYRILLIC);
   assert.deepEqual(labelsIn(['a', 'b'], 'en'), ['a', 'b']);
-  const withTokens = (t) => packProblems({ ...pack, spec: { ...pack.spec, panels: { heatmap: { ...pack.spec.panels.heatmap, tokens: t } } } });
+  const withTokens = (t) =>
+    packProblems({ ...pack, spec: { ...pack.spec, panels: { heatmap: { ...pack.spec.panels.heatmap, tokens: t } } } });
   assert.deepEqual(withTokens(['a', 'b', 'c']), []);
   for (const bad of [{ ru: ['a', 'b'], en: ['a'] }, { ru: ['a'] }, { ru: ['a'], en: ['b'], de: ['c'] }, 'abc']) {
     assert.equal(withTokens(bad).length, 1, JSON.stringify(bad));

@@ -17,16 +17,23 @@ const isReal = np.ndarray.parts;
 test('np: the creation hook sees every array while watched, nothing after', () => {
   const seen = [];
   const a = np.ones([2, 3]);
-  watchArrays((data, shape, dtype) => seen.push([shape.join('x'), dtype, data.length]), () => {
-    np.add(a, 1);
-    np.reshape(a, [3, 2]); // a view: seen by the hook, with a's data
-  });
+  watchArrays(
+    (data, shape, dtype) => seen.push([shape.join('x'), dtype, data.length]),
+    () => {
+      np.add(a, 1);
+      np.reshape(a, [3, 2]); // a view: seen by the hook, with a's data
+    },
+  );
   np.zeros([5]);
-  assert.deepEqual(seen.map((s) => s[0]), ['2x3', '3x2']);
+  assert.deepEqual(
+    seen.map((s) => s[0]),
+    ['2x3', '3x2'],
+  );
 });
 
 test('measureCall: new buffers counted, views and arguments not; the largest with its line', () => {
-  const Q = np.ones([4, 8]), K = np.ones([6, 8]);
+  const Q = np.ones([4, 8]),
+    K = np.ones([6, 8]);
   const output = createOutput();
   const run = () => {
     const flat = np.reshape(Q, [-1]); // a view of an argument
@@ -36,7 +43,11 @@ test('measureCall: new buffers counted, views and arguments not; the largest wit
   };
   const res = measureCall(run, { args: [Q, K], isReal, lineOf: () => 7, output });
   assert.equal(res.ok, true);
-  assert.deepEqual(res.measured, { arrays: 2, bytes: (48 + 24) * 8, largest: { shape: [8, 6], dtype: 'float64', bytes: 384, line: 7 } });
+  assert.deepEqual(res.measured, {
+    arrays: 2,
+    bytes: (48 + 24) * 8,
+    largest: { shape: [8, 6], dtype: 'float64', bytes: 384, line: 7 },
+  });
 });
 
 test('measureCall: without a line, a largest array over the limit is found by a second run stopped there', () => {
@@ -63,10 +74,15 @@ test('measureCall: without a line, a largest array over the limit is found by a 
   let cached = false;
   const withCache = () => {
     try {
-      if (!cached) { np.ones([2]); cached = true; }
+      if (!cached) {
+        np.ones([2]);
+        cached = true;
+      }
       np.ones([10, 10]);
       return { ok: true, value: 1 };
-    } catch (e) { return { ok: false, kind: 'error', message: String(e), line: e.name === 'MeasureStop' ? 21 : null }; }
+    } catch (e) {
+      return { ok: false, kind: 'error', message: String(e), line: e.name === 'MeasureStop' ? 21 : null };
+    }
   };
   assert.equal(measureCall(withCache, { limit: 50, args: [], isReal, output }).measured.largest.line, 21);
   // Under the limit: no second run, no line.
@@ -79,17 +95,31 @@ test('wire: a measured reply is checked field by field', () => {
   const reply = (measured) => JSON.stringify({ ok: true, value: 1, output: '', measured });
   const good = { arrays: 2, bytes: 16, largest: { shape: [2, 1], dtype: 'float64', bytes: 16, line: 3 } };
   assert.deepEqual(decodeResponse(reply(good)).measured, good);
-  assert.deepEqual(decodeResponse(reply({ arrays: 0, bytes: 0, largest: null })).measured, { arrays: 0, bytes: 0, largest: null });
-  for (const bad of [{ arrays: -1, bytes: 0, largest: null }, { arrays: 1, bytes: 0, largest: { shape: 'x', dtype: 'float64', bytes: 0, line: 1 } },
-    { ...good, extra: 1 }, { arrays: 1, bytes: 8, largest: { ...good.largest, line: 0 } }, { arrays: 1, bytes: 8, largest: { ...good.largest, dtype: 'float32' } }]) {
+  assert.deepEqual(decodeResponse(reply({ arrays: 0, bytes: 0, largest: null })).measured, {
+    arrays: 0,
+    bytes: 0,
+    largest: null,
+  });
+  for (const bad of [
+    { arrays: -1, bytes: 0, largest: null },
+    { arrays: 1, bytes: 0, largest: { shape: 'x', dtype: 'float64', bytes: 0, line: 1 } },
+    { ...good, extra: 1 },
+    { arrays: 1, bytes: 8, largest: { ...good.largest, line: 0 } },
+    { arrays: 1, bytes: 8, largest: { ...good.largest, dtype: 'float32' } },
+  ]) {
     const r = decodeResponse(reply(bad));
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'reply');
   }
 });
 
-const T = 64, d = 8;
-const input = (shape, k) => ({ data: Float64Array.from({ length: shape[0] * shape[1] }, (_, i) => Math.sin(i * k)), shape, dtype: 'float64' });
+const T = 64,
+  d = 8;
+const input = (shape, k) => ({
+  data: Float64Array.from({ length: shape[0] * shape[1] }, (_, i) => Math.sin(i * k)),
+  shape,
+  dtype: 'float64',
+});
 const ARGS = [input([T, d], 1), input([T, d], 2), input([T, d], 3)].map(toWire);
 const SOURCES = {
   js: [
@@ -128,7 +158,12 @@ for (const track of [TRACKS.js, TRACKS.python]) {
       assert.deepEqual(load.functions.sort(), ['naive', 'rows']);
       const naive = await sb.call('naive', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
       assert.equal(naive.ok, true, naive.message);
-      assert.deepEqual(naive.measured.largest, { shape: [T, T], dtype: 'float64', bytes: T * T * 8, line: track.name === 'js' ? 3 : 4 });
+      assert.deepEqual(naive.measured.largest, {
+        shape: [T, T],
+        dtype: 'float64',
+        bytes: T * T * 8,
+        line: track.name === 'js' ? 3 : 4,
+      });
       assert.ok(naive.measured.bytes >= 4 * T * T * 8, `every (T, T) array is counted: ${naive.measured.bytes}`);
       const rows = await sb.call('rows', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
       assert.equal(rows.ok, true, rows.message);
@@ -136,14 +171,20 @@ for (const track of [TRACKS.js, TRACKS.python]) {
       assert.ok(rows.measured.arrays >= T, 'each row builds arrays of its own');
       const plain = await sb.call('naive', ARGS, { timeoutMs: 20000 });
       assert.equal(plain.measured, undefined, 'nothing measured unless asked');
-    } finally { await sb.close(); }
+    } finally {
+      await sb.close();
+    }
   });
 }
 
-test('grade(): ctx.measure in a test, a test\'s own timeout_ms, and --timeout-ms over both', async () => {
+test("grade(): ctx.measure in a test, a test's own timeout_ms, and --timeout-ms over both", async () => {
   const { grade } = await import('../../grader/core/grade.mjs');
   const spec = {
-    slug: 'probe', functions: ['scores', 'spin'], seed: 1, timeout_ms: 100, tasks: [],
+    slug: 'probe',
+    functions: ['scores', 'spin'],
+    seed: 1,
+    timeout_ms: 100,
+    tasks: [],
     tests: [
       { id: 'measured', task_id: 1, name: { en: 'm', ru: 'm' }, test_code: '' },
       { id: 'pack_limit', task_id: 1, name: { en: 'p', ru: 'p' }, test_code: '' },
@@ -152,16 +193,35 @@ test('grade(): ctx.measure in a test, a test\'s own timeout_ms, and --timeout-ms
   };
   const seen = {};
   const suite = {
-    async measured(ctx) { seen.m = await ctx.measure('scores', [{ data: new Float64Array(12), shape: [3, 4], dtype: 'float64' }], { limit: 4 }); },
-    async pack_limit(ctx) { await ctx.call('spin'); },
-    async own_limit(ctx) { await ctx.call('spin'); },
+    async measured(ctx) {
+      seen.m = await ctx.measure('scores', [{ data: new Float64Array(12), shape: [3, 4], dtype: 'float64' }], {
+        limit: 4,
+      });
+    },
+    async pack_limit(ctx) {
+      await ctx.call('spin');
+    },
+    async own_limit(ctx) {
+      await ctx.call('spin');
+    },
   };
-  const source = 'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\n';
+  const source =
+    'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\n';
   const run = async (timeoutMs) => {
     const sandbox = await NodeSandbox.create({ track: TRACKS.js });
     try {
-      return await grade({ exercise: { spec, suite, messages: {} }, source, track: TRACKS.js, sandbox, core: { flavour: 'baseline' }, lang: 'en', timeoutMs });
-    } finally { await sandbox.close(); }
+      return await grade({
+        exercise: { spec, suite, messages: {} },
+        source,
+        track: TRACKS.js,
+        sandbox,
+        core: { flavour: 'baseline' },
+        lang: 'en',
+        timeoutMs,
+      });
+    } finally {
+      await sandbox.close();
+    }
   };
   const r = await run(undefined);
   assert.deepEqual(seen.m.value, 1);

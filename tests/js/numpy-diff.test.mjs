@@ -18,22 +18,35 @@ function cases(text) {
   const out = new Map();
   let name = null;
   for (const line of text.split('\n')) {
-    if (line.startsWith('=== ')) { name = line.slice(4); out.set(name, []); } else if (name !== null) out.get(name).push(line);
+    if (line.startsWith('=== ')) {
+      name = line.slice(4);
+      out.set(name, []);
+    } else if (name !== null) out.get(name).push(line);
   }
   return new Map([...out].map(([k, v]) => [k, v.join('\n').replace(/\n+$/, '')]));
 }
 
 function numpyOutput() {
   const r = spawnSync(PYTHON, ['-W', 'ignore', CORPUS], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
-  assert.equal(r.status, 0, `${PYTHON} ${CORPUS} failed (is python3-numpy installed? tools/setup installs it): ${r.stderr}`);
+  assert.equal(
+    r.status,
+    0,
+    `${PYTHON} ${CORPUS} failed (is python3-numpy installed? tools/setup installs it): ${r.stderr}`,
+  );
   return cases(r.stdout);
 }
 
 async function trackOutput() {
   const sandbox = await NodeSandbox.create({ track: TRACKS.python });
   try {
-    const load = await sandbox.load(`ATTNLAB_TRACK = True\n${readFileSync(CORPUS, 'utf8')}`, { functions: ['run_case'], timeoutMs: 30000 });
-    assert.ok(load.ok && !load.error, `the corpus does not load on the Python track: ${JSON.stringify(load.error ?? load.message)}`);
+    const load = await sandbox.load(`ATTNLAB_TRACK = True\n${readFileSync(CORPUS, 'utf8')}`, {
+      functions: ['run_case'],
+      timeoutMs: 30000,
+    });
+    assert.ok(
+      load.ok && !load.error,
+      `the corpus does not load on the Python track: ${JSON.stringify(load.error ?? load.message)}`,
+    );
     let text = '';
     for (let i = 0, n = 1; i < n; i++) {
       const r = await sandbox.call('run_case', [i], { timeoutMs: 10000 });
@@ -42,7 +55,9 @@ async function trackOutput() {
       text += r.output;
     }
     return cases(text);
-  } finally { await sandbox.close(); }
+  } finally {
+    await sandbox.close();
+  }
 }
 
 const [expected, actual] = [numpyOutput(), await trackOutput()];
@@ -54,6 +69,10 @@ test(`the corpus has its cases in both (${expected.size} snippets)`, () => {
 
 for (const [name, want] of expected) {
   test(`numpy-diff ${name}`, () => {
-    assert.equal(actual.get(name), want, `${name}: the Python track prints otherwise than NumPy ${spawnSync(PYTHON, ['-c', 'import numpy; print(numpy.__version__)'], { encoding: 'utf8' }).stdout.trim()}`);
+    assert.equal(
+      actual.get(name),
+      want,
+      `${name}: the Python track prints otherwise than NumPy ${spawnSync(PYTHON, ['-c', 'import numpy; print(numpy.__version__)'], { encoding: 'utf8' }).stdout.trim()}`,
+    );
   });
 }

@@ -24,9 +24,11 @@ const core = await loadCore();
 /** A case's argument spec → the value both sides get. */
 function build(spec, rng) {
   if (Array.isArray(spec)) return spec.map((s) => build(s, rng));
-  if (spec && typeof spec === 'object' && 'normal' in spec) return tensor(rng.normals(sizeOf(spec.normal), spec.scale ?? 1), spec.normal);
+  if (spec && typeof spec === 'object' && 'normal' in spec)
+    return tensor(rng.normals(sizeOf(spec.normal), spec.scale ?? 1), spec.normal);
   if (spec && typeof spec === 'object' && 'causal' in spec) {
-    const T = spec.causal, d = new Uint8Array(T * T);
+    const T = spec.causal,
+      d = new Uint8Array(T * T);
     for (let i = 0; i < T; i++) for (let j = 0; j <= i; j++) d[i * T + j] = 1;
     return tensor(d, [T, T], 'bool');
   }
@@ -34,20 +36,51 @@ function build(spec, rng) {
 }
 
 const num = (x) => (Number.isFinite(x) ? x : { $f: String(x) });
-const toPy = (v) => (v && v.data && v.shape ? { $t: { shape: v.shape, dtype: v.dtype ?? 'float64', data: Array.from(v.data, v.dtype === 'bool' ? Boolean : num) } }
-  : Array.isArray(v) ? v.map(toPy) : typeof v === 'number' ? num(v) : v);
-const fromPy = (v) => (v && v.$t ? tensor(v.$t.dtype === 'bool' ? Uint8Array.from(v.$t.data, Number) : Float64Array.from(v.$t.data, (x) => (typeof x === 'number' ? x : Number(x.$f))), v.$t.shape, v.$t.dtype)
-  : Array.isArray(v) ? v.map(fromPy) : v && v.$f ? Number(v.$f) : v);
+const toPy = (v) =>
+  v && v.data && v.shape
+    ? {
+        $t: {
+          shape: v.shape,
+          dtype: v.dtype ?? 'float64',
+          data: Array.from(v.data, v.dtype === 'bool' ? Boolean : num),
+        },
+      }
+    : Array.isArray(v)
+      ? v.map(toPy)
+      : typeof v === 'number'
+        ? num(v)
+        : v;
+const fromPy = (v) =>
+  v && v.$t
+    ? tensor(
+        v.$t.dtype === 'bool'
+          ? Uint8Array.from(v.$t.data, Number)
+          : Float64Array.from(v.$t.data, (x) => (typeof x === 'number' ? x : Number(x.$f))),
+        v.$t.shape,
+        v.$t.dtype,
+      )
+    : Array.isArray(v)
+      ? v.map(fromPy)
+      : v && v.$f
+        ? Number(v.$f)
+        : v;
 
 /** Differences between the reference's result and the oracle's, as sentences. */
 function differences(ref, py, tol, where) {
   if (Array.isArray(py)) {
-    if (!Array.isArray(ref) || ref.length !== py.length) return [`${where}: the reference gave ${Array.isArray(ref) ? `${ref.length} parts` : 'one value'}, NumPy ${py.length}`];
+    if (!Array.isArray(ref) || ref.length !== py.length)
+      return [
+        `${where}: the reference gave ${Array.isArray(ref) ? `${ref.length} parts` : 'one value'}, NumPy ${py.length}`,
+      ];
     return py.flatMap((p, i) => differences(ref[i], p, tol, `${where}[${i}]`));
   }
   if (py && py.data) {
     const r = compare(tensor(ref.data, ref.shape, ref.dtype), py, tol);
-    return r.ok ? [] : [`${where}: ${r.reason}${r.index ? ` at [${r.index}]: C++ ${r.actual}, NumPy ${r.expected}` : ` (C++ ${ref.shape}, NumPy ${py.shape})`}`];
+    return r.ok
+      ? []
+      : [
+          `${where}: ${r.reason}${r.index ? ` at [${r.index}]: C++ ${r.actual}, NumPy ${r.expected}` : ` (C++ ${ref.shape}, NumPy ${py.shape})`}`,
+        ];
   }
   return Object.is(ref, py) || ref === py ? [] : [`${where}: C++ ${ref}, NumPy ${py}`];
 }
@@ -59,10 +92,28 @@ for (const slug of listExercises()) {
     const spec = JSON.parse(readFileSync(join(EXERCISES, slug, 'spec.json'), 'utf8'));
     const cases = JSON.parse(readFileSync(join(dir, 'oracle.json'), 'utf8'));
     const inputs = cases.map((c, i) => build(c.args, new Rng(deriveSeed(spec.seed, `oracle/${slug}/${i}`))));
-    const run = spawnSync(PYTHON, [RUNNER], { input: JSON.stringify({ module: join(dir, 'oracle.py'), cases: cases.map((c, i) => ({ fn: c.fn, args: toPy(inputs[i]) })) }), encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
-    assert.equal(run.status, 0, `${PYTHON} ${RUNNER} failed (is python3-numpy installed? tools/setup does it):\n${run.stderr}`);
+    const run = spawnSync(PYTHON, [RUNNER], {
+      input: JSON.stringify({
+        module: join(dir, 'oracle.py'),
+        cases: cases.map((c, i) => ({ fn: c.fn, args: toPy(inputs[i]) })),
+      }),
+      encoding: 'utf8',
+      maxBuffer: 256 * 2 ** 20,
+    });
+    assert.equal(
+      run.status,
+      0,
+      `${PYTHON} ${RUNNER} failed (is python3-numpy installed? tools/setup does it):\n${run.stderr}`,
+    );
     const { results } = JSON.parse(run.stdout);
-    const problems = cases.flatMap((c, i) => differences(core.call(`${slug}.${c.fn}`, ...inputs[i]), fromPy(results[i]), { ...TOL, ...c.tol }, `${c.fn} (case ${i})`));
+    const problems = cases.flatMap((c, i) =>
+      differences(
+        core.call(`${slug}.${c.fn}`, ...inputs[i]),
+        fromPy(results[i]),
+        { ...TOL, ...c.tol },
+        `${c.fn} (case ${i})`,
+      ),
+    );
     assert.deepEqual(problems, []);
   });
 }

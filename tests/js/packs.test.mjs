@@ -28,7 +28,13 @@ test('every pack loads without problems, and the CLI lists them in course order'
   for (const slug of slugs) assert.deepEqual(packProblems(await readPack(slug)), [], slug);
   const r = cli('list');
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), slugs);
+  assert.deepEqual(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]),
+    slugs,
+  );
 });
 
 // The report formats' contracts, as Exercism's (results.json v3) and Gradescope's (results.json) runners read them.
@@ -48,8 +54,16 @@ function exercismProblems(doc, ids, names) {
 function gradescopeProblems(doc, n, passed) {
   const p = [];
   if (!Array.isArray(doc.tests) || doc.tests.length !== n) return [`tests ${doc.tests?.length}`];
-  for (const t of doc.tests) if (typeof t.name !== 'string' || t.max_score !== 1 || ![0, 1].includes(t.score) || !['passed', 'failed'].includes(t.status)) p.push(JSON.stringify(t).slice(0, 120));
-  if (doc.score !== passed || doc.tests.reduce((a, t) => a + t.score, 0) !== passed) p.push(`score ${doc.score}, expected ${passed}`);
+  for (const t of doc.tests)
+    if (
+      typeof t.name !== 'string' ||
+      t.max_score !== 1 ||
+      ![0, 1].includes(t.score) ||
+      !['passed', 'failed'].includes(t.status)
+    )
+      p.push(JSON.stringify(t).slice(0, 120));
+  if (doc.score !== passed || doc.tests.reduce((a, t) => a + t.score, 0) !== passed)
+    p.push(`score ${doc.score}, expected ${passed}`);
   return p;
 }
 
@@ -58,20 +72,28 @@ for (const slug of slugs) {
   for (const track of offered[slug].map((n) => TRACKS[n])) {
     test(`${slug} (${track.name}): the solution passes every test, the starter fails every test as not implemented; Exercism and Gradescope reports valid`, async () => {
       const { spec } = await loadExercise(slug);
-      const ids = spec.tests.map((t) => t.id), names = spec.tests.map((t) => t.name.en);
-      const grade = (file, format) => cli('grade', join(ROOT, 'exercises', slug, file), '--format', format, '--lang', 'en');
+      const ids = spec.tests.map((t) => t.id),
+        names = spec.tests.map((t) => t.name.en);
+      const grade = (file, format) =>
+        cli('grade', join(ROOT, 'exercises', slug, file), '--format', format, '--lang', 'en');
       const ok = grade(track.files.solution, 'json');
       assert.equal(ok.status, 0, ok.stdout);
       const okDoc = JSON.parse(ok.stdout);
       assert.deepEqual(exercismProblems(okDoc, ids, names), []);
       assert.equal(okDoc.status, 'pass');
-      assert.deepEqual(gradescopeProblems(JSON.parse(grade(track.files.solution, 'gradescope').stdout), ids.length, ids.length), []);
+      assert.deepEqual(
+        gradescopeProblems(JSON.parse(grade(track.files.solution, 'gradescope').stdout), ids.length, ids.length),
+        [],
+      );
       const starter = grade(track.files.starter, 'json');
       assert.equal(starter.status, 1);
       const stDoc = JSON.parse(starter.stdout);
       assert.deepEqual(exercismProblems(stDoc, ids, names), []);
       for (const t of stDoc.tests) assert.match(t.message, /not implemented/, `${slug}: ${t.name}`);
-      assert.deepEqual(gradescopeProblems(JSON.parse(grade(track.files.starter, 'gradescope').stdout), ids.length, 0), []);
+      assert.deepEqual(
+        gradescopeProblems(JSON.parse(grade(track.files.starter, 'gradescope').stdout), ids.length, 0),
+        [],
+      );
     });
   }
 }
@@ -79,7 +101,8 @@ for (const slug of slugs) {
 test('a broken pack is an author error: exit 2 with the file and the key', () => {
   const copy = mkdtempSync(join(tmpdir(), 'attnlab-packs-'));
   try {
-    for (const dir of ['grader', 'wasm', 'exercises']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true, filter: (p) => !p.includes('node_modules') });
+    for (const dir of ['grader', 'wasm', 'exercises'])
+      cpSync(join(ROOT, dir), join(copy, dir), { recursive: true, filter: (p) => !p.includes('node_modules') });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     writeFileSync(join(copy, 'package.json'), readFileSync(join(ROOT, 'package.json')));
     const pack = join(copy, 'exercises', 'sdpa');
@@ -95,46 +118,92 @@ test('a broken pack is an author error: exit 2 with the file and the key', () =>
       assert.match(r.stderr, expect, what);
       assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: a stack trace`);
     };
-    broken('a misspelled test id', 'spec.json', spec.replace('"id": "scaling"', '"id": "scalingg"'), /exercises\/sdpa\/spec\.json: test "scalingg" has no function in exercises\/sdpa\/suite\.mjs/);
-    broken('an unknown field', 'spec.json', spec.replace('"seed": 2017,', '"seed": 2017, "sede": 1,'), /exercises\/sdpa\/spec\.json has an unknown field "sede"/);
+    broken(
+      'a misspelled test id',
+      'spec.json',
+      spec.replace('"id": "scaling"', '"id": "scalingg"'),
+      /exercises\/sdpa\/spec\.json: test "scalingg" has no function in exercises\/sdpa\/suite\.mjs/,
+    );
+    broken(
+      'an unknown field',
+      'spec.json',
+      spec.replace('"seed": 2017,', '"seed": 2017, "sede": 1,'),
+      /exercises\/sdpa\/spec\.json has an unknown field "sede"/,
+    );
     const m = JSON.parse(messages);
     delete m.ru['d.no_scaling'];
-    broken('a message key missing in ru', 'messages.json', JSON.stringify(m), /exercises\/sdpa\/messages\.json: key "d\.no_scaling" is in "en" but missing in "ru"/);
+    broken(
+      'a message key missing in ru',
+      'messages.json',
+      JSON.stringify(m),
+      /exercises\/sdpa\/messages\.json: key "d\.no_scaling" is in "en" but missing in "ru"/,
+    );
     broken('JSON that does not parse', 'spec.json', spec.slice(0, -5), /exercises\/sdpa\/spec\.json is not valid JSON/);
     const unknown = cliIn(copy, 'grade', solution, '--exercise', 'nope', '--lang', 'en');
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /unknown exercise "nope" \(exercises: /);
-  } finally { rmSync(copy, { recursive: true, force: true }); }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 });
 
 test('no file of the grader, the page, the tools or the engine names a pack', () => {
   const pattern = slugs.flatMap((s) => ['-e', `\\b${s}\\b`]);
-  const r = spawnSync('git', ['grep', '-n', '-P', ...pattern, '-e', 'lesson_example', '--', 'grader', 'web', 'tools', 'wasm', ':!*.md'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['grep', '-n', '-P', ...pattern, '-e', 'lesson_example', '--', 'grader', 'web', 'tools', 'wasm', ':!*.md'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(r.stdout, '', `these lines name a pack:\n${r.stdout}`);
 });
 
-test('tools/new-exercise demo, in a copy of the tree, builds a pack that grades its own solution and touches nothing else', { timeout: 20 * 60 * 1000 }, () => {
-  const copy = mkdtempSync(join(tmpdir(), 'attnlab-new-exercise-'));
-  try {
-    const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-    for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f));
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    // A tree built before the pack was added: this tree's WASM builds (ignored by git). The build is then
-    // kept to what proves the point: the WASM flavour Node grades with (FLAVOURS), the one the new pack's
-    // reference must be compiled into, and the new pack's doctest (NATIVE_TARGETS), run below.
-    cpSync(join(ROOT, 'wasm', 'dist'), join(copy, 'wasm', 'dist'), { recursive: true, preserveTimestamps: true });
-    const git = (...a) => spawnSync('git', a, { cwd: copy, encoding: 'utf8' });
-    git('init', '-q'); git('add', '-A'); git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'copy');
-    const env = { ...process.env, JOBS: '2', FLAVOURS: FLAVOURS[bestFlavour()].file, NATIVE_TARGETS: 'demo_test_demo' };
-    const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env });
-    assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
-    const changed = git('status', '--porcelain', '--untracked-files=all').stdout.trim().split('\n').map((l) => l.slice(3));
-    assert.deepEqual(changed.filter((f) => !f.startsWith('exercises/demo/')), [], 'files outside the new pack');
-    const ctest = spawnSync('ctest', ['--output-on-failure', '-R', '^demo_'], { cwd: join(copy, 'build'), encoding: 'utf8' });
-    assert.equal(ctest.status, 0, ctest.stdout.slice(-2000) + ctest.stderr.slice(-2000));
-    assert.match(ctest.stdout, /100% tests passed, 0 tests failed out of 1/);
-    const r = cliIn(copy, 'grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json');
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.equal(JSON.parse(r.stdout).status, 'pass');
-  } finally { rmSync(copy, { recursive: true, force: true }); }
-});
+test(
+  'tools/new-exercise demo, in a copy of the tree, builds a pack that grades its own solution and touches nothing else',
+  { timeout: 20 * 60 * 1000 },
+  () => {
+    const copy = mkdtempSync(join(tmpdir(), 'attnlab-new-exercise-'));
+    try {
+      const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f));
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      // A tree built before the pack was added: this tree's WASM builds (ignored by git). The build is then
+      // kept to what proves the point: the WASM flavour Node grades with (FLAVOURS), the one the new pack's
+      // reference must be compiled into, and the new pack's doctest (NATIVE_TARGETS), run below.
+      cpSync(join(ROOT, 'wasm', 'dist'), join(copy, 'wasm', 'dist'), { recursive: true, preserveTimestamps: true });
+      const git = (...a) => spawnSync('git', a, { cwd: copy, encoding: 'utf8' });
+      git('init', '-q');
+      git('add', '-A');
+      git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'copy');
+      const env = {
+        ...process.env,
+        JOBS: '2',
+        FLAVOURS: FLAVOURS[bestFlavour()].file,
+        NATIVE_TARGETS: 'demo_test_demo',
+      };
+      const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env });
+      assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
+      const changed = git('status', '--porcelain', '--untracked-files=all')
+        .stdout.trim()
+        .split('\n')
+        .map((l) => l.slice(3));
+      assert.deepEqual(
+        changed.filter((f) => !f.startsWith('exercises/demo/')),
+        [],
+        'files outside the new pack',
+      );
+      const ctest = spawnSync('ctest', ['--output-on-failure', '-R', '^demo_'], {
+        cwd: join(copy, 'build'),
+        encoding: 'utf8',
+      });
+      assert.equal(ctest.status, 0, ctest.stdout.slice(-2000) + ctest.stderr.slice(-2000));
+      assert.match(ctest.stdout, /100% tests passed, 0 tests failed out of 1/);
+      const r = cliIn(copy, 'grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json');
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(JSON.parse(r.stdout).status, 'pass');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  },
+);

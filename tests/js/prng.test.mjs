@@ -15,17 +15,49 @@ import * as detmath from '../../grader/core/detmath.mjs';
 const GOLDEN = [
   {
     seed: 2017,
-    uniforms: ['3fe8b6d22ea00000', '3f8c0d8188000000', '3fecf31bb0c00000', '3fda85d9f3400000', '3fcc8204a3800000',
-      '3fe467a815200000', '3fe85d23b0400000', '3fe143e4b3400000'],
-    normals: ['3ffb6c784a881ee0', 'bffdcb8e8cb1f7f9', 'bfdd78cc1c1ae41c', 'bffa40fa6cc9338e', 'bff06eabe1879e12',
-      '3fe1b9d4f31350e1', 'c00399262d4ffc5e', 'bfe7ae8ca01ceaf0'],
+    uniforms: [
+      '3fe8b6d22ea00000',
+      '3f8c0d8188000000',
+      '3fecf31bb0c00000',
+      '3fda85d9f3400000',
+      '3fcc8204a3800000',
+      '3fe467a815200000',
+      '3fe85d23b0400000',
+      '3fe143e4b3400000',
+    ],
+    normals: [
+      '3ffb6c784a881ee0',
+      'bffdcb8e8cb1f7f9',
+      'bfdd78cc1c1ae41c',
+      'bffa40fa6cc9338e',
+      'bff06eabe1879e12',
+      '3fe1b9d4f31350e1',
+      'c00399262d4ffc5e',
+      'bfe7ae8ca01ceaf0',
+    ],
   },
   {
     seed: 7,
-    uniforms: ['3f87f8a960000000', '3fafb8fe24000000', '3fef42d3cbc00000', '3fe65e7172c00000', '3fe0afadfce00000',
-      '3fd9f4113d000000', '3fddd6c165400000', '3fceb5de55800000'],
-    normals: ['3fc22c1659b8a025', 'bfeba7f5f5a98bf6', 'bff01a13931c78f6', '3fb2257b4714c5e4', 'bfc48c39a137da8f',
-      '3fdb88fa1ac250bb', 'bffb030a233fadd0', 'bfdca239d5d35e4a'],
+    uniforms: [
+      '3f87f8a960000000',
+      '3fafb8fe24000000',
+      '3fef42d3cbc00000',
+      '3fe65e7172c00000',
+      '3fe0afadfce00000',
+      '3fd9f4113d000000',
+      '3fddd6c165400000',
+      '3fceb5de55800000',
+    ],
+    normals: [
+      '3fc22c1659b8a025',
+      'bfeba7f5f5a98bf6',
+      'bff01a13931c78f6',
+      '3fb2257b4714c5e4',
+      'bfc48c39a137da8f',
+      '3fdb88fa1ac250bb',
+      'bffb030a233fadd0',
+      'bfdca239d5d35e4a',
+    ],
   },
 ];
 // FNV-1a (64-bit) over the bytes (least significant first) of the first 1,000,000 normals of Rng(2017).
@@ -47,14 +79,25 @@ const DERIVED = [
 ];
 
 const view = new DataView(new ArrayBuffer(8));
-const bits = (x) => { view.setFloat64(0, x); return view.getBigUint64(0); };
+const bits = (x) => {
+  view.setFloat64(0, x);
+  return view.getBigUint64(0);
+};
 const hex = (x) => bits(x).toString(16).padStart(16, '0');
-const fromWords = (hi, lo) => { view.setUint32(0, hi >>> 0); view.setUint32(4, lo >>> 0); return view.getFloat64(0); };
-const fromBits = (b) => { view.setBigUint64(0, BigInt.asUintN(64, b)); return view.getFloat64(0); };
+const fromWords = (hi, lo) => {
+  view.setUint32(0, hi >>> 0);
+  view.setUint32(4, lo >>> 0);
+  return view.getFloat64(0);
+};
+const fromBits = (b) => {
+  view.setBigUint64(0, BigInt.asUintN(64, b));
+  return view.getFloat64(0);
+};
 
 // FNV-1a (64-bit) in two 32-bit halves: h * (2^40 + 0x1b3) = h * 0x1b3 + (h << 40), mod 2^64.
 class Fnv1a64 {
-  hi = 0xcbf29ce4; lo = 0x84222325;
+  hi = 0xcbf29ce4;
+  lo = 0x84222325;
   byte(b) {
     const lo = (this.lo ^ (b & 0xff)) >>> 0;
     const p = lo * 0x1b3; // < 2^41: exact
@@ -65,12 +108,17 @@ class Fnv1a64 {
     view.setFloat64(0, x, true);
     for (let k = 0; k < 8; k++) this.byte(view.getUint8(k));
   }
-  hex() { return this.hi.toString(16).padStart(8, '0') + this.lo.toString(16).padStart(8, '0'); }
+  hex() {
+    return this.hi.toString(16).padStart(8, '0') + this.lo.toString(16).padStart(8, '0');
+  }
 }
 
 // Distance in ulps between two doubles of the same sign (0 for +0 vs -0).
 function ulps(a, b) {
-  const ordered = (x) => { const u = bits(x); return u >> 63n ? -(u & 0x7fffffffffffffffn) : u; };
+  const ordered = (x) => {
+    const u = bits(x);
+    return u >> 63n ? -(u & 0x7fffffffffffffffn) : u;
+  };
   const d = ordered(a) - ordered(b);
   return d < 0n ? -d : d;
 }
@@ -80,7 +128,8 @@ const u32 = (rng) => rng.next() * 4294967296;
 function compareAll(xs, ours, ref) {
   const r = { n: 0, exact: 0, worst: 0n, worstAt: 0 };
   for (const x of xs) {
-    const a = ours(x), b = ref(x);
+    const a = ours(x),
+      b = ref(x);
     r.n++;
     if (Number.isNaN(a) || Number.isNaN(b)) {
       assert.ok(Number.isNaN(a) && Number.isNaN(b), `x = ${hex(x)}: ours ${a}, V8 ${b}`);
@@ -89,7 +138,10 @@ function compareAll(xs, ours, ref) {
     const sameSign = Math.sign(a) === Math.sign(b) || (a === 0 && b === 0);
     const d = sameSign ? ulps(a, b) : 1n << 62n;
     if (d === 0n) r.exact++;
-    if (d > r.worst) { r.worst = d; r.worstAt = x; }
+    if (d > r.worst) {
+      r.worst = d;
+      r.worstAt = x;
+    }
   }
   return r;
 }
@@ -102,17 +154,24 @@ function around(xs, x, span) {
 
 test('the golden literals are the same as in tests/cpp/test_prng.cpp', () => {
   const cpp = readFileSync(new URL('../cpp/test_prng.cpp', import.meta.url), 'utf8');
-  for (const g of GOLDEN) for (const h of [...g.uniforms, ...g.normals]) assert.ok(cpp.includes(`"${h}"`), `${h} (seed ${g.seed}) not in test_prng.cpp`);
+  for (const g of GOLDEN)
+    for (const h of [...g.uniforms, ...g.normals])
+      assert.ok(cpp.includes(`"${h}"`), `${h} (seed ${g.seed}) not in test_prng.cpp`);
   assert.ok(cpp.includes(`"${NORMALS_HASH_2017}"`));
   for (const [seed, , want] of DERIVED) {
     const lit = `0x${want.toString(16).padStart(8, '0')}`;
-    assert.ok(cpp.includes(`{${seed}, `) && cpp.includes(lit), `derive_seed golden ${lit} (seed ${seed}) not in test_prng.cpp`);
+    assert.ok(
+      cpp.includes(`{${seed}, `) && cpp.includes(lit),
+      `derive_seed golden ${lit} (seed ${seed}) not in test_prng.cpp`,
+    );
   }
 });
 
 test('uniforms and normals match the golden bit patterns (seeds 2017 and 7)', () => {
   for (const g of GOLDEN) {
-    const u = new Rng(g.seed), n = new Rng(g.seed), m = mulberry32(g.seed);
+    const u = new Rng(g.seed),
+      n = new Rng(g.seed),
+      m = mulberry32(g.seed);
     for (let i = 0; i < 8; i++) {
       assert.equal(hex(u.next()), g.uniforms[i], `seed ${g.seed}, uniform ${i}`);
       assert.equal(hex(m()), g.uniforms[i], `seed ${g.seed}, mulberry32 ${i}`);
@@ -125,25 +184,35 @@ test('the first 1,000,000 normals of seed 2017 hash to the golden FNV-1a 64', ()
   const check = new Fnv1a64();
   check.byte(0x61);
   assert.equal(check.hex(), 'af63dc4c8601ec8c'); // FNV-1a 64 of "a" (published test vector)
-  const rng = new Rng(2017), h = new Fnv1a64();
+  const rng = new Rng(2017),
+    h = new Fnv1a64();
   for (let i = 0; i < 1000000; i++) h.doubleBits(rng.normal());
   assert.equal(h.hex(), NORMALS_HASH_2017, 'seed 2017');
 });
 
 test('normals(n, scale) is normal() times scale, in order', () => {
-  const a = new Rng(11), b = new Rng(11);
+  const a = new Rng(11),
+    b = new Rng(11);
   for (const x of a.normals(5, 0.5)) assert.equal(hex(x), hex(b.normal() * 0.5));
 });
 
 test('deriveSeed matches the golden values (ASCII and non-ASCII keys)', () => {
-  for (const [seed, key, want] of DERIVED) assert.equal(deriveSeed(seed, key), want, `deriveSeed(${seed}, ${JSON.stringify(key)})`);
+  for (const [seed, key, want] of DERIVED)
+    assert.equal(deriveSeed(seed, key), want, `deriveSeed(${seed}, ${JSON.stringify(key)})`);
   assert.notEqual(deriveSeed(2017, 'sdpa/softmax'), deriveSeed(2018, 'sdpa/softmax'));
 });
 
 test('deriveSeed encodes keys as TextEncoder does (random strings, lone surrogates included)', () => {
   const reference = (seed, key) => {
     let h = 0x811c9dc5;
-    for (const b of [seed & 0xff, (seed >>> 8) & 0xff, (seed >>> 16) & 0xff, seed >>> 24, ...new TextEncoder().encode(key)]) h = Math.imul(h ^ b, 0x01000193);
+    for (const b of [
+      seed & 0xff,
+      (seed >>> 8) & 0xff,
+      (seed >>> 16) & 0xff,
+      seed >>> 24,
+      ...new TextEncoder().encode(key),
+    ])
+      h = Math.imul(h ^ b, 0x01000193);
     let t = (h + 0x6d2b79f5) >>> 0;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
@@ -153,8 +222,10 @@ test('deriveSeed encodes keys as TextEncoder does (random strings, lone surrogat
   const pick = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0x444, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfffd, 0xffff];
   for (let i = 0; i < 2000; i++) {
     const units = Array.from({ length: Math.floor(rng.next() * 8) }, () =>
-      rng.next() < 0.5 ? pick[Math.floor(rng.next() * pick.length)] : Math.floor(rng.next() * 0x10000));
-    const key = String.fromCharCode(...units), seed = u32(rng);
+      rng.next() < 0.5 ? pick[Math.floor(rng.next() * pick.length)] : Math.floor(rng.next() * 0x10000),
+    );
+    const key = String.fromCharCode(...units),
+      seed = u32(rng);
     assert.equal(deriveSeed(seed, key), reference(seed, key), `key units ${units.map((c) => c.toString(16))}`);
   }
 });
@@ -162,16 +233,30 @@ test('deriveSeed encodes keys as TextEncoder does (random strings, lone surrogat
 test('detmath.log is within 1 ulp of Math.log (random, subnormal, near 1, large) and exact on specials', () => {
   const rng = new Rng(101);
   const xs = [];
-  for (let i = 0; i < 50000; i++) xs.push(fromWords(u32(rng) % 0x7ff00000, u32(rng)));        // any positive finite double
+  for (let i = 0; i < 50000; i++) xs.push(fromWords(u32(rng) % 0x7ff00000, u32(rng))); // any positive finite double
   for (let i = 0; i < 2000; i++) xs.push(fromWords(u32(rng) & 0xfffff, (u32(rng) | 1) >>> 0)); // subnormals
-  for (let i = 0; i < 40000; i++) xs.push(1 - rng.next());                                      // what normal() feeds it
-  around(xs, 1, 2000);                                                                          // 1 and its neighbours
-  for (let i = 0; i < 10000; i++) xs.push(1 + (rng.next() - 0.5) * 2 ** -18);                  // |f| ~ 2^-20 branch
-  for (const hx of [0x6147a, 0x6b851, 0x6a09e]) {                                               // branch points, sqrt(2)
-    for (let e = -1022; e <= 1023; e += 73) for (let j = -3; j <= 3; j++) xs.push(fromWords(((e + 1023) << 20) | (hx + j), u32(rng)));
+  for (let i = 0; i < 40000; i++) xs.push(1 - rng.next()); // what normal() feeds it
+  around(xs, 1, 2000); // 1 and its neighbours
+  for (let i = 0; i < 10000; i++) xs.push(1 + (rng.next() - 0.5) * 2 ** -18); // |f| ~ 2^-20 branch
+  for (const hx of [0x6147a, 0x6b851, 0x6a09e]) {
+    // branch points, sqrt(2)
+    for (let e = -1022; e <= 1023; e += 73)
+      for (let j = -3; j <= 3; j++) xs.push(fromWords(((e + 1023) << 20) | (hx + j), u32(rng)));
   }
-  for (let e = -1074; e <= 1023; e++) xs.push(e >= -1022 ? fromWords((e + 1023) << 20, 0) : fromBits(1n << BigInt(e + 1074))); // powers of two
-  xs.push(Number.MIN_VALUE, fromBits(0x000fffffffffffffn), 2 ** -1022, Number.MAX_VALUE, 2, 0.5, Math.E, 10, 1e300, 1e-300);
+  for (let e = -1074; e <= 1023; e++)
+    xs.push(e >= -1022 ? fromWords((e + 1023) << 20, 0) : fromBits(1n << BigInt(e + 1074))); // powers of two
+  xs.push(
+    Number.MIN_VALUE,
+    fromBits(0x000fffffffffffffn),
+    2 ** -1022,
+    Number.MAX_VALUE,
+    2,
+    0.5,
+    Math.E,
+    10,
+    1e300,
+    1e-300,
+  );
 
   const r = compareAll(xs, detmath.log, Math.log);
   console.log(`log: ${r.n} inputs, ${r.exact} equal to Math.log, worst ${r.worst} ulp at ${hex(r.worstAt)}`);
@@ -188,18 +273,21 @@ test('detmath.log is within 1 ulp of Math.log (random, subnormal, near 1, large)
 });
 
 test('detmath.cos is within 1 ulp of Math.cos on [0, 2 pi) (and on its medium range)', () => {
-  const twoPi = 6.283185307179586, halfPi = 1.5707963267948966;
+  const twoPi = 6.283185307179586,
+    halfPi = 1.5707963267948966;
   const rng = new Rng(202);
   const xs = [];
   for (let i = 0; i < 65000; i++) xs.push(twoPi * rng.next()); // what normal() feeds it
-  for (let i = 0; i < 25000; i++) {                            // full 53-bit mantissas
-    const hi = Math.floor(u32(rng) / 32), lo = Math.floor(u32(rng) / 64);
+  for (let i = 0; i < 25000; i++) {
+    // full 53-bit mantissas
+    const hi = Math.floor(u32(rng) / 32),
+      lo = Math.floor(u32(rng) / 64);
     xs.push(twoPi * ((hi * 67108864 + lo) / 9007199254740992));
   }
-  for (let n = 1; n <= 4; n++) around(xs, n * halfPi, 300);       // zeros and extrema: cancellation
+  for (let n = 1; n <= 4; n++) around(xs, n * halfPi, 300); // zeros and extrema: cancellation
   for (let n = 1; n <= 7; n += 2) around(xs, (n * halfPi) / 2, 50); // octant boundaries (pi/4, 3pi/4, ...)
-  around(xs, fromWords(0x3fe921fb, 0), 20);                       // the no-reduction threshold
-  around(xs, fromWords(0x3e46a09e, 0), 20);                       // the cos = 1 threshold
+  around(xs, fromWords(0x3fe921fb, 0), 20); // the no-reduction threshold
+  around(xs, fromWords(0x3e46a09e, 0), 20); // the cos = 1 threshold
   xs.push(0, -0, 2 ** -30, 1e-10, 1, 3, 6);
   for (let i = 0; i < 10000; i++) xs.push((rng.next() - 0.5) * 2e6); // |x| < 2^20 pi/2, both signs
 
@@ -217,12 +305,22 @@ test('detmath.cos is within 1 ulp of Math.cos on [0, 2 pi) (and on its medium ra
 test('normals look standard normal (mean ~ 0, variance ~ 1 over 1e5 draws)', () => {
   for (const seed of [2017, 7]) {
     const x = new Rng(seed).normals(100000);
-    let sum = 0, sum2 = 0, within1 = 0;
-    for (const v of x) { assert.ok(Number.isFinite(v)); sum += v; sum2 += v * v; within1 += Math.abs(v) < 1; }
-    const n = x.length, mean = sum / n, variance = sum2 / n - mean * mean, p1 = within1 / n;
+    let sum = 0,
+      sum2 = 0,
+      within1 = 0;
+    for (const v of x) {
+      assert.ok(Number.isFinite(v));
+      sum += v;
+      sum2 += v * v;
+      within1 += Math.abs(v) < 1;
+    }
+    const n = x.length,
+      mean = sum / n,
+      variance = sum2 / n - mean * mean,
+      p1 = within1 / n;
     const at = `seed ${seed}: mean ${mean}, variance ${variance}, P(|x| < 1) ${p1}`;
-    assert.ok(Math.abs(mean) < 0.02, at);          // sd of the mean: 0.003
-    assert.ok(Math.abs(variance - 1) < 0.03, at);  // sd of the variance: 0.0045
+    assert.ok(Math.abs(mean) < 0.02, at); // sd of the mean: 0.003
+    assert.ok(Math.abs(variance - 1) < 0.03, at); // sd of the variance: 0.0045
     assert.ok(Math.abs(p1 - 0.6827) < 0.01, at);
   }
 });

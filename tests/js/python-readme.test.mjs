@@ -40,10 +40,16 @@ try {
   const load = await sandbox.load(PROBE, { functions: ['names', 'refused'], timeoutMs: 30000 });
   assert.ok(load.ok && !load.error, JSON.stringify(load.error));
   actual = (await sandbox.call('names', [], { timeoutMs: 30000 })).value;
-  const instead = [...NUMPY.slice(NUMPY.indexOf('_INSTEAD = {'), NUMPY.indexOf('\n}\n', NUMPY.indexOf('_INSTEAD = {'))).matchAll(/'(\w+)':/g)].map((m) => m[1]);
+  const instead = [
+    ...NUMPY.slice(NUMPY.indexOf('_INSTEAD = {'), NUMPY.indexOf('\n}\n', NUMPY.indexOf('_INSTEAD = {'))).matchAll(
+      /'(\w+)':/g,
+    ),
+  ].map((m) => m[1]);
   refusals = {};
   for (const name of instead) refusals[name] = (await sandbox.call('refused', [name], { timeoutMs: 30000 })).value;
-} finally { await sandbox.close(); }
+} finally {
+  await sandbox.close();
+}
 
 const [moduleNames, methods, randomNames, generatorNames, linalgNames] = actual;
 const GROUPS = [
@@ -57,7 +63,10 @@ const GROUPS = [
 for (const [label, names, spelled] of GROUPS) {
   test(`README lists exactly what the track's ${label} has, and the corpus uses each`, () => {
     assert.deepEqual(listed(label), names, `README "${label}" against dir() on the track`);
-    const pattern = (n) => { const w = spelled(n); return new RegExp(w.replace(/[.()]/g, '\\$&') + (/\w$/.test(w) ? '(?!\\w)' : '')); };
+    const pattern = (n) => {
+      const w = spelled(n);
+      return new RegExp(w.replace(/[.()]/g, '\\$&') + (/\w$/.test(w) ? '(?!\\w)' : ''));
+    };
     const unused = names.filter((n) => !pattern(n).test(CORPUS));
     assert.deepEqual(unused, [], `names of "${label}" that tests/numpy-diff/corpus.py never uses`);
   });
@@ -65,14 +74,20 @@ for (const [label, names, spelled] of GROUPS) {
 
 test('README lists every name numpy refuses, and each refusal says what to use', () => {
   assert.deepEqual(listed('refused'), Object.keys(refusals).sort());
-  for (const [name, message] of Object.entries(refusals)) assert.match(message ?? '', new RegExp(`^numpy\\.${name} is not available in this runtime; \\S`), name);
+  for (const [name, message] of Object.entries(refusals))
+    assert.match(message ?? '', new RegExp(`^numpy\\.${name} is not available in this runtime; \\S`), name);
 });
 
 test("README's corpus count is the corpus's", () => {
-  const r = spawnSync('/usr/bin/python3', ['-W', 'ignore', fileURLToPathOf('tests/numpy-diff/corpus.py')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+  const r = spawnSync('/usr/bin/python3', ['-W', 'ignore', fileURLToPathOf('tests/numpy-diff/corpus.py')], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin' },
+  });
   assert.equal(r.status, 0, r.stderr);
   const n = r.stdout.split('\n').filter((l) => l.startsWith('=== ')).length;
   assert.match(README, new RegExp(`\\b${n} snippets\\b`), `README should say "${n} snippets"`);
 });
 
-function fileURLToPathOf(p) { return new URL(`../../${p}`, import.meta.url).pathname; }
+function fileURLToPathOf(p) {
+  return new URL(`../../${p}`, import.meta.url).pathname;
+}

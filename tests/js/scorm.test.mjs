@@ -19,7 +19,9 @@ import { listExercises } from '../../grader/hosts/node/exercise.mjs';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const packageScorm = (...args) => spawnSync(join(ROOT, 'tools/package-scorm'), args, { cwd: ROOT, encoding: 'utf8' });
 let tmp;
-before(async () => { tmp = await mkdtemp(join(tmpdir(), 'attnlab-scorm-js-')); });
+before(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'attnlab-scorm-js-'));
+});
 after(() => rm(tmp, { recursive: true, force: true }));
 
 // SCORM content packaging, checked with Python's standard library: the manifest at the root, one
@@ -46,7 +48,10 @@ out["names"] = names
 print(json.dumps(out))
 `;
 
-for (const [track, scorm, schemaversion] of [['python', '1.2', '1.2'], ['js', '2004', '2004 4th Edition']]) {
+for (const [track, scorm, schemaversion] of [
+  ['python', '1.2', '1.2'],
+  ['js', '2004', '2004 4th Edition'],
+]) {
   test(`tools/package-scorm --exercise sdpa --track ${track} --scorm ${scorm}: a valid package of one SCO with every file listed`, async () => {
     const r = packageScorm('--exercise', 'sdpa', '--track', track, '--scorm', scorm, '--out', tmp);
     assert.equal(r.status, 0, r.stderr);
@@ -56,22 +61,50 @@ for (const [track, scorm, schemaversion] of [['python', '1.2', '1.2'], ['js', '2
     assert.equal(py.status, 0, py.stderr);
     const { names, ...got } = JSON.parse(py.stdout);
     assert.deepEqual(got, {
-      bad_crc: null, root_manifest: true, root_tag: true, schemaversion, default_org: true, one_item_one_resource: true,
-      sco: 'sco', href_in_zip: true, listed_not_in_zip: [], in_zip_not_listed: [],
+      bad_crc: null,
+      root_manifest: true,
+      root_tag: true,
+      schemaversion,
+      default_org: true,
+      one_item_one_resource: true,
+      sco: 'sco',
+      href_in_zip: true,
+      listed_not_in_zip: [],
+      in_zip_not_listed: [],
     });
     // One exercise on one track, offline: its chunk and its worker only, no service worker, no threaded build.
     const other = track === 'js' ? 'python' : 'js';
-    assert.ok(names.some((n) => /^chunks\/sdpa-\w+\.js$/.test(n)), 'the exercise chunk');
-    assert.deepEqual(names.filter((n) => /^chunks\/(mha|rope|kv_cache)-/.test(n) || n === 'sw.js' || /-mt\./.test(n) || n === 'embed.js'), []);
+    assert.ok(
+      names.some((n) => /^chunks\/sdpa-\w+\.js$/.test(n)),
+      'the exercise chunk',
+    );
+    assert.deepEqual(
+      names.filter(
+        (n) => /^chunks\/(mha|rope|kv_cache)-/.test(n) || n === 'sw.js' || /-mt\./.test(n) || n === 'embed.js',
+      ),
+      [],
+    );
     assert.ok(names.includes(track === 'js' ? 'sandbox-worker.js' : 'sandbox-worker-python.js'));
     assert.ok(!names.includes(other === 'js' ? 'sandbox-worker.js' : 'sandbox-worker-python.js'), `no ${other} worker`);
     assert.equal(names.includes('micropython.wasm'), track === 'python');
-    const html = spawnSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("index.html").decode())', zip], { encoding: 'utf8' }).stdout;
-    assert.match(html, new RegExp(`<html lang="ru" data-embed data-scorm="${scorm}" data-package-exercise="sdpa" data-package-track="${track}" data-package-lang="ru">`));
+    const html = spawnSync(
+      'python3',
+      ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("index.html").decode())', zip],
+      { encoding: 'utf8' },
+    ).stdout;
+    assert.match(
+      html,
+      new RegExp(
+        `<html lang="ru" data-embed data-scorm="${scorm}" data-package-exercise="sdpa" data-package-track="${track}" data-package-lang="ru">`,
+      ),
+    );
     // The same inputs give the same bytes.
     const again = join(tmp, 'again');
     assert.equal(packageScorm('--exercise', 'sdpa', '--track', track, '--scorm', scorm, '--out', again).status, 0);
-    assert.ok((await readFile(zip)).equals(await readFile(join(again, `attnlab-sdpa-${track}-scorm${scorm}.zip`))), 'not reproducible');
+    assert.ok(
+      (await readFile(zip)).equals(await readFile(join(again, `attnlab-sdpa-${track}-scorm${scorm}.zip`))),
+      'not reproducible',
+    );
   });
 }
 
@@ -84,7 +117,10 @@ test('tools/package-scorm refuses bad arguments, naming them (exit 2)', () => {
     [['--exercise', 'sdpa', '--lang', 'de', '--out', 'x'], /--lang de: must be ru or en/],
     [['--exercise', 'sdpa'], /--out DIR is required/],
     [['--exercise', 'sdpa', '--out', 'x', '--bogus'], /Unknown option '--bogus'/],
-    [['--exercise', 'sdpa', '--cmi5', '--scorm', '1.2', '--out', 'x'], /--cmi5 and --scorm: a package is one or the other/],
+    [
+      ['--exercise', 'sdpa', '--cmi5', '--scorm', '1.2', '--out', 'x'],
+      /--cmi5 and --scorm: a package is one or the other/,
+    ],
   ]) {
     const r = packageScorm(...args);
     assert.equal(r.status, 2, args.join(' '));
@@ -93,13 +129,24 @@ test('tools/package-scorm refuses bad arguments, naming them (exit 2)', () => {
   }
 });
 
-test('findApi: SCORM\'s search up the parents, past windows of another origin, then the opener\'s', () => {
-  const win = (props = {}, parent = null) => { const w = { ...props }; w.parent = parent ?? w; return w; };
+test("findApi: SCORM's search up the parents, past windows of another origin, then the opener's", () => {
+  const win = (props = {}, parent = null) => {
+    const w = { ...props };
+    w.parent = parent ?? w;
+    return w;
+  };
   const api = { LMSInitialize() {} };
   const top = win({ API: api });
   const middle = win({}, top);
   // A window of another origin: reading any property throws.
-  const foreign = new Proxy(win({}, middle), { get: (t, k) => (k === 'parent' ? t.parent : (() => { throw new Error('SecurityError'); })()) });
+  const foreign = new Proxy(win({}, middle), {
+    get: (t, k) =>
+      k === 'parent'
+        ? t.parent
+        : (() => {
+            throw new Error('SecurityError');
+          })(),
+  });
   const self = win({}, foreign);
   self.top = top;
   assert.equal(findApi('API', self), api);
@@ -124,7 +171,15 @@ test('suspend_data: the code deflated and in base64 after the prefix, read back 
   assert.equal(inflateRawSync(Buffer.from(text.slice(CODE_PREFIX.length), 'base64')).toString('utf8'), code);
   assert.ok(text.length < code.length / 5, `repetitive code compresses: ${text.length} of ${code.length}`);
   assert.equal(await decodeCode(text), code);
-  for (const bad of ['', 'viewed=1,2,3', `${CODE_PREFIX}!!!`, `${CODE_PREFIX}${Buffer.from('not deflate').toString('base64')}`, null, 42]) assert.equal(await decodeCode(bad), null, String(bad));
+  for (const bad of [
+    '',
+    'viewed=1,2,3',
+    `${CODE_PREFIX}!!!`,
+    `${CODE_PREFIX}${Buffer.from('not deflate').toString('base64')}`,
+    null,
+    42,
+  ])
+    assert.equal(await decodeCode(bad), null, String(bad));
 });
 
 // cmi5 (github.com/AICC/CMI-5_Spec_Current, 13.1 and 14.1): cmi5.xml at the root, in the course structure
@@ -149,22 +204,55 @@ test('tools/package-scorm --cmi5: cmi5.xml at the root with one AU launched insi
   assert.equal(py.status, 0, py.stderr);
   const got = JSON.parse(py.stdout);
   assert.deepEqual(got, {
-    bad_crc: null, root: true, no_scorm_manifest: true, course_id: 'urn:attnlab:course:sdpa:python', course_texts: true, aus: 1,
-    au_id: 'urn:attnlab:au:sdpa:python', au_texts: true, moveOn: 'Passed', url_in_zip: true, url: 'index.html',
+    bad_crc: null,
+    root: true,
+    no_scorm_manifest: true,
+    course_id: 'urn:attnlab:course:sdpa:python',
+    course_texts: true,
+    aus: 1,
+    au_id: 'urn:attnlab:au:sdpa:python',
+    au_texts: true,
+    moveOn: 'Passed',
+    url_in_zip: true,
+    url: 'index.html',
   });
   assert.ok(['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'].includes(got.moveOn));
-  const html = spawnSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("index.html").decode())', zip], { encoding: 'utf8' }).stdout;
-  assert.match(html, /<html lang="ru" data-embed data-package-exercise="sdpa" data-package-track="python" data-package-lang="ru">/, 'no data-scorm: the page looks for cmi5 parameters');
+  const html = spawnSync(
+    'python3',
+    ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("index.html").decode())', zip],
+    { encoding: 'utf8' },
+  ).stdout;
+  assert.match(
+    html,
+    /<html lang="ru" data-embed data-package-exercise="sdpa" data-package-track="python" data-package-lang="ru">/,
+    'no data-scorm: the page looks for cmi5 parameters',
+  );
 });
 
 test('cmi5Launch: all five parameters or none; a bad one is named', () => {
-  const good = { endpoint: 'https://lms.example.org/lrs', fetch: 'https://lms.example.org/fetch/1', actor: '{"objectType":"Agent","account":{"homePage":"https://lms.example.org","name":"s1"}}', registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f01', activityId: 'urn:attnlab:au:sdpa:js' };
+  const good = {
+    endpoint: 'https://lms.example.org/lrs',
+    fetch: 'https://lms.example.org/fetch/1',
+    actor: '{"objectType":"Agent","account":{"homePage":"https://lms.example.org","name":"s1"}}',
+    registration: '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f01',
+    activityId: 'urn:attnlab:au:sdpa:js',
+  };
   const q = (o) => `?${new URLSearchParams(o)}`;
-  assert.deepEqual(cmi5Launch(q(good)), { ...good, endpoint: 'https://lms.example.org/lrs/', actor: JSON.parse(good.actor) });
+  assert.deepEqual(cmi5Launch(q(good)), {
+    ...good,
+    endpoint: 'https://lms.example.org/lrs/',
+    actor: JSON.parse(good.actor),
+  });
   assert.equal(cmi5Launch('?exercise=sdpa'), null);
   assert.equal(cmi5Launch(q({ ...good, activityId: undefined }).replace(/&activityId=undefined/, '')), null);
-  for (const [k, v, named] of [['endpoint', 'javascript:alert(1)', /endpoint is not an http\(s\) URL/], ['fetch', 'not a url', /fetch is not an http\(s\) URL/],
-    ['actor', '[1]', /actor is not a JSON object/], ['actor', '{', /actor is not a JSON object/], ['registration', '42', /registration is not a UUID/], ['activityId', 'no scheme', /activityId is not an IRI/]]) {
+  for (const [k, v, named] of [
+    ['endpoint', 'javascript:alert(1)', /endpoint is not an http\(s\) URL/],
+    ['fetch', 'not a url', /fetch is not an http\(s\) URL/],
+    ['actor', '[1]', /actor is not a JSON object/],
+    ['actor', '{', /actor is not a JSON object/],
+    ['registration', '42', /registration is not a UUID/],
+    ['activityId', 'no scheme', /activityId is not an IRI/],
+  ]) {
     assert.throws(() => cmi5Launch(q({ ...good, [k]: v })), named, `${k}=${v}`);
   }
 });

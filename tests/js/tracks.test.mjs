@@ -20,13 +20,30 @@ import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 
 const EX = new URL('../../exercises/sdpa/', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-tracks-'));
-const file = (name, text) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const file = (name, text) => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
 const nd = (shape, data, dtype = 'float64') => ({ $array: { dtype, shape, data } });
 
 test('the table: two tracks, each with the fields the rooms read', () => {
   assert.deepEqual(TRACK_NAMES, ['js', 'python']);
   for (const t of Object.values(TRACKS)) {
-    for (const k of ['name', 'label', 'short', 'extensions', 'files', 'prepareSource', 'guest', 'realm', 'variant', 'warmUp', 'scaleProbe']) assert.ok(k in t, `${t.name}.${k}`);
+    for (const k of [
+      'name',
+      'label',
+      'short',
+      'extensions',
+      'files',
+      'prepareSource',
+      'guest',
+      'realm',
+      'variant',
+      'warmUp',
+      'scaleProbe',
+    ])
+      assert.ok(k in t, `${t.name}.${k}`);
     assert.ok(Object.isFrozen(t));
   }
   assert.equal(trackOfFile('a/b/solution.PY'), TRACKS.python);
@@ -41,14 +58,20 @@ test('the table: two tracks, each with the fields the rooms read', () => {
 test('CLI: solution.py 7/7 (exit 0), starter.py 0/7 "not implemented" (exit 1)', () => {
   const ok = cli('grade', join(EX, 'solution.py'), '--format', 'json', '--lang', 'en');
   assert.equal(ok.status, 0, ok.stderr);
-  assert.deepEqual(JSON.parse(ok.stdout).tests.map((t) => t.status), Array(7).fill('pass'));
+  assert.deepEqual(
+    JSON.parse(ok.stdout).tests.map((t) => t.status),
+    Array(7).fill('pass'),
+  );
   const st = cli('grade', join(EX, 'starter.py'), '--format', 'json', '--lang', 'en');
   assert.equal(st.status, 1);
   for (const t of JSON.parse(st.stdout).tests) assert.match(t.message, /not implemented/);
 });
 
 test('CLI: --track overrides the extension; a bad --track is a usage error (exit 2)', () => {
-  const py = file('lesson.txt', `import numpy as np\n\ndef causal_mask(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n`);
+  const py = file(
+    'lesson.txt',
+    `import numpy as np\n\ndef causal_mask(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n`,
+  );
   const r = cli('grade', py, '--track', 'python', '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
   assert.equal(r.status, 1, r.stderr);
   assert.equal(JSON.parse(r.stdout).tests[0].status, 'pass');
@@ -60,7 +83,16 @@ test('CLI: --track overrides the extension; a bad --track is a usage error (exit
 });
 
 test('CLI: a Python syntax error lists every test as an error with the line (exit 1)', () => {
-  const r = cli('grade', file('bad.py', 'import numpy as np\n\ndef softmax(x):\n    return (x\n\nprint(1)\n'), '--exercise', 'sdpa', '--format', 'json', '--lang', 'en');
+  const r = cli(
+    'grade',
+    file('bad.py', 'import numpy as np\n\ndef softmax(x):\n    return (x\n\nprint(1)\n'),
+    '--exercise',
+    'sdpa',
+    '--format',
+    'json',
+    '--lang',
+    'en',
+  );
   assert.equal(r.status, 1);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.status, 'error');
@@ -70,22 +102,63 @@ test('CLI: a Python syntax error lists every test as an error with the line (exi
 
 test('Python prepareSource: the declarations copy keeps definitions, imports and simple assignments, in place', () => {
   const src = [
-    'import numpy as np', 'from math import sqrt', 'EPS = 1e-9; print(EPS)', 'print(1); NEG = -np.inf',
-    '@staticmethod', 'def f(x):', '    """K.T in a docstring"""', '    return x.T  # x.S in a comment', '',
-    'class A:', '    n = 1', 'W = np.ones(3)', 'g = lambda x: np.exp(x)', 'a, b = 1, (2, 3)', 'obj.attr = 1',
-    'if __name__ == "__main__":', '    f(W)', 's = """multi', 'line"""', 'x: int = 5', 'for i in range(2):', '    pass', '',
+    'import numpy as np',
+    'from math import sqrt',
+    'EPS = 1e-9; print(EPS)',
+    'print(1); NEG = -np.inf',
+    '@staticmethod',
+    'def f(x):',
+    '    """K.T in a docstring"""',
+    '    return x.T  # x.S in a comment',
+    '',
+    'class A:',
+    '    n = 1',
+    'W = np.ones(3)',
+    'g = lambda x: np.exp(x)',
+    'a, b = 1, (2, 3)',
+    'obj.attr = 1',
+    'if __name__ == "__main__":',
+    '    f(W)',
+    's = """multi',
+    'line"""',
+    'x: int = 5',
+    'for i in range(2):',
+    '    pass',
+    '',
   ].join('\n');
   const p = prepareSource(src);
   assert.ok(p.ok);
   assert.equal(p.source, src);
   const kept = p.declarations.split('\n');
   assert.equal(kept.length, src.split('\n').length, 'lines keep their numbers');
-  assert.deepEqual(kept.map((l) => l.trimEnd()), [
-    'import numpy as np', 'from math import sqrt', 'EPS = 1e-9', 'NEG = -np.inf',
-    '@staticmethod', 'def f(x):', '    """K.T in a docstring"""', '    return x.T  # x.S in a comment', '',
-    'class A:', '    n = 1', '', 'g = lambda x: np.exp(x)', 'a, b = 1, (2, 3)', '',
-    '', '', 's = """multi', 'line"""', 'x: int = 5', '', '', '',
-  ]);
+  assert.deepEqual(
+    kept.map((l) => l.trimEnd()),
+    [
+      'import numpy as np',
+      'from math import sqrt',
+      'EPS = 1e-9',
+      'NEG = -np.inf',
+      '@staticmethod',
+      'def f(x):',
+      '    """K.T in a docstring"""',
+      '    return x.T  # x.S in a comment',
+      '',
+      'class A:',
+      '    n = 1',
+      '',
+      'g = lambda x: np.exp(x)',
+      'a, b = 1, (2, 3)',
+      '',
+      '',
+      '',
+      's = """multi',
+      'line"""',
+      'x: int = 5',
+      '',
+      '',
+      '',
+    ],
+  );
   assert.ok(p.names.includes('f') && p.names.includes('A') && p.names.includes('W'));
   assert.ok(p.members.has('T') && p.members.has('inf') && p.members.has('exp'));
   assert.ok(!p.members.has('S'), 'a comment is not code');
@@ -93,33 +166,62 @@ test('Python prepareSource: the declarations copy keeps definitions, imports and
 
 test('Python prepareSource: reads(fn) holds what a function and the functions it calls read, nothing of the others', () => {
   const src = [
-    'import numpy as np', '', 'def flip(K):', '    return K.swapaxes(0, 1)', '',
-    'async def unused(X):', '    return X.T, X.shape[0]', '',
-    'def attention(Q, K, V, mask=None):', '    d = K.shape[1]  # K.shape[0] in a comment', '    s = Q @ flip(K) / np.sqrt(d)',
-    '    t = np.where(mask, s, -np.inf) if mask is not None else s', '    return t @ V, np.dot(t, V).shape[-1]', '',
-    'def loop(n):', '    return loop(n - 1) if n else attention', '',
+    'import numpy as np',
+    '',
+    'def flip(K):',
+    '    return K.swapaxes(0, 1)',
+    '',
+    'async def unused(X):',
+    '    return X.T, X.shape[0]',
+    '',
+    'def attention(Q, K, V, mask=None):',
+    '    d = K.shape[1]  # K.shape[0] in a comment',
+    '    s = Q @ flip(K) / np.sqrt(d)',
+    '    t = np.where(mask, s, -np.inf) if mask is not None else s',
+    '    return t @ V, np.dot(t, V).shape[-1]',
+    '',
+    'def loop(n):',
+    '    return loop(n - 1) if n else attention',
+    '',
     'print(Q.T)',
   ].join('\n');
   const { reads } = prepareSource(src);
   const a = reads('attention');
-  assert.deepEqual(a.shapeAxes, ['K.shape[1]'], 'a shape indexed from the front with a literal; shape[-1] is right in Python');
+  assert.deepEqual(
+    a.shapeAxes,
+    ['K.shape[1]'],
+    'a shape indexed from the front with a literal; shape[-1] is right in Python',
+  );
   assert.deepEqual(a.shapeNegative, []);
   assert.ok(a.calls.has('K.swapaxes(0, 1)'), 'from flip, which attention calls');
   assert.ok(['shape', 'swapaxes', 'sqrt', 'where', 'inf', 'dot'].every((m) => a.members.has(m)));
   assert.ok(!a.members.has('T'), 'unused() and the top level are not on its path');
   assert.deepEqual(reads('unused').shapeAxes, ['X.shape[0]']);
   assert.ok(reads('unused').members.has('T'));
-  assert.deepEqual([...reads('loop').calls].sort(), ['K.swapaxes(0, 1)', 'loop(n - 1)'], 'recursion ends; a name of a function counts as its use');
+  assert.deepEqual(
+    [...reads('loop').calls].sort(),
+    ['K.swapaxes(0, 1)', 'loop(n - 1)'],
+    'recursion ends; a name of a function counts as its use',
+  );
   assert.equal(reads('print'), null, 'not a function of the submission');
 });
 
-test('messages: a track\'s spelling (key.py) first on that track, the base key elsewhere', () => {
-  const pack = { en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' }, ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' } };
+test("messages: a track's spelling (key.py) first on that track, the base key elsewhere", () => {
+  const pack = {
+    en: { 'd.x': 'JS `np.swapaxes(K, -1, -2)`', 'd.x.py': 'Python `K.swapaxes(-1, -2)`', 'd.y': 'both' },
+    ru: { 'd.x': 'JS', 'd.x.py': 'Py', 'd.y': 'оба' },
+  };
   assert.equal(sayForTrack(TRACKS.python, 'en', 'd.x', {}, pack), 'Python `K.swapaxes(-1, -2)`');
   assert.equal(sayForTrack(TRACKS.js, 'en', 'd.x', {}, pack), 'JS `np.swapaxes(K, -1, -2)`');
   assert.equal(sayForTrack(TRACKS.python, 'en', 'd.y', {}, pack), 'both');
-  assert.match(sayForTrack(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \(out, weights\)/);
-  assert.match(sayForTrack(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }), /must return \[out, weights\]/);
+  assert.match(
+    sayForTrack(TRACKS.python, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }),
+    /must return \(out, weights\)/,
+  );
+  assert.match(
+    sayForTrack(TRACKS.js, 'en', 'not_tuple', { fn: 'attention', names: 'out, weights', kind: 'x' }),
+    /must return \[out, weights\]/,
+  );
 });
 
 test('packs: a track is offered with its starter and solution; half a pair, or a variant without its base, is a problem', async () => {
@@ -129,29 +231,48 @@ test('packs: a track is offered with its starter and solution; half a pair, or a
   const jsOnly = { ...pack, files: { js: pack.files.js, python: { starter: null, solution: null } } };
   assert.deepEqual(packProblems(jsOnly), [], 'a pack without Python files is fine');
   const half = { ...pack, files: { ...pack.files, python: { starter: 'x', solution: null } } };
-  assert.match(packProblems(half).join('\n'), /solution\.py is missing or empty \(the Python track needs a starter and a solution\)/);
+  assert.match(
+    packProblems(half).join('\n'),
+    /solution\.py is missing or empty \(the Python track needs a starter and a solution\)/,
+  );
   const none = { ...pack, files: { js: { starter: null, solution: null }, python: { starter: null, solution: null } } };
   assert.match(packProblems(none).join('\n'), /at least one track/);
-  const orphan = { ...pack, messages: { en: { ...pack.messages.en, 'd.nope.py': 'x' }, ru: { ...pack.messages.ru, 'd.nope.py': 'x' } } };
+  const orphan = {
+    ...pack,
+    messages: { en: { ...pack.messages.en, 'd.nope.py': 'x' }, ru: { ...pack.messages.ru, 'd.nope.py': 'x' } },
+  };
   assert.match(packProblems(orphan).join('\n'), /"d\.nope\.py" is a track's spelling of "d\.nope", which is missing/);
-  const withTests = (code) => ({ ...pack, spec: { ...pack.spec, tests: pack.spec.tests.map((t, i) => (i ? t : { ...t, test_code: code })) } });
+  const withTests = (code) => ({
+    ...pack,
+    spec: { ...pack.spec, tests: pack.spec.tests.map((t, i) => (i ? t : { ...t, test_code: code })) },
+  });
   assert.deepEqual(packProblems(withTests({ js: 'f(x)', python: 'f(x)  # py' })), []);
   for (const bad of [{ python: 'f(x)' }, { js: 'f(x)', ruby: 'f x' }, { js: 1 }, 7]) {
-    assert.match(packProblems(withTests(bad)).join('\n'), /test_code.*must be a string, or an object of strings per track \(js, python; js required\)/, JSON.stringify(bad));
+    assert.match(
+      packProblems(withTests(bad)).join('\n'),
+      /test_code.*must be a string, or an object of strings per track \(js, python; js required\)/,
+      JSON.stringify(bad),
+    );
   }
 });
 
 test('a test_code per track: the report shows the one of the graded track', async () => {
-  const exercise = await loadExercise('sdpa'), core = await loadCore();
+  const exercise = await loadExercise('sdpa'),
+    core = await loadCore();
   const code = exercise.spec.tests[0].test_code;
   assert.equal(typeof code.python, 'string');
-  const starter = { js: readFileSync(join(EX, 'starter.js'), 'utf8'), python: readFileSync(join(EX, 'starter.py'), 'utf8') };
+  const starter = {
+    js: readFileSync(join(EX, 'starter.js'), 'utf8'),
+    python: readFileSync(join(EX, 'starter.py'), 'utf8'),
+  };
   for (const track of [TRACKS.js, TRACKS.python]) {
     const sandbox = await NodeSandbox.create({ track });
     try {
       const report = await grade({ exercise, source: starter[track.name], track, sandbox, core, lang: 'en' });
       assert.equal(report.tests[0].test_code, code[track.name]);
-    } finally { await sandbox.close(); }
+    } finally {
+      await sandbox.close();
+    }
   }
 });
 
@@ -159,24 +280,49 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
   const sb = await NodeSandbox.create({ track: TRACKS.python });
   try {
     const src = [
-      'import numpy as np', 'KEPT = []', '',
-      'def none(x):', '    pass', '',
-      'def pair(x):', '    return x * 2, (x > 0).tolist()', '',
-      'def raises(x):', '    return x @ np.ones((7, 7))', '',
-      'def einsum(x):', '    return np.einsum("ij->ji", x)', '',
-      'def roll(x):', '    return np.roll(x, 1)', '',
-      'def keep(x):', '    KEPT.append(x + 1)', '    return len(KEPT)', '',
-      'def kept():', '    return KEPT[0]', '',
-      'def big(x):', '    return np.ones((1024, 1024, 4)).sum()', '',
+      'import numpy as np',
+      'KEPT = []',
+      '',
+      'def none(x):',
+      '    pass',
+      '',
+      'def pair(x):',
+      '    return x * 2, (x > 0).tolist()',
+      '',
+      'def raises(x):',
+      '    return x @ np.ones((7, 7))',
+      '',
+      'def einsum(x):',
+      '    return np.einsum("ij->ji", x)',
+      '',
+      'def roll(x):',
+      '    return np.roll(x, 1)',
+      '',
+      'def keep(x):',
+      '    KEPT.append(x + 1)',
+      '    return len(KEPT)',
+      '',
+      'def kept():',
+      '    return KEPT[0]',
+      '',
+      'def big(x):',
+      '    return np.ones((1024, 1024, 4)).sum()',
+      '',
     ].join('\n');
-    const load = await sb.load(src, { functions: ['none', 'pair', 'raises', 'einsum', 'roll', 'keep', 'kept', 'big', 'absent'], timeoutMs: 5000 });
+    const load = await sb.load(src, {
+      functions: ['none', 'pair', 'raises', 'einsum', 'roll', 'keep', 'kept', 'big', 'absent'],
+      timeoutMs: 5000,
+    });
     assert.deepEqual(load.functions.sort(), ['big', 'einsum', 'keep', 'kept', 'none', 'pair', 'raises', 'roll']);
     const x = nd([2, 2], [1, -2, 3, 4]);
     assert.deepEqual((await sb.call('none', [x])).value, { $undef: true });
     const p = await sb.call('pair', [x]);
     assert.equal(p.value.length, 2);
     assert.deepEqual(Array.from(p.value[0].$array.data), [2, -4, 6, 8]);
-    assert.deepEqual(p.value[1], [[true, false], [true, true]]);
+    assert.deepEqual(p.value[1], [
+      [true, false],
+      [true, true],
+    ]);
     const e = await sb.call('raises', [x]);
     assert.equal(e.kind, 'error');
     assert.match(e.message, /^ValueError: matmul: /);
@@ -186,27 +332,49 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
     assert.match(u.message, /^AttributeError: numpy\.roll is not available in this runtime; use np\.concatenate/);
     assert.equal((await sb.call('absent', [])).kind, 'missing');
     for (let i = 1; i <= 3; i++) assert.equal((await sb.call('keep', [x])).value, i);
-    assert.deepEqual(Array.from((await sb.call('kept', [])).value.$array.data), [2, -1, 4, 5], 'an array kept in a global outlives its call');
+    assert.deepEqual(
+      Array.from((await sb.call('kept', [])).value.$array.data),
+      [2, -1, 4, 5],
+      'an array kept in a global outlives its call',
+    );
     // 32 MiB per call, 40 calls: past the 512 MiB budget unless each call's arrays are released.
     for (let i = 0; i < 40; i++) {
       const r = await sb.call('big', [x], { timeoutMs: 5000 });
       assert.ok(r.ok, `call ${i}: ${r.kind} ${r.message}`);
       assert.equal(r.value, 1024 * 1024 * 4);
     }
-  } finally { await sb.close(); }
+  } finally {
+    await sb.close();
+  }
 });
 
 test('the Python guest: NumPy scalars from the left, what MicroPython cannot do is said, np.random.seed keeps its stream', async () => {
   const sb = await NodeSandbox.create({ track: TRACKS.python });
   try {
     const src = [
-      'from typing import Generic, TypeVar', 'import numpy as np', 'Shape = TypeVar("Shape")', '',
-      'class Array(np.ndarray, Generic[Shape]):', '    pass', '',
-      'np.random.seed(3)', 'FIRST = np.random.rand(2)', '',
-      'def left(x):', '    return [1 / np.sqrt(x.shape[-1]), 2 * x.sum(), 1 - x.max(), min(np.int64(3), 2)]', '',
-      'def compare(x):', '    return 3 < x.sum()', '',
-      'def fmt(x):', '    return f"{x.sum():.2f}"', '',
-      'def again():', '    np.random.seed(3)', '    return bool((np.random.rand(2) == FIRST).all())', '',
+      'from typing import Generic, TypeVar',
+      'import numpy as np',
+      'Shape = TypeVar("Shape")',
+      '',
+      'class Array(np.ndarray, Generic[Shape]):',
+      '    pass',
+      '',
+      'np.random.seed(3)',
+      'FIRST = np.random.rand(2)',
+      '',
+      'def left(x):',
+      '    return [1 / np.sqrt(x.shape[-1]), 2 * x.sum(), 1 - x.max(), min(np.int64(3), 2)]',
+      '',
+      'def compare(x):',
+      '    return 3 < x.sum()',
+      '',
+      'def fmt(x):',
+      '    return f"{x.sum():.2f}"',
+      '',
+      'def again():',
+      '    np.random.seed(3)',
+      '    return bool((np.random.rand(2) == FIRST).all())',
+      '',
     ].join('\n');
     const load = await sb.load(src, { functions: ['left', 'compare', 'fmt', 'again'], timeoutMs: 5000 });
     assert.ok(!load.error, JSON.stringify(load.error));
@@ -217,7 +385,9 @@ test('the Python guest: NumPy scalars from the left, what MicroPython cannot do 
     assert.equal(c.line, 15);
     assert.match((await sb.call('fmt', [x])).message, /^ValueError: unknown format code 'f' .*f'\{float\(x\):\.3f\}'/);
     assert.equal((await sb.call('again', [])).value, true);
-  } finally { await sb.close(); }
+  } finally {
+    await sb.close();
+  }
 });
 
 test('the Python guest: an error at load always has a text', async () => {
@@ -225,39 +395,62 @@ test('the Python guest: an error at load always has a text', async () => {
   try {
     const load = await sb.load('class A(len, 1):\n    pass\n', { functions: [], timeoutMs: 5000 });
     assert.match(load.error.message, /^TypeError: \S/);
-  } finally { await sb.close(); }
+  } finally {
+    await sb.close();
+  }
 });
 
 test('the Node host takes limits with fractions of a millisecond (what is left of a billed budget)', async () => {
   const sb = await NodeSandbox.create({ track: TRACKS.js });
   try {
-    const load = await sb.load('function f() { return 1; }', { functions: ['f'], timeoutMs: 123.4, deadlineMs: 5000.7 });
+    const load = await sb.load('function f() { return 1; }', {
+      functions: ['f'],
+      timeoutMs: 123.4,
+      deadlineMs: 5000.7,
+    });
     assert.equal(load.ok, true);
     // a wall deadline below ten times the CPU limit, with a fraction: vm's `timeout` wants whole ms
     const r = await sb.call('f', [], { timeoutMs: 100, deadlineMs: 777.3 });
     assert.deepEqual([r.ok, r.value], [true, 1], r.message);
-  } finally { await sb.close(); }
+  } finally {
+    await sb.close();
+  }
 });
 
-test('a child times its start, in order, with the Python guest\'s own steps (tools/sandbox-cost --breakdown)', async () => {
-  const steps = { js: [], python: ['wasm compiled', 'interpreter started', 'runtime.py imported', 'numpy.py imported, runtime installed'] };
+test("a child times its start, in order, with the Python guest's own steps (tools/sandbox-cost --breakdown)", async () => {
+  const steps = {
+    js: [],
+    python: ['wasm compiled', 'interpreter started', 'runtime.py imported', 'numpy.py imported, runtime installed'],
+  };
   for (const track of Object.values(TRACKS)) {
     const s = await NodeSandbox.create({ track });
     try {
       const phases = await s.started();
-      assert.deepEqual(phases.map(([name]) => name), ['node started', 'guest frame read', 'guest bundle evaluated', ...steps[track.name], 'ready'], track.name);
+      assert.deepEqual(
+        phases.map(([name]) => name),
+        ['node started', 'guest frame read', 'guest bundle evaluated', ...steps[track.name], 'ready'],
+        track.name,
+      );
       for (let i = 1; i < phases.length; i++) {
-        assert.ok(phases[i][1] >= phases[i - 1][1] && phases[i][2] >= phases[i - 1][2], `${track.name}: ${phases[i][0]} before ${phases[i - 1][0]}`);
+        assert.ok(
+          phases[i][1] >= phases[i - 1][1] && phases[i][2] >= phases[i - 1][2],
+          `${track.name}: ${phases[i][0]} before ${phases[i - 1][0]}`,
+        );
       }
       // The start's timing changes nothing: the child grades as before.
-      const load = await s.load(track.name === 'python' ? 'def f(x):\n    return x + 1\n' : 'function f(x) { return x + 1; }', { functions: ['f'] });
+      const load = await s.load(
+        track.name === 'python' ? 'def f(x):\n    return x + 1\n' : 'function f(x) { return x + 1; }',
+        { functions: ['f'] },
+      );
       assert.ok(load.ok && !load.error, JSON.stringify(load));
       assert.equal((await s.call('f', [41])).value, 42);
-    } finally { await s.close(); }
+    } finally {
+      await s.close();
+    }
   }
 });
 
-test('the Python guest\'s own modules are bundled as bytecode; a syntax error in one fails the build with its name', async () => {
+test("the Python guest's own modules are bundled as bytecode; a syntax error in one fails the build with its name", async () => {
   const { compilePython } = await import('../../grader/tracks/python/bytecode.mjs');
   const mpy = await compilePython('ok.py', 'def f():\n    return 1\n');
   assert.deepEqual([...mpy.subarray(0, 2)], [0x4d, 6]); // 'M', .mpy version 6

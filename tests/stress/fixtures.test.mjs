@@ -26,8 +26,11 @@ for (const set of fixtureSets()) {
 /** Grades one case → its Exercism results text. */
 async function results({ exercise, track, source }) {
   const sandbox = await NodeSandbox.create({ track });
-  try { return exercism(await grade({ exercise, source: source(), track, sandbox, core, lang: 'en' })) + '\n'; }
-  finally { await sandbox.close(); }
+  try {
+    return exercism(await grade({ exercise, source: source(), track, sandbox, core, lang: 'en' })) + '\n';
+  } finally {
+    await sandbox.close();
+  }
 }
 
 /** Every case graded, JOBS at a time → Map id → results text (or the grader's own error). */
@@ -37,7 +40,11 @@ async function gradeAll() {
   const worker = async () => {
     while (next < cases.length) {
       const c = cases[next++];
-      try { out.set(c.id, await results(c)); } catch (e) { out.set(c.id, `grader error: ${e.stack}`); }
+      try {
+        out.set(c.id, await results(c));
+      } catch (e) {
+        out.set(c.id, `grader error: ${e.stack}`);
+      }
     }
   };
   await Promise.all(Array.from({ length: JOBS }, worker));
@@ -49,6 +56,10 @@ const graded = gradeAll();
 for (const c of cases) {
   test(`${c.id}: the same report graded ${JOBS} at a time on a busy machine`, async () => {
     const got = (await graded).get(c.id);
-    assert.equal(got, readFileSync(c.expectedFile, 'utf8'), `${c.id}: results differ from expected_results.json under load`);
+    assert.equal(
+      got,
+      readFileSync(c.expectedFile, 'utf8'),
+      `${c.id}: results differ from expected_results.json under load`,
+    );
   });
 }

@@ -9,7 +9,9 @@ import { casesFor, caseInputs, compareCase } from '../conformance/harness.mjs';
 import { loadTable, referenceFor } from '../conformance/reference.mjs';
 
 let browser;
-before(async () => { browser = await openGpuPage({ entry: new URL('./page.mjs', import.meta.url).pathname }); });
+before(async () => {
+  browser = await openGpuPage({ entry: new URL('./page.mjs', import.meta.url).pathname });
+});
 after(() => browser?.close());
 
 test('conformance table on WebGPU in Chromium', async (t) => {
@@ -17,7 +19,9 @@ test('conformance table on WebGPU in Chromium', async (t) => {
   const cases = casesFor(table, 'webgpu');
   const ref = await referenceFor();
   const { adapterInfo, results } = await browser.page.evaluate((cs) => globalThis.runCases(cs), cases);
-  t.diagnostic(`table ${source}; adapter ${JSON.stringify(adapterInfo)}; reference: ${ref.name}; ${cases.length} cases`);
+  t.diagnostic(
+    `table ${source}; adapter ${JSON.stringify(adapterInfo)}; reference: ${ref.name}; ${cases.length} cases`,
+  );
   assert.deepEqual(browser.errors, []);
   const fails = cases.flatMap((c, n) => compareCase(c, results[n], ref.run(c, caseInputs(c)), table.tolerances.webgpu));
   assert.deepEqual(fails, []);
@@ -31,5 +35,7 @@ test("the page's 'auto' backend is WebGPU with --enable-unsafe-webgpu, the CPU w
     const r = await off.page.evaluate(() => globalThis.pickBackend());
     assert.equal(r.name, 'simd', r.reason);
     assert.match(r.reason, /unavailable: webgpu \(WebGPU unavailable: requestAdapter\(\) returned null\)/);
-  } finally { await off.close(); }
+  } finally {
+    await off.close();
+  }
 });

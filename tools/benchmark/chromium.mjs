@@ -76,17 +76,24 @@ globalThis.bench = {
 globalThis.ready = true;
 `;
 
-const pages = new Map();  // 'attnlab+ort1' | 'ort<N>' -> Promise<page>
+const pages = new Map(); // 'attnlab+ort1' | 'ort<N>' -> Promise<page>
 function openPage(key) {
   if (!pages.has(key)) {
-    pages.set(key, (async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (tools/setup --browser installs it)`);
-      const ortDist = path.join(here, 'node_modules/onnxruntime-web/dist');
-      if (!existsSync(ortDist)) throw new Error(`no ${ortDist}: tools/bench installs the peers`);
-      const { openGpuPage } = await import('../lib/gpu-page.mjs');
-      // The bundle's loadCore finds the build's files at ./dist/ beside page.js.
-      return openGpuPage({ source: PAGE, links: { ort: ortDist, dist: path.join(root, 'wasm/dist') }, webgpu: false });
-    })());
+    pages.set(
+      key,
+      (async () => {
+        if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (tools/setup --browser installs it)`);
+        const ortDist = path.join(here, 'node_modules/onnxruntime-web/dist');
+        if (!existsSync(ortDist)) throw new Error(`no ${ortDist}: tools/bench installs the peers`);
+        const { openGpuPage } = await import('../lib/gpu-page.mjs');
+        // The bundle's loadCore finds the build's files at ./dist/ beside page.js.
+        return openGpuPage({
+          source: PAGE,
+          links: { ort: ortDist, dist: path.join(root, 'wasm/dist') },
+          webgpu: false,
+        });
+      })(),
+    );
   }
   return pages.get(key);
 }
@@ -101,12 +108,16 @@ export async function chromiumRunner(impl, { B, T }, { q, k, v }, { threads = 1,
   if (spec.flavour && !FLAVOURS[spec.flavour].threaded) spec.threads = 1;
   const b = await openPage(base.ort === 'mt' ? `ort${threads}` : 'attnlab+ort1');
   const ev = b.evaluate;
-  const id = await ev((a) => globalThis.bench.setup(...a),
-    [spec, B, H, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }]);
+  const id = await ev(
+    (a) => globalThis.bench.setup(...a),
+    [spec, B, H, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }],
+  );
   return {
     once: async () => Float32Array.from(await ev((i) => globalThis.bench.once(i), id)),
     time: (minMs) => ev((a) => globalThis.bench.time(...a), [id, minMs]),
-    close: () => { ev((i) => globalThis.bench.close(i), id).catch(() => {}); },
+    close: () => {
+      ev((i) => globalThis.bench.close(i), id).catch(() => {});
+    },
   };
 }
 
@@ -114,5 +125,12 @@ export async function chromiumRunner(impl, { B, T }, { q, k, v }, { threads = 1,
 export async function closeChromium() {
   const all = [...pages.values()];
   pages.clear();
-  await Promise.all(all.map((p) => p.then((b) => b.close(), () => {})));
+  await Promise.all(
+    all.map((p) =>
+      p.then(
+        (b) => b.close(),
+        () => {},
+      ),
+    ),
+  );
 }

@@ -49,7 +49,8 @@ int main(int argc, char** argv) try {
     cmd >> op;
     if (op == "out") {
       run();
-      std::ofstream(dir + "/out.f32", std::ios::binary).write(reinterpret_cast<const char*>(out.data()), std::streamsize(n * sizeof(float)));
+      std::ofstream(dir + "/out.f32", std::ios::binary)
+          .write(reinterpret_cast<const char*>(out.data()), std::streamsize(n * sizeof(float)));
       std::cout << "{\"ok\":true}" << std::endl;
     } else if (op == "time") {
       double min_ms = 0;

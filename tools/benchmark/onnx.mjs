@@ -32,12 +32,30 @@ function field(num, value) {
 }
 
 const FLOAT = 1; // TensorProto.DataType.FLOAT
-const tensorType = (name, dims) => field(2, [field(1, [field(1, FLOAT), field(2, dims.map((d) => field(1, [field(1, d)])))])]);
+const tensorType = (name, dims) =>
+  field(2, [
+    field(1, [
+      field(1, FLOAT),
+      field(
+        2,
+        dims.map((d) => field(1, [field(1, d)])),
+      ),
+    ]),
+  ]);
 const valueInfo = (name, dims) => [field(1, name), tensorType(name, dims)];
-const initializer = (name, dims, data) =>
-  [dims.map((d) => field(1, d)), field(2, FLOAT), field(8, name), field(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength))];
-const node = (op, inputs, outputs, attrs = []) =>
-  [inputs.map((i) => field(1, i)), outputs.map((o) => field(2, o)), field(3, `${op}_${outputs[0]}`), field(4, op), attrs];
+const initializer = (name, dims, data) => [
+  dims.map((d) => field(1, d)),
+  field(2, FLOAT),
+  field(8, name),
+  field(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
+];
+const node = (op, inputs, outputs, attrs = []) => [
+  inputs.map((i) => field(1, i)),
+  outputs.map((o) => field(2, o)),
+  field(3, `${op}_${outputs[0]}`),
+  field(4, op),
+  attrs,
+];
 const attrInt = (name, i) => field(5, [field(1, name), field(20, 2), field(3, i)]);
 const attrInts = (name, ints) => field(5, [field(1, name), field(20, 7), ints.map((i) => field(8, i))]);
 
@@ -60,12 +78,19 @@ export function attentionModel({ B, H, T, d, causal, scale = 1 / Math.sqrt(d) })
   nodes.push(node('Softmax', [scores], ['P'], [attrInt('axis', -1)]), node('MatMul', ['P', 'V'], ['out']));
   const shape = [B, H, T, d];
   const graph = [
-    nodes.map((n) => field(1, n)), field(2, 'attention'), inits.map((t) => field(5, t)),
-    ['Q', 'K', 'V'].map((n) => field(11, valueInfo(n, shape))), field(12, valueInfo('out', shape)),
+    nodes.map((n) => field(1, n)),
+    field(2, 'attention'),
+    inits.map((t) => field(5, t)),
+    ['Q', 'K', 'V'].map((n) => field(11, valueInfo(n, shape))),
+    field(12, valueInfo('out', shape)),
   ];
   const model = [field(1, 8), field(2, 'attnlab-bench'), field(7, graph), field(8, [field(1, ''), field(2, 17)])];
-  const all = model.flat(Infinity), out = new Uint8Array(size(all));
+  const all = model.flat(Infinity),
+    out = new Uint8Array(size(all));
   let at = 0;
-  for (const p of all) { out.set(p, at); at += p.length; }
+  for (const p of all) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }

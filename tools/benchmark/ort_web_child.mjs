@@ -19,10 +19,19 @@ const read = (name) => {
   return new Float32Array(buf.buffer, buf.byteOffset, size);
 };
 const [q, k, v] = ['q', 'k', 'v'].map(read);
-const session = await ort.InferenceSession.create(attentionModel({ B: b, H: h, T: t, d: dd, causal: causal === '1' }),
-  { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+const session = await ort.InferenceSession.create(attentionModel({ B: b, H: h, T: t, d: dd, causal: causal === '1' }), {
+  executionProviders: ['wasm'],
+  graphOptimizationLevel: 'all',
+});
 const dims = [b, h, t, dd];
-const run = async () => (await session.run({ Q: new ort.Tensor('float32', q, dims), K: new ort.Tensor('float32', k, dims), V: new ort.Tensor('float32', v, dims) })).out.data;
+const run = async () =>
+  (
+    await session.run({
+      Q: new ort.Tensor('float32', q, dims),
+      K: new ort.Tensor('float32', k, dims),
+      V: new ort.Tensor('float32', v, dims),
+    })
+  ).out.data;
 
 const say = (x) => process.stdout.write(`${JSON.stringify(x)}\n`);
 say({ threads: ort.env.wasm.numThreads, version: ort.env.versions?.web ?? '?' });
@@ -32,7 +41,8 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
     fs.writeFileSync(path.join(dir, 'out.f32'), await run());
     say({ ok: true });
   } else if (op === 'time') {
-    const samples = [], start = performance.now();
+    const samples = [],
+      start = performance.now();
     do {
       const t0 = performance.now();
       await run();

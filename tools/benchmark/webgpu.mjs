@@ -15,17 +15,23 @@ import { D, H, CAUSAL, TOL, makeInputs, reference, median } from './workload.mjs
 
 export const WEBGPU_IMPLS = ['attnlab-webgpu', 'ort-web-webgpu'];
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SETUP_HINT = 'tools/setup --browser installs chromium and libvulkan1; VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json selects SwiftShader';
+const SETUP_HINT =
+  'tools/setup --browser installs chromium and libvulkan1; VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json selects SwiftShader';
 
 /** '<vendor> <architecture> (<description>)[, fallback adapter]' from a GPUAdapterInfo-like object. */
-export const adapterName = (a) => (a ? `${a.vendor || '?'} ${a.architecture || '?'}${a.description ? ` (${a.description})` : ''}${a.isFallbackAdapter ? ', fallback adapter' : ''}` : null);
+export const adapterName = (a) =>
+  a
+    ? `${a.vendor || '?'} ${a.architecture || '?'}${a.description ? ` (${a.description})` : ''}${a.isFallbackAdapter ? ', fallback adapter' : ''}`
+    : null;
 
 // A host opens once and gives runners: setup(impl, T, inputs) -> { adapter, call(wantOut) -> { ms, out? }, close() }.
 async function nodeHost() {
   let gpu;
   try {
     gpu = await createWebGpuAttention({ timeoutMs: 20000 });
-  } catch (e) { throw new Error(`${e.message} (${SETUP_HINT})`, { cause: e }); }
+  } catch (e) {
+    throw new Error(`${e.message} (${SETUP_HINT})`, { cause: e });
+  }
   return {
     async setup(impl, T, { q, k, v }) {
       if (impl !== 'attnlab-webgpu') throw new Error(`${impl} does not run in Node`);
@@ -91,13 +97,17 @@ globalThis.ready = true;
 async function chromiumHost() {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (${SETUP_HINT})`);
   const ortDist = path.join(here, 'node_modules/onnxruntime-web/dist');
-  if (!existsSync(ortDist)) throw new Error(`no ${path.relative(process.cwd(), ortDist)}: tools/bench installs the peers`);
+  if (!existsSync(ortDist))
+    throw new Error(`no ${path.relative(process.cwd(), ortDist)}: tools/bench installs the peers`);
   const { openGpuPage } = await import('../lib/gpu-page.mjs');
   const b = await openGpuPage({ source: PAGE, links: { ort: ortDist } });
   const ev = b.evaluate;
   return {
     async setup(impl, T, { q, k, v }) {
-      const r = await ev((a) => globalThis.bench.setup(...a), [impl, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }]);
+      const r = await ev(
+        (a) => globalThis.bench.setup(...a),
+        [impl, T, D, CAUSAL, { q: Array.from(q), k: Array.from(k), v: Array.from(v) }],
+      );
       return {
         adapter: adapterName(r.adapter),
         call: (wantOut) => ev((a) => globalThis.bench.call(...a), [r.id, wantOut]),
@@ -113,10 +123,16 @@ async function chromiumHost() {
  * T in `sizes`; `impls` picks from WEBGPU_IMPLS. A host that cannot start gives rows with `error`.
  */
 export async function webgpuRows({ sizes = [256, 1024], runs = 5, impls = WEBGPU_IMPLS } = {}) {
-  const plan = [['attnlab-webgpu', 'node', nodeHost], ['attnlab-webgpu', 'chromium', chromiumHost], ['ort-web-webgpu', 'chromium', chromiumHost]]
-    .filter(([impl]) => impls.includes(impl));
-  const hosts = new Map();  // name -> Promise<host>, opened on first use
-  const open = (name, make) => { if (!hosts.has(name)) hosts.set(name, make()); return hosts.get(name); };
+  const plan = [
+    ['attnlab-webgpu', 'node', nodeHost],
+    ['attnlab-webgpu', 'chromium', chromiumHost],
+    ['ort-web-webgpu', 'chromium', chromiumHost],
+  ].filter(([impl]) => impls.includes(impl));
+  const hosts = new Map(); // name -> Promise<host>, opened on first use
+  const open = (name, make) => {
+    if (!hosts.has(name)) hosts.set(name, make());
+    return hosts.get(name);
+  };
   const rows = [];
   try {
     for (const T of sizes) {
@@ -124,7 +140,19 @@ export async function webgpuRows({ sizes = [256, 1024], runs = 5, impls = WEBGPU
       const maxErr = reference({ B: 1, T }, inputs);
       const active = [];
       for (const [impl, host, make] of plan) {
-        const row = { impl, host, adapter: null, B: 1, H, T, d: D, causal: CAUSAL, ms_median: null, first_ms: null, max_abs_err: null };
+        const row = {
+          impl,
+          host,
+          adapter: null,
+          B: 1,
+          H,
+          T,
+          d: D,
+          causal: CAUSAL,
+          ms_median: null,
+          first_ms: null,
+          max_abs_err: null,
+        };
         rows.push(row);
         try {
           const runner = await (await open(host, make)).setup(impl, T, inputs);
@@ -143,7 +171,11 @@ export async function webgpuRows({ sizes = [256, 1024], runs = 5, impls = WEBGPU
       }
       for (let r = 0; r < runs; r++) {
         for (const a of active.filter((x) => !x.row.error)) {
-          try { a.samples.push((await a.runner.call(false)).ms); } catch (e) { a.row.error = e.message.split('\n')[0]; }
+          try {
+            a.samples.push((await a.runner.call(false)).ms);
+          } catch (e) {
+            a.row.error = e.message.split('\n')[0];
+          }
         }
       }
       for (const a of active) {
@@ -153,7 +185,11 @@ export async function webgpuRows({ sizes = [256, 1024], runs = 5, impls = WEBGPU
       }
     }
   } finally {
-    for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
+    for (const h of hosts.values())
+      await h.then(
+        (x) => x.close(),
+        () => {},
+      );
   }
   return rows;
 }

@@ -21,15 +21,29 @@ export async function openGpuPage({ entry, source, links = {}, webgpu = true }) 
   const dir = await mkdtemp(join(tmpdir(), 'attnlab-webgpu-'));
   await esbuild.build({
     ...(entry ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: root, sourcefile: 'page.mjs' } }),
-    bundle: true, format: 'esm', outfile: join(dir, 'page.js'), loader: { '.wgsl': 'text' }, logLevel: 'error',
+    bundle: true,
+    format: 'esm',
+    outfile: join(dir, 'page.js'),
+    loader: { '.wgsl': 'text' },
+    logLevel: 'error',
     external: Object.keys(links).map((name) => `/${name}/*`),
   });
-  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>attnlab webgpu</title><script type="module" src="page.js"></script>');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>attnlab webgpu</title><script type="module" src="page.js"></script>',
+  );
   await writeFile(join(dir, 'favicon.ico'), '');
   for (const [name, target] of Object.entries(links)) await symlink(target, join(dir, name));
   const server = await startServer({ dir });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])] });
-  const close = async () => { await browser.close(); await server.close(); await rm(dir, { recursive: true, force: true }); };
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...ARGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
+  });
+  const close = async () => {
+    await browser.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -37,9 +51,13 @@ export async function openGpuPage({ entry, source, links = {}, webgpu = true }) 
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(server.url);
     await page.waitForFunction(() => globalThis.ready === true, null, { timeout: 15000 });
-    const evaluate = (fn, arg) => page.evaluate(fn, arg).catch((e) => {
-      throw new Error(`${e.message.split('\n')[0]}${errors.length ? `; page: ${errors.join('; ')}` : ''}`);
-    });
+    const evaluate = (fn, arg) =>
+      page.evaluate(fn, arg).catch((e) => {
+        throw new Error(`${e.message.split('\n')[0]}${errors.length ? `; page: ${errors.join('; ')}` : ''}`);
+      });
     return { page, errors, evaluate, close };
-  } catch (e) { await close(); throw e; }
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }

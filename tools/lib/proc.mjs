@@ -10,7 +10,11 @@ export function treeRss(pid) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
-    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; } // gone meanwhile
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    } // gone meanwhile
     const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]; // "(comm)" may hold spaces
     if (!children.has(ppid)) children.set(ppid, []);
     children.get(ppid).push(+entry);
@@ -20,7 +24,11 @@ export function treeRss(pid) {
   for (const queue = [pid]; queue.length;) {
     const p = queue.pop();
     pids.push(p);
-    try { bytes += 1024 * +(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
+    try {
+      bytes += 1024 * +(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      /* exited */
+    }
     queue.push(...(children.get(p) ?? []));
   }
   return { bytes, pids };

@@ -79,8 +79,8 @@ val attention_f32(const val& q, const val& k, const val& v, std::size_t B, std::
   std::vector<float> w(weights ? B * H * Tq * Tk : 0);
 #ifdef __EMSCRIPTEN_PTHREADS__
   if (b.pool)
-    b.last_parallel = fused::attention_f32_parallel(qh, kh, vh, b.out.data(), weights ? w.data() : nullptr, s, o,
-                                                    b.pws, *b.pool, b.threads, b.min_work);
+    b.last_parallel = fused::attention_f32_parallel(qh, kh, vh, b.out.data(), weights ? w.data() : nullptr, s, o, b.pws,
+                                                    *b.pool, b.threads, b.min_work);
   else
 #endif
     fused::attention_f32(qh, kh, vh, b.out.data(), weights ? w.data() : nullptr, s, o, &b.ws);

@@ -26,7 +26,8 @@ val causal_mask(val T) {
 }
 
 val softmax(val x, val axis) {
-  return guarded([&] { return to_js(ref::softmax(tensor(x), static_cast<std::ptrdiff_t>(number(axis, "softmax: axis")))); });
+  return guarded(
+      [&] { return to_js(ref::softmax(tensor(x), static_cast<std::ptrdiff_t>(number(axis, "softmax: axis")))); });
 }
 
 val matmul(val a, val b) {
@@ -49,7 +50,8 @@ val causal_self_attention(val x, val wq, val wk, val wv) {
 }
 
 val attention_loops(val q, val k, val v, val mask) {
-  return guarded([&] { return result_js(ref::attention_loops(tensor(q), tensor(k), tensor(v), optional_tensor<bool>(mask))); });
+  return guarded(
+      [&] { return result_js(ref::attention_loops(tensor(q), tensor(k), tensor(v), optional_tensor<bool>(mask))); });
 }
 
 }  // namespace

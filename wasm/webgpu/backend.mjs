@@ -16,7 +16,8 @@ import { loadCore as defaultLoadCore, simdFlavour, BACKEND_NAMES } from '../inde
  * The loadCore flavour of a CPU backend ('simd': the relaxed-SIMD build where the engine has it, threaded
  * where threads are supported and `threads` (default: the core count) > 1); 'auto' otherwise.
  */
-export const flavourFor = (backend, { threads } = {}) => ({ simd: () => simdFlavour({ threads }), wasm: () => 'baseline' })[backend]?.() ?? 'auto';
+export const flavourFor = (backend, { threads } = {}) =>
+  ({ simd: () => simdFlavour({ threads }), wasm: () => 'baseline' })[backend]?.() ?? 'auto';
 
 /** Reads `?backend=` (page) or `--backend X` / `--backend=X` (CLI, bench); 'auto' when absent. */
 export function backendFromArgs(source) {
@@ -37,39 +38,71 @@ export function backendFromArgs(source) {
  *   threads: for the CPU backends (loadCore's option; default: the core count where threads are supported)
  * @returns {Promise<{ name, reason, tried, adapterInfo?, core?, webgpu?, attentionF32(args): Promise<{out, weights?}>, destroy() }>}
  */
-export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, loadCore = defaultLoadCore, onFallback, threads } = {}) {
-  if (!BACKEND_NAMES.includes(backend)) throw new Error(`chooseBackend: backend "${backend}" is not one of ${BACKEND_NAMES.join(', ')}`);
-  const tried = [];  // [{ name, error }] for every backend that did not load
-  let cur = null, be = null;  // be is set once chosen: a GPU failure before that shows at the first call
-  let switching = null;       // the one switch to the CPU, however many failures report it
+export async function chooseBackend({
+  backend = 'auto',
+  gpu,
+  timeoutMs = 10000,
+  loadCore = defaultLoadCore,
+  onFallback,
+  threads,
+} = {}) {
+  if (!BACKEND_NAMES.includes(backend))
+    throw new Error(`chooseBackend: backend "${backend}" is not one of ${BACKEND_NAMES.join(', ')}`);
+  const tried = []; // [{ name, error }] for every backend that did not load
+  let cur = null,
+    be = null; // be is set once chosen: a GPU failure before that shows at the first call
+  let switching = null; // the one switch to the CPU, however many failures report it
 
   async function open(name) {
     if (name === 'webgpu') {
       // Under 'auto' a lost device or an uncaptured error switches to the CPU right away.
-      const g = await createWebGpuAttention({ gpu, timeoutMs, onError: backend === 'auto' ? (e) => { if (be) fallBack(e).catch(() => {}); } : undefined });
+      const g = await createWebGpuAttention({
+        gpu,
+        timeoutMs,
+        onError:
+          backend === 'auto'
+            ? (e) => {
+                if (be) fallBack(e).catch(() => {});
+              }
+            : undefined,
+      });
       const a = g.adapterInfo;
       const software = a.isFallbackAdapter || /swiftshader/i.test(`${a.architecture} ${a.device}`);
-      return { name, gpu: g, adapterInfo: a, detail: `WebGPU adapter ${a.vendor} ${a.architecture}${software ? ' (software rasteriser: no faster than the CPU)' : ''}` };
+      return {
+        name,
+        gpu: g,
+        adapterInfo: a,
+        detail: `WebGPU adapter ${a.vendor} ${a.architecture}${software ? ' (software rasteriser: no faster than the CPU)' : ''}`,
+      };
     }
     const flavour = flavourFor(name, { threads });
     const core = await loadCore({ flavour, threads });
-    if (core.flavour !== flavour) throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
+    if (core.flavour !== flavour)
+      throw new Error(`loadCore({ flavour: '${flavour}' }) returned the '${core.flavour}' build`);
     if (typeof core.attentionF32 !== 'function') throw new Error('this WASM core has no attentionF32');
-    const n = (await core.threadsReady) ?? core.threads?.() ?? 1;  // a threaded build's pool starts just after load
+    const n = (await core.threadsReady) ?? core.threads?.() ?? 1; // a threaded build's pool starts just after load
     return { name, core, detail: `WASM core, ${core.flavour} build${n > 1 ? `, ${n} threads` : ''}` };
   }
   async function first(names) {
     for (const name of names) {
-      try { return await open(name); } catch (e) { tried.push({ name, error: e.message }); }
+      try {
+        return await open(name);
+      } catch (e) {
+        tried.push({ name, error: e.message });
+      }
     }
     return null;
   }
 
   const order = backend === 'auto' ? ['webgpu', 'simd', 'wasm'] : [backend];
   cur = await first(order);
-  if (!cur) throw new Error(`chooseBackend(${backend}): nothing loaded: ` + tried.map((t) => `${t.name}: ${t.error}`).join('; '));
-  const why = () => (backend === 'auto' ? `auto: ${cur.detail}` : `requested: ${cur.detail}`)
-    + (tried.length ? `; unavailable: ${tried.map((t) => `${t.name} (${t.error})`).join(', ')}` : '');
+  if (!cur)
+    throw new Error(
+      `chooseBackend(${backend}): nothing loaded: ` + tried.map((t) => `${t.name}: ${t.error}`).join('; '),
+    );
+  const why = () =>
+    (backend === 'auto' ? `auto: ${cur.detail}` : `requested: ${cur.detail}`) +
+    (tried.length ? `; unavailable: ${tried.map((t) => `${t.name} (${t.error})`).join(', ')}` : '');
 
   let cpu = cur.core ? cur : null;
   async function cpuBackend() {
@@ -99,7 +132,9 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
     adapterInfo: cur.adapterInfo ?? null,
     core: cur.core ?? null,
     /** The WebGPU attention object (index.mjs) while WebGPU is in use, else null. */
-    get webgpu() { return cur.gpu ?? null; },
+    get webgpu() {
+      return cur.gpu ?? null;
+    },
     async attentionF32(args) {
       if (switching) await switching;
       if (cur.core) return cur.core.attentionF32(args);
@@ -113,7 +148,9 @@ export async function chooseBackend({ backend = 'auto', gpu, timeoutMs = 10000, 
         return cur.core.attentionF32(args);
       }
     },
-    destroy() { cur.gpu?.destroy(); },
+    destroy() {
+      cur.gpu?.destroy();
+    },
   };
   return be;
 }

@@ -9,7 +9,7 @@
 // Browser: import ./browser.mjs instead (it registers the WGSL through esbuild's text loader).
 
 const KERNEL = 'attention.wgsl';
-const D_MAX = 128;  // = 4 * D4_MAX in attention.wgsl (register arrays)
+const D_MAX = 128; // = 4 * D4_MAX in attention.wgsl (register arrays)
 // Workgroup memory for the K and V tiles. Not the 16 KiB limit: SwiftShader compiles the mandatory
 // zero-initialisation of workgroup memory into straight-line code, so a pipeline with 16 KiB took
 // ~4 s to build here against ~1 s with 8 KiB, and ran no faster (BK=16 vs 32 at d=64).
@@ -33,13 +33,19 @@ function kernelSource() {
   if (shaderSources) return shaderSources.attention;
   // process.getBuiltinModule (Node >= 20.16) keeps `node:fs` out of browser bundles.
   const fs = globalThis.process?.getBuiltinModule?.('node:fs');
-  if (!fs) throw new Error(`WebGPU attention: no WGSL source; in a browser import wasm/webgpu/browser.mjs (esbuild --loader:.wgsl=text) or call setShaderSources()`);
+  if (!fs)
+    throw new Error(
+      `WebGPU attention: no WGSL source; in a browser import wasm/webgpu/browser.mjs (esbuild --loader:.wgsl=text) or call setShaderSources()`,
+    );
   return fs.readFileSync(new URL(`./${KERNEL}`, import.meta.url), 'utf8');
 }
 
 /** Thrown when the GPU is gone or misbehaved: the caller should fall back to the CPU path. */
 export class WebGpuUnavailableError extends Error {
-  constructor(message, options) { super(message, options); this.name = 'WebGpuUnavailableError'; }
+  constructor(message, options) {
+    super(message, options);
+    this.name = 'WebGpuUnavailableError';
+  }
 }
 
 function withTimeout(promise, ms, what) {
@@ -54,12 +60,18 @@ function withTimeout(promise, ms, what) {
 async function defaultGpu() {
   if (globalThis.navigator?.gpu) return { gpu: globalThis.navigator.gpu };
   if (!globalThis.process?.versions?.node) {
-    throw new WebGpuUnavailableError('WebGPU unavailable: navigator.gpu is undefined (needs a secure context and a browser with WebGPU enabled)');
+    throw new WebGpuUnavailableError(
+      'WebGPU unavailable: navigator.gpu is undefined (needs a secure context and a browser with WebGPU enabled)',
+    );
   }
-  const spec = 'webgpu';  // not a literal: bundlers must not pull Dawn's Node addon into a web page
+  const spec = 'webgpu'; // not a literal: bundlers must not pull Dawn's Node addon into a web page
   let mod;
-  try { mod = await import(spec); } catch (e) {
-    throw new WebGpuUnavailableError(`WebGPU unavailable in Node: cannot load npm "webgpu" (${e.message})`, { cause: e });
+  try {
+    mod = await import(spec);
+  } catch (e) {
+    throw new WebGpuUnavailableError(`WebGPU unavailable in Node: cannot load npm "webgpu" (${e.message})`, {
+      cause: e,
+    });
   }
   // The object from create() must outlive every GPU call (Dawn crashes at random otherwise): we keep it.
   return { gpu: mod.create([]), node: true };
@@ -73,7 +85,8 @@ function plainInfo(info) {
 
 /** Checks the Float32 fast-path arguments; returns the resolved shape or throws naming the sizes. */
 export function checkArgs(args, where = 'attentionF32') {
-  if (args === null || typeof args !== 'object') throw new TypeError(`${where}: expected an options object { q, k, v, Tq, d, ... }`);
+  if (args === null || typeof args !== 'object')
+    throw new TypeError(`${where}: expected an options object { q, k, v, Tq, d, ... }`);
   const { q, k, v, B = 1, H = 1, Tq, causal = false, scale = null, weights = false } = args;
   const Tk = args.Tk ?? Tq;
   const d = args.d;
@@ -82,12 +95,32 @@ export function checkArgs(args, where = 'attentionF32') {
     if (!Number.isInteger(x) || x < 1) throw new RangeError(`${where}: ${name} must be a positive integer, got ${x}`);
   }
   const dims = `B=${B}, H=${H}, Tq=${Tq}, Tk=${Tk}, d=${d}, dv=${dv}`;
-  for (const [name, x, want, shp] of [['q', q, B * H * Tq * d, '(B,H,Tq,d)'], ['k', k, B * H * Tk * d, '(B,H,Tk,d)'], ['v', v, B * H * Tk * dv, '(B,H,Tk,dv)']]) {
-    if (!(x instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a Float32Array, got ${x?.constructor?.name ?? typeof x}`);
-    if (x.length !== want) throw new RangeError(`${where}: ${name} has ${x.length} elements but ${shp} with ${dims} needs ${want}`);
+  for (const [name, x, want, shp] of [
+    ['q', q, B * H * Tq * d, '(B,H,Tq,d)'],
+    ['k', k, B * H * Tk * d, '(B,H,Tk,d)'],
+    ['v', v, B * H * Tk * dv, '(B,H,Tk,dv)'],
+  ]) {
+    if (!(x instanceof Float32Array))
+      throw new TypeError(`${where}: ${name} must be a Float32Array, got ${x?.constructor?.name ?? typeof x}`);
+    if (x.length !== want)
+      throw new RangeError(`${where}: ${name} has ${x.length} elements but ${shp} with ${dims} needs ${want}`);
   }
-  if (scale !== null && !Number.isFinite(scale)) throw new RangeError(`${where}: scale must be a finite number or null, got ${scale}`);
-  return { q, k, v, B, H, Tq, Tk, d, dv, causal: Boolean(causal), scale: scale ?? 1 / Math.sqrt(d), weights: Boolean(weights) };
+  if (scale !== null && !Number.isFinite(scale))
+    throw new RangeError(`${where}: scale must be a finite number or null, got ${scale}`);
+  return {
+    q,
+    k,
+    v,
+    B,
+    H,
+    Tq,
+    Tk,
+    d,
+    dv,
+    causal: Boolean(causal),
+    scale: scale ?? 1 / Math.sqrt(d),
+    weights: Boolean(weights),
+  };
 }
 
 /**
@@ -98,25 +131,39 @@ export function checkArgs(args, where = 'attentionF32') {
  */
 export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, callTimeoutMs = 60000, onError } = {}) {
   const code = kernelSource();
-  let keep = null;  // Dawn's GPU object in Node, referenced until destroy()
+  let keep = null; // Dawn's GPU object in Node, referenced until destroy()
   let adapterInfo;
   const ownsDevice = !device;
   if (!device) {
-    if (!gpu) { const g = await defaultGpu(); gpu = g.gpu; if (g.node) keep = gpu; }
-    const adapter = await withTimeout(gpu.requestAdapter({ powerPreference: 'high-performance' }), timeoutMs, 'requestAdapter()');
+    if (!gpu) {
+      const g = await defaultGpu();
+      gpu = g.gpu;
+      if (g.node) keep = gpu;
+    }
+    const adapter = await withTimeout(
+      gpu.requestAdapter({ powerPreference: 'high-performance' }),
+      timeoutMs,
+      'requestAdapter()',
+    );
     if (!adapter) {
-      const hint = keep ? ' (Node without a GPU: set LD_LIBRARY_PATH=/usr/lib/chromium VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json)' : '';
+      const hint = keep
+        ? ' (Node without a GPU: set LD_LIBRARY_PATH=/usr/lib/chromium VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json)'
+        : '';
       throw new WebGpuUnavailableError(`WebGPU unavailable: requestAdapter() returned null${hint}`);
     }
     adapterInfo = plainInfo(adapter.info);
     const want = ['maxComputeWorkgroupStorageSize', 'maxStorageBufferBindingSize', 'maxBufferSize'];
     const requiredLimits = Object.fromEntries(want.map((n) => [n, adapter.limits[n]]));
-    device = await withTimeout(adapter.requestDevice({ requiredLimits, label: 'attnlab' }), timeoutMs, 'requestDevice()');
+    device = await withTimeout(
+      adapter.requestDevice({ requiredLimits, label: 'attnlab' }),
+      timeoutMs,
+      'requestDevice()',
+    );
   } else {
     adapterInfo = plainInfo(device.adapterInfo);
   }
 
-  let failure = null;  // once set, every call rejects with it
+  let failure = null; // once set, every call rejects with it
   let destroyed = false;
   const fail = (err) => {
     if (!failure) failure = err;
@@ -135,9 +182,11 @@ export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, ca
   const info = await module.getCompilationInfo();
   const errors = info.messages.filter((m) => m.type === 'error');
   if (errors.length) {
-    destroyed = true;  // nothing to report about our own device any more
+    destroyed = true; // nothing to report about our own device any more
     if (ownsDevice) device.destroy();
-    throw new Error(`${KERNEL} does not compile:\n` + errors.map((m) => `  ${m.lineNum}:${m.linePos} ${m.message}`).join('\n'));
+    throw new Error(
+      `${KERNEL} does not compile:\n` + errors.map((m) => `  ${m.lineNum}:${m.linePos} ${m.message}`).join('\n'),
+    );
   }
   const entry = (binding, type) => ({ binding, visibility: COMPUTE, buffer: { type } });
   const layout = device.createBindGroupLayout({
@@ -154,17 +203,27 @@ export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, ca
     let dcap4 = 1;
     while (dcap4 * 4 < Math.max(d, dv)) dcap4 *= 2;
     const bk = Math.min(64, Math.floor(tileBytes / (2 * 16 * dcap4)));
-    if (bk < 1) throw new RangeError(`WebGPU attention: d=${d}, dv=${dv} do not fit ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory`);
+    if (bk < 1)
+      throw new RangeError(
+        `WebGPU attention: d=${d}, dv=${dv} do not fit ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory`,
+      );
     return { WG: 64, BK: bk, DCAP4: dcap4 };
   }
   function pipeline(t, withWeights) {
     const key = `${t.DCAP4}/${t.BK}/${withWeights}`;
     if (!pipelines.has(key)) {
-      pipelines.set(key, device.createComputePipelineAsync({
-        label: `attention ${key}`,
-        layout: pipelineLayout,
-        compute: { module, entryPoint: 'main', constants: { WG: t.WG, BK: t.BK, DCAP4: t.DCAP4, WRITE_WEIGHTS: withWeights ? 1 : 0 } },
-      }));
+      pipelines.set(
+        key,
+        device.createComputePipelineAsync({
+          label: `attention ${key}`,
+          layout: pipelineLayout,
+          compute: {
+            module,
+            entryPoint: 'main',
+            constants: { WG: t.WG, BK: t.BK, DCAP4: t.DCAP4, WRITE_WEIGHTS: withWeights ? 1 : 0 },
+          },
+        }),
+      );
     }
     return pipelines.get(key);
   }
@@ -189,11 +248,21 @@ export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, ca
     if (failure) throw failure;
     const { B, H, Tq, Tk, d, dv } = a;
     const BH = B * H;
-    const qOff = 0, kOff = a.q.length, vOff = kOff + a.k.length;
-    const inFloats = vOff + a.v.length, outFloats = BH * Tq * dv, wFloats = a.weights ? BH * Tq * Tk : 0;
-    for (const [what, floats] of [['q, k and v together', inFloats], ['out', outFloats], ['weights', wFloats]]) {
+    const qOff = 0,
+      kOff = a.q.length,
+      vOff = kOff + a.k.length;
+    const inFloats = vOff + a.v.length,
+      outFloats = BH * Tq * dv,
+      wFloats = a.weights ? BH * Tq * Tk : 0;
+    for (const [what, floats] of [
+      ['q, k and v together', inFloats],
+      ['out', outFloats],
+      ['weights', wFloats],
+    ]) {
       if (floats * 4 > limits.maxStorageBufferBindingSize) {
-        throw new RangeError(`WebGPU attention: ${what} (B=${B}, H=${H}, Tq=${Tq}, Tk=${Tk}, d=${d}, dv=${dv}) need ${floats * 4} bytes, over maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`);
+        throw new RangeError(
+          `WebGPU attention: ${what} (B=${B}, H=${H}, Tq=${Tq}, Tk=${Tk}, d=${d}, dv=${dv}) need ${floats * 4} bytes, over maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`,
+        );
       }
     }
     const t = tiling(d, dv);
@@ -233,14 +302,21 @@ export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, ca
 
     const bytes = (outFloats + wFloats) * 4;
     try {
-      await withTimeout(readback.mapAsync(MAP_READ, 0, bytes), callTimeoutMs, `attention (B=${B}, H=${H}, Tq=${Tq}, Tk=${Tk}, d=${d})`);
+      await withTimeout(
+        readback.mapAsync(MAP_READ, 0, bytes),
+        callTimeoutMs,
+        `attention (B=${B}, H=${H}, Tq=${Tq}, Tk=${Tk}, d=${d})`,
+      );
     } catch (e) {
-      const err = e instanceof WebGpuUnavailableError ? e : new WebGpuUnavailableError(`WebGPU: reading results failed: ${e.message}`, { cause: e });
-      fail(err);  // the queue may still hold the work: this object is unusable now
+      const err =
+        e instanceof WebGpuUnavailableError
+          ? e
+          : new WebGpuUnavailableError(`WebGPU: reading results failed: ${e.message}`, { cause: e });
+      fail(err); // the queue may still hold the work: this object is unusable now
       throw err;
     }
     const all = new Float32Array(readback.getMappedRange(0, bytes));
-    const res = { out: all.slice(0, outFloats) };  // fresh copies, the caller owns them
+    const res = { out: all.slice(0, outFloats) }; // fresh copies, the caller owns them
     if (wFloats) res.weights = all.slice(outFloats);
     readback.unmap();
     return res;
@@ -249,23 +325,29 @@ export async function createWebGpuAttention({ gpu, device, timeoutMs = 10000, ca
   /** null if this object can run the call, else why not (the CPU path can). */
   function unsupported(args) {
     const { d, dv } = checkArgs(args);
-    return d > D_MAX || dv > D_MAX ? `d=${d}, dv=${dv}: the WebGPU kernel holds rows in registers, d and dv must be <= ${D_MAX}` : null;
+    return d > D_MAX || dv > D_MAX
+      ? `d=${d}, dv=${dv}: the WebGPU kernel holds rows in registers, d and dv must be <= ${D_MAX}`
+      : null;
   }
 
-  let chain = Promise.resolve();  // calls share the pool: run them one at a time
+  let chain = Promise.resolve(); // calls share the pool: run them one at a time
   return {
     adapterInfo,
     device,
-    gpu: keep,  // Dawn's GPU object (Node): must stay referenced while the device lives
+    gpu: keep, // Dawn's GPU object (Node): must stay referenced while the device lives
     unsupported,
-    get failure() { return failure; },
+    get failure() {
+      return failure;
+    },
     attentionF32(args) {
       let a;
       try {
         a = checkArgs(args);
         const why = unsupported(args);
         if (why) throw new RangeError(`attentionF32 (WebGPU): ${why}`);
-      } catch (e) { return Promise.reject(e); }
+      } catch (e) {
+        return Promise.reject(e);
+      }
       const p = chain.then(() => run(a));
       chain = p.catch(() => {});
       return p;

@@ -16,12 +16,21 @@ export const flavourLabel = (flavour) => FLAVOURS[flavour]?.label ?? 'WASM';
  * only. `threads` (undefined: the core count) is the threaded build's; 1 picks a single-threaded one.
  */
 export function backendParam(search) {
-  let backend = 'auto', threads, warning = null;
-  try { backend = backendFromArgs(search); } catch (e) { warning = `?${e.message}; using auto`; }
+  let backend = 'auto',
+    threads,
+    warning = null;
+  try {
+    backend = backendFromArgs(search);
+  } catch (e) {
+    warning = `?${e.message}; using auto`;
+  }
   const t = new URLSearchParams(search).get('threads');
   if (t !== null) {
     if (/^[1-9]\d{0,2}$/.test(t)) threads = Number(t);
-    else warning = [warning, `?threads=${t} is not a whole number from 1 to 999; using the core count`].filter(Boolean).join('\n');
+    else
+      warning = [warning, `?threads=${t} is not a whole number from 1 to 999; using the core count`]
+        .filter(Boolean)
+        .join('\n');
   }
   return { backend, threads, flavour: flavourFor(backend, { threads }), warning };
 }
@@ -42,19 +51,47 @@ export function threadsNote(core, threads) {
  */
 export async function pickBackend({ backend, threads, loadCore, onChange }) {
   let be = null;
-  const cpuThreads = () => (be?.core?.threads?.() ?? 1);
+  const cpuThreads = () => be?.core?.threads?.() ?? 1;
   try {
     be = await chooseBackend({
-      backend, loadCore, threads,
-      onFallback: ({ to, reason }) => onChange({ name: to, label: `WebGPU → ${BACKENDS[to].label}`, threads: cpuThreads(), reason, fallback: true, be }),
+      backend,
+      loadCore,
+      threads,
+      onFallback: ({ to, reason }) =>
+        onChange({
+          name: to,
+          label: `WebGPU → ${BACKENDS[to].label}`,
+          threads: cpuThreads(),
+          reason,
+          fallback: true,
+          be,
+        }),
     });
-    onChange({ name: be.name, label: BACKENDS[be.name].label, threads: cpuThreads(), reason: be.reason, fallback: false, be });
+    onChange({
+      name: be.name,
+      label: BACKENDS[be.name].label,
+      threads: cpuThreads(),
+      reason: be.reason,
+      fallback: false,
+      be,
+    });
     return be;
-  } catch (e) { // an explicit backend that is not there: said on the badge, the page keeps grading
-    onChange({ name: backend, label: `${BACKENDS[backend]?.label ?? backend} ✗`, threads: 1, reason: e.message, failed: true, be: null });
+  } catch (e) {
+    // an explicit backend that is not there: said on the badge, the page keeps grading
+    onChange({
+      name: backend,
+      label: `${BACKENDS[backend]?.label ?? backend} ✗`,
+      threads: 1,
+      reason: e.message,
+      failed: true,
+      be: null,
+    });
     return null;
   }
 }
 
 /** True when the adapter is a software rasteriser (SwiftShader): its timings say nothing about GPUs. */
-export const softwareAdapter = (info) => Boolean(info && (info.isFallbackAdapter || /swiftshader/i.test(`${info.architecture} ${info.device} ${info.description}`)));
+export const softwareAdapter = (info) =>
+  Boolean(
+    info && (info.isFallbackAdapter || /swiftshader/i.test(`${info.architecture} ${info.device} ${info.description}`)),
+  );

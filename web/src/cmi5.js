@@ -12,7 +12,10 @@
 import { decodeCode, encodeCode, lmsNote } from './scorm.js';
 
 const verb = (name) => ({ id: `http://adlnet.gov/expapi/verbs/${name}`, display: { 'en-US': name } });
-export const CATEGORY = { cmi5: 'https://w3id.org/xapi/cmi5/context/categories/cmi5', moveOn: 'https://w3id.org/xapi/cmi5/context/categories/moveon' };
+export const CATEGORY = {
+  cmi5: 'https://w3id.org/xapi/cmi5/context/categories/cmi5',
+  moveOn: 'https://w3id.org/xapi/cmi5/context/categories/moveon',
+};
 const MASTERY = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore';
 export const STATE_ID = 'attnlab';
 
@@ -26,8 +29,14 @@ export const isoDuration = (ms) => `PT${Math.round(Math.max(0, ms) / 10) / 100}S
 export async function connectCmi5(host, launch, strings) {
   const root = document.documentElement;
   const note = lmsNote();
-  const say = (text) => { note.textContent = text; note.hidden = !text; };
-  const fail = (e) => { root.dataset.lms = 'failed'; say(strings().refused(e.message ?? String(e))); };
+  const say = (text) => {
+    note.textContent = text;
+    note.hidden = !text;
+  };
+  const fail = (e) => {
+    root.dataset.lms = 'failed';
+    say(strings().refused(e.message ?? String(e)));
+  };
   if (launch instanceof Error) return fail(launch);
 
   let token;
@@ -35,22 +44,35 @@ export async function connectCmi5(host, launch, strings) {
     const url = new URL(path, launch.endpoint);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const r = await fetch(url, {
-      method, keepalive, body: body === undefined ? undefined : JSON.stringify(body),
-      headers: { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      method,
+      keepalive,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: {
+        Authorization: `Basic ${token}`,
+        'X-Experience-API-Version': '1.0.3',
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      },
     });
     if (missingOk && r.status === 404) return null;
     if (!r.ok) throw new Error(`${method} ${url.pathname}: HTTP ${r.status}`);
     return r.status === 204 ? null : r.json().catch(() => null);
   };
-  const stateQuery = (stateId) => ({ stateId, activityId: launch.activityId, agent: JSON.stringify(launch.actor), registration: launch.registration });
+  const stateQuery = (stateId) => ({
+    stateId,
+    activityId: launch.activityId,
+    agent: JSON.stringify(launch.actor),
+    registration: launch.registration,
+  });
 
   let launchData, ours;
   try {
     const answer = await (await fetch(launch.fetch, { method: 'POST' })).json();
     token = answer?.['auth-token'];
-    if (typeof token !== 'string' || !token) throw new Error(`fetch: ${answer?.['error-code'] ?? '?'} ${answer?.['error-text'] ?? 'no auth-token'}`);
+    if (typeof token !== 'string' || !token)
+      throw new Error(`fetch: ${answer?.['error-code'] ?? '?'} ${answer?.['error-text'] ?? 'no auth-token'}`);
     launchData = await xapi('GET', 'activities/state', { query: stateQuery('LMS.LaunchData') });
-    if (!launchData?.contextTemplate || typeof launchData.contextTemplate !== 'object') throw new Error('LMS.LaunchData has no contextTemplate');
+    if (!launchData?.contextTemplate || typeof launchData.contextTemplate !== 'object')
+      throw new Error('LMS.LaunchData has no contextTemplate');
     ours = (await xapi('GET', 'activities/state', { query: stateQuery(STATE_ID), missingOk: true })) ?? {};
   } catch (e) {
     return fail(e);
@@ -67,18 +89,25 @@ export async function connectCmi5(host, launch, strings) {
 
   // A statement about this AU: cmi5 defined ones carry the cmi5 category, and the moveOn one when their
   // result says success or completion; every one carries the context template and the registration.
-  let started = performance.now(), lastTime = 0;
+  let started = performance.now(),
+    lastTime = 0;
   const statement = (name, { result, defined = true, extensions } = {}) => {
     const category = [...(template.contextActivities?.category ?? [])];
     if (defined) category.push({ id: CATEGORY.cmi5, objectType: 'Activity' });
-    if (defined && result && ('success' in result || 'completion' in result)) category.push({ id: CATEGORY.moveOn, objectType: 'Activity' });
+    if (defined && result && ('success' in result || 'completion' in result))
+      category.push({ id: CATEGORY.moveOn, objectType: 'Activity' });
     const time = Math.max(Date.now(), lastTime + 1); // strictly increasing: cmi5 orders a session by timestamp
     lastTime = time;
     return {
-      id: crypto.randomUUID(), actor: launch.actor, verb: verb(name), object: { id: launch.activityId, objectType: 'Activity' },
-      ...(result && { result }), timestamp: new Date(time).toISOString(),
+      id: crypto.randomUUID(),
+      actor: launch.actor,
+      verb: verb(name),
+      object: { id: launch.activityId, objectType: 'Activity' },
+      ...(result && { result }),
+      timestamp: new Date(time).toISOString(),
       context: {
-        ...template, registration: launch.registration,
+        ...template,
+        registration: launch.registration,
         contextActivities: { ...template.contextActivities, ...(category.length && { category }) },
         ...((template.extensions || extensions) && { extensions: { ...template.extensions, ...extensions } }),
       },
@@ -87,10 +116,19 @@ export async function connectCmi5(host, launch, strings) {
   const send = (statements, opts) => xapi('POST', 'statements', { body: statements, ...opts });
   const masteryExt = mastery === null ? undefined : { [MASTERY]: mastery };
 
-  let judged = false, lastScore = null, saving = Promise.resolve();
+  let judged = false,
+    lastScore = null,
+    saving = Promise.resolve();
   const saveState = async () => {
     const code = await encodeCode(host.getCode());
-    saving = saving.catch(() => {}).then(() => xapi('PUT', 'activities/state', { query: stateQuery(STATE_ID), body: { code, passed: !!ours.passed, completed: !!ours.completed } }));
+    saving = saving
+      .catch(() => {})
+      .then(() =>
+        xapi('PUT', 'activities/state', {
+          query: stateQuery(STATE_ID),
+          body: { code, passed: !!ours.passed, completed: !!ours.completed },
+        }),
+      );
     return saving;
   };
 
@@ -132,7 +170,9 @@ export async function connectCmi5(host, launch, strings) {
   let timer = null;
   addEventListener('attnlab:edited', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { saveState().catch(() => {}); }, 1500);
+    timer = setTimeout(() => {
+      saveState().catch(() => {});
+    }, 1500);
   });
 
   let finished = false;
@@ -141,7 +181,8 @@ export async function connectCmi5(host, launch, strings) {
     finished = true;
     const duration = isoDuration(performance.now() - started);
     const out = [];
-    if (normal && !judged && !ours.passed && lastScore) out.push(statement('failed', { result: { score: lastScore, success: false, duration }, extensions: masteryExt }));
+    if (normal && !judged && !ours.passed && lastScore)
+      out.push(statement('failed', { result: { score: lastScore, success: false, duration }, extensions: masteryExt }));
     out.push(statement('terminated', { result: { duration } }));
     send(out, { keepalive: true }).catch(() => {});
   });

@@ -39,5 +39,12 @@ export function renderCheer(el, { report, list, slug, lang, strings, href }) {
   if (!href) return;
   el.append(' ');
   if (!next) return void el.append(s.cheerLast);
-  el.append(`${s.cheerNext} `, Object.assign(document.createElement('a'), { href: href(next.slug), textContent: next.spec.title[lang], className: 'next' }));
+  el.append(
+    `${s.cheerNext} `,
+    Object.assign(document.createElement('a'), {
+      href: href(next.slug),
+      textContent: next.spec.title[lang],
+      className: 'next',
+    }),
+  );
 }

@@ -22,13 +22,24 @@ const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta', 'Tab', 'Escape'];
 /** Escape: the next Tab (or Shift+Tab) moves focus out instead of indenting; any other key ends that. */
 const escapeThenTab = () => {
   let leaving = false;
-  const end = (view) => { if (leaving) { leaving = false; view.setTabFocusMode(false); } };
+  const end = (view) => {
+    if (leaving) {
+      leaving = false;
+      view.setTabFocusMode(false);
+    }
+  };
   return EditorView.domEventHandlers({
     keydown(e, view) {
-      if (e.key === 'Escape') { leaving = true; view.setTabFocusMode(true); } else if (!MODIFIERS.includes(e.key)) end(view);
+      if (e.key === 'Escape') {
+        leaving = true;
+        view.setTabFocusMode(true);
+      } else if (!MODIFIERS.includes(e.key)) end(view);
       return false;
     },
-    blur(e, view) { end(view); return false; },
+    blur(e, view) {
+      end(view);
+      return false;
+    },
   });
 };
 
@@ -37,7 +48,10 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
   const language = new Compartment();
   const indent = new Compartment();
   const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text });
-  const indentExt = (name) => [indentUnit.of(INDENT[name] ?? INDENT.js), EditorState.tabSize.of((INDENT[name] ?? INDENT.js).length)];
+  const indentExt = (name) => [
+    indentUnit.of(INDENT[name] ?? INDENT.js),
+    EditorState.tabSize.of((INDENT[name] ?? INDENT.js).length),
+  ];
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -46,21 +60,41 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
         basicSetup,
         language.of(javascript()),
         indent.of(indentExt(track)),
-        Prec.highest(keymap.of([
-          { key: 'Mod-Enter', run: () => { onRun(); return true; } },
-          { key: 'Shift-Mod-Enter', run: () => { onCheck(); return true; } },
-        ])),
+        Prec.highest(
+          keymap.of([
+            {
+              key: 'Mod-Enter',
+              run: () => {
+                onRun();
+                return true;
+              },
+            },
+            {
+              key: 'Shift-Mod-Enter',
+              run: () => {
+                onCheck();
+                return true;
+              },
+            },
+          ]),
+        ),
         keymap.of([indentWithTab]),
         escapeThenTab(),
-        EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) onChange(u.state.doc.toString());
+        }),
         labelling.of(labelExt(label)),
       ],
     }),
   });
   return {
     view,
-    get value() { return view.state.doc.toString(); },
-    set value(text) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }); },
+    get value() {
+      return view.state.doc.toString();
+    },
+    set value(text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
     /** Moves the cursor to a 1-based line (and column), scrolls it into view and focuses the editor. */
     goTo(line, column = 1) {
       const doc = view.state.doc;
@@ -69,7 +103,9 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
       view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
       view.focus();
     },
-    setLabel(text) { view.dispatch({ effects: labelling.reconfigure(labelExt(text)) }); },
+    setLabel(text) {
+      view.dispatch({ effects: labelling.reconfigure(labelExt(text)) });
+    },
     /** Switches the highlighting and the indentation to a track's language ('js' | 'python'). */
     async setLanguage(name) {
       const lang = await (LANGUAGES[name] ?? LANGUAGES.js)();

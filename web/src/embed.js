@@ -20,7 +20,8 @@ export function connectEmbed(page, parentOrigin, parent = window.parent) {
     if (!m || typeof m !== 'object' || Array.isArray(m) || typeof m.type !== 'string') return;
     if (m.type === 'attnlab:check') checkWhenIdle();
     else if (m.type === 'attnlab:get-code') send({ type: 'attnlab:code', code: page.getCode() });
-    else if (m.type === 'attnlab:set-code' && typeof m.code === 'string' && m.code.length <= MAX_CODE) page.setCode(m.code);
+    else if (m.type === 'attnlab:set-code' && typeof m.code === 'string' && m.code.length <= MAX_CODE)
+      page.setCode(m.code);
   });
 
   // A Check asked for while another action runs (Run, Scale, a Check) starts once it is over.
@@ -29,10 +30,17 @@ export function connectEmbed(page, parentOrigin, parent = window.parent) {
     page.check();
   }
 
-  addEventListener('attnlab:checked', ({ detail: d }) => send({
-    type: 'attnlab:checked', exercise: page.exercise, track: page.track, passed: d.passed, total: d.total,
-    score: d.total ? d.passed / d.total : 0, tests: d.tests.map(({ id, name, status }) => ({ id, name, status })),
-  }));
+  addEventListener('attnlab:checked', ({ detail: d }) =>
+    send({
+      type: 'attnlab:checked',
+      exercise: page.exercise,
+      track: page.track,
+      passed: d.passed,
+      total: d.total,
+      score: d.total ? d.passed / d.total : 0,
+      tests: d.tests.map(({ id, name, status }) => ({ id, name, status })),
+    }),
+  );
 
   // Sized to its content: the parent sets the frame's height from these.
   let height = 0;

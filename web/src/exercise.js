@@ -10,12 +10,17 @@ export const starterOf = (exercise, track, lang) => starterIn(exercise.files, tr
 export const heatmapTokens = (exercise, lang) => labelsIn(exercise.spec.panels?.heatmap?.tokens, lang);
 
 /** Packs in course order (spec.json "order", then slug): { slug, spec } each. */
-export const exercises = Object.values(packs).sort((a, b) => (a.spec.order ?? 100) - (b.spec.order ?? 100) || a.slug.localeCompare(b.slug));
+export const exercises = Object.values(packs).sort(
+  (a, b) => (a.spec.order ?? 100) - (b.spec.order ?? 100) || a.slug.localeCompare(b.slug),
+);
 
 /** → { exercise, unknown } where `unknown` is a requested slug that no pack has (the page says so). */
 export async function chooseExercise(requested, remembered) {
   const known = (slug) => (slug && Object.hasOwn(packs, slug) ? packs[slug] : null);
   const chosen = known(requested) ?? known(remembered) ?? exercises[0];
   const { default: rest } = await chosen.load();
-  return { exercise: { slug: chosen.slug, spec: chosen.spec, ...rest }, unknown: known(requested) ? null : requested ?? null };
+  return {
+    exercise: { slug: chosen.slug, spec: chosen.spec, ...rest },
+    unknown: known(requested) ? null : (requested ?? null),
+  };
 }

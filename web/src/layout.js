@@ -16,7 +16,14 @@ export function createLayout({ embed, first = 'task' }) {
   const panelOf = (tab) => document.getElementById(tab.getAttribute('aria-controls'));
   const wide = matchMedia(WIDE);
   let current = null;
-  if (embed) return { select() {}, showResults() {}, get current() { return null; } };
+  if (embed)
+    return {
+      select() {},
+      showResults() {},
+      get current() {
+        return null;
+      },
+    };
   document.documentElement.classList.add('tabbed');
   for (const tab of tabs) {
     const panel = panelOf(tab);
@@ -39,14 +46,18 @@ export function createLayout({ embed, first = 'task' }) {
       panelOf(tab).hidden = !on && !(wide.matches && tab.dataset.tab === 'code');
       if (on && focus) tab.focus();
     }
-    if (had?.hidden) document.getElementById(tabs.find((tab) => tab.dataset.tab === name).getAttribute('aria-controls')).focus({ preventScroll: true });
+    if (had?.hidden)
+      document
+        .getElementById(tabs.find((tab) => tab.dataset.tab === name).getAttribute('aria-controls'))
+        .focus({ preventScroll: true });
     document.documentElement.dataset.tab = name;
   }
 
   for (const tab of tabs) {
     tab.addEventListener('click', () => select(tab.dataset.tab));
     tab.addEventListener('keydown', (e) => {
-      const list = shown(), i = list.indexOf(tab);
+      const list = shown(),
+        i = list.indexOf(tab);
       const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 }[e.key];
       if (to === undefined) return;
       e.preventDefault();
@@ -58,15 +69,24 @@ export function createLayout({ embed, first = 'task' }) {
   const verdict = document.getElementById('verdict');
   const bar = verdict?.parentElement;
   const cheer = document.getElementById('cheer');
-  const placeVerdict = () => { if (verdict && cheer) (wide.matches ? bar.append(verdict) : cheer.before(verdict)); };
-  wide.addEventListener('change', () => { placeVerdict(); select(current); });
+  const placeVerdict = () => {
+    if (verdict && cheer) wide.matches ? bar.append(verdict) : cheer.before(verdict);
+  };
+  wide.addEventListener('change', () => {
+    placeVerdict();
+    select(current);
+  });
   placeVerdict();
   select(wide.matches ? 'task' : first);
 
   return {
     select,
     /** After Run or Check: the results, where they are not already beside the editor. */
-    showResults() { select('results'); },
-    get current() { return current; },
+    showResults() {
+      select('results');
+    },
+    get current() {
+      return current;
+    },
   };
 }

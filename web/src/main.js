@@ -5,7 +5,22 @@ import { STRINGS } from './i18n.js';
 import { renderMarkdown } from './markdown.js';
 import { heatmap, heatmapMessage } from './heatmap.js';
 import { createEditor } from './editor.js';
-import { BrowserSandbox, grade, referenceOf, callLimitMs, TRACKS, say, visible, LIMITS, toTensor, toWire, fmtShape, take0, readSyntax, explainError } from '../../grader/browser.mjs';
+import {
+  BrowserSandbox,
+  grade,
+  referenceOf,
+  callLimitMs,
+  TRACKS,
+  say,
+  visible,
+  LIMITS,
+  toTensor,
+  toWire,
+  fmtShape,
+  take0,
+  readSyntax,
+  explainError,
+} from '../../grader/browser.mjs';
 import { exercises, chooseExercise, starterOf, heatmapTokens } from './exercise.js';
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
@@ -32,20 +47,42 @@ const scaleMax = Number(params.get('scaleMax')) || Infinity;
 // ?memoryMax=N caps T in the Memory panel (tests keep it quick with it).
 const memoryMax = Number(params.get('memoryMax')) || Infinity;
 const store = {
-  get: (k) => { try { return localStorage.getItem(k); } catch { return null; } },
-  set: (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode or full: keep working */ } },
-  remove: (k) => { try { localStorage.removeItem(k); } catch { /* as above */ } },
+  get: (k) => {
+    try {
+      return localStorage.getItem(k);
+    } catch {
+      return null;
+    }
+  },
+  set: (k, v) => {
+    try {
+      localStorage.setItem(k, v);
+    } catch {
+      /* private mode or full: keep working */
+    }
+  },
+  remove: (k) => {
+    try {
+      localStorage.removeItem(k);
+    } catch {
+      /* as above */
+    }
+  },
 };
 
 // The page's language: ?lang=, else the one chosen last, else Russian.
-const LANG_KEY = 'attnlab:lang', EXERCISE_KEY = 'attnlab:exercise';
+const LANG_KEY = 'attnlab:lang',
+  EXERCISE_KEY = 'attnlab:exercise';
 let lang = mode.pkg?.lang ?? params.get('lang') ?? store.get(LANG_KEY) ?? 'ru';
 if (!STRINGS[lang]) lang = 'ru';
 const t = () => STRINGS[lang];
 
 // The exercise: ?exercise=<slug>, else the one opened last, else the first of the course.
 // Its chunk can fail to arrive (the network dropped on a first visit): the page says so, not a blank page.
-const { exercise, unknown: unknownExercise } = await chooseExercise(mode.pkg?.exercise ?? params.get('exercise'), store.get(EXERCISE_KEY)).catch((e) => {
+const { exercise, unknown: unknownExercise } = await chooseExercise(
+  mode.pkg?.exercise ?? params.get('exercise'),
+  store.get(EXERCISE_KEY),
+).catch((e) => {
   const n = $('notice');
   n.textContent = t().packFailed;
   n.hidden = false;
@@ -57,7 +94,9 @@ store.set(EXERCISE_KEY, exercise.slug);
 // the worker ends the whole renderer) says so when it is opened again.
 const KEY = {
   code: (tr) => (tr.name === 'js' ? `attnlab:${exercise.slug}:code` : `attnlab:${exercise.slug}:${tr.name}:code`),
-  track: `attnlab:${exercise.slug}:track`, lang: LANG_KEY, running: `attnlab:${exercise.slug}:running`,
+  track: `attnlab:${exercise.slug}:track`,
+  lang: LANG_KEY,
+  running: `attnlab:${exercise.slug}:running`,
 };
 const PANELS = exercise.spec.panels ?? {};
 
@@ -72,22 +111,31 @@ const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.
 const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
 const starter = () => starterOf(exercise, track.name, lang);
 
-
-
 const state = {
-  core: null, sandbox: new BrowserSandbox({ track }),
-  busy: null /* the running action: { action, stopped, stop() } */, gen: 0 /* bumped by each action, Stop and track switch: late answers of an older one are dropped */,
-  hintsShown: 0, report: null, sameAs: {} /* test id → the earlier test its message refers to (grade()'s onTest) */,
-  stale: false /* the results shown belong to an earlier version of the code */, student: null /* heatmap of the student's function */,
+  core: null,
+  sandbox: new BrowserSandbox({ track }),
+  busy: null /* the running action: { action, stopped, stop() } */,
+  gen: 0 /* bumped by each action, Stop and track switch: late answers of an older one are dropped */,
+  hintsShown: 0,
+  report: null,
+  sameAs: {} /* test id → the earlier test its message refers to (grade()'s onTest) */,
+  stale: false /* the results shown belong to an earlier version of the code */,
+  student: null /* heatmap of the student's function */,
   heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
-  backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */, scale: null /* last Scale results */, memory: null /* last Memory results */,
+  backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */,
+  scale: null /* last Scale results */,
+  memory: null /* last Memory results */,
 };
 
 // ---------- rendering ----------
 function renderTexts() {
   document.documentElement.lang = lang;
   const text = taskText();
-  const [, title = exercise.spec.slug, body = ''] = text.match(/^#\s+(.*)\n([\s\S]*)$/) ?? [null, exercise.spec.slug, text];
+  const [, title = exercise.spec.slug, body = ''] = text.match(/^#\s+(.*)\n([\s\S]*)$/) ?? [
+    null,
+    exercise.spec.slug,
+    text,
+  ];
   $('title').textContent = title;
   document.title = `${title} — attnlab`;
   $('task').innerHTML = renderMarkdown(body);
@@ -124,7 +172,8 @@ function lineButton(line, column, text) {
 // The grader's ways of naming a line of the student's code (grader/core/messages.mjs: "at line N",
 // "line N, column M"; "в строке N, столбец M", "в строке N:", "(строка N)"). In Russian "строка" is
 // also a row of a matrix ("Строка 1 весов…", "в строке 0 должно быть…"): those stay text.
-const SOURCE_LINE = /\b[Ll]ine\s+(\d+)(?:,\s*column\s+(\d+))?|строке\s+(\d+)(?:,\s*столбец\s+(\d+))?(?=[,:.)]|$)|(?<=\()строка\s+(\d+)(?=\))/g;
+const SOURCE_LINE =
+  /\b[Ll]ine\s+(\d+)(?:,\s*column\s+(\d+))?|строке\s+(\d+)(?:,\s*столбец\s+(\d+))?(?=[,:.)]|$)|(?<=\()строка\s+(\d+)(?=\))/g;
 
 /**
  * A grader message as DOM: `code` spans become <code>, and every reference to a line of the student's
@@ -135,9 +184,11 @@ function messageDom(text) {
   text.split(/(`[^`]+`)/).forEach((part, i) => {
     if (i % 2) return frag.append(Object.assign(document.createElement('code'), { textContent: part.slice(1, -1) }));
     const re = new RegExp(SOURCE_LINE);
-    let last = 0, m;
+    let last = 0,
+      m;
     while ((m = re.exec(part))) {
-      const line = m[1] ?? m[3] ?? m[5], column = m[2] ?? m[4];
+      const line = m[1] ?? m[3] ?? m[5],
+        column = m[2] ?? m[4];
       frag.append(part.slice(last, m.index), lineButton(+line, column ? +column : 1, m[0]));
       last = re.lastIndex;
     }
@@ -155,16 +206,32 @@ function readError(error, source) {
   if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p));
   const why = explainError(error, source, track.name);
   const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(error.message))?.[1];
-  return why && type ? { ...error, message: say(lang, 'error.run_explained', { message: error.message, type, cause: say(lang, why.key, why.params) }) } : error;
+  return why && type
+    ? {
+        ...error,
+        message: say(lang, 'error.run_explained', {
+          message: error.message,
+          type,
+          cause: say(lang, why.key, why.params),
+        }),
+      }
+    : error;
 }
 
 function showOutput(res) {
   const out = $('output');
   out.replaceChildren();
   if (res.output) out.append(visible(res.output.replace(/\n$/, '')), '\n');
-  const problem = (text) => out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: visible(text) }));
+  const problem = (text) =>
+    out.append(Object.assign(document.createElement('div'), { className: 'err', textContent: visible(text) }));
   if (res.ok === false) {
-    problem(say(lang, `load.${res.kind === 'timeout' || res.kind === 'memory' ? res.kind : 'crash'}`, { ms: res.ms, mb: LIMITS.memoryMb, message: res.message }));
+    problem(
+      say(lang, `load.${res.kind === 'timeout' || res.kind === 'memory' ? res.kind : 'crash'}`, {
+        ms: res.ms,
+        mb: LIMITS.memoryMb,
+        message: res.message,
+      }),
+    );
   } else if (res.error) {
     const { message, line, column } = res.error;
     if (line) out.append(lineButton(line, column, `${t().line(line)}: ${visible(message)}`));
@@ -189,9 +256,14 @@ function testItem(test, entry) {
   d.open = status === 'fail' || status === 'error';
   const head = document.createElement('summary');
   head.className = 'head';
-  head.append(Object.assign(document.createElement('span'), { className: 'icon', textContent: ICON[status] }),
+  head.append(
+    Object.assign(document.createElement('span'), { className: 'icon', textContent: ICON[status] }),
     Object.assign(document.createElement('span'), { className: 'name', textContent: entry?.name ?? testName(test) }),
-    Object.assign(document.createElement('span'), { className: 'st', textContent: status === 'pending' ? t().pending : t().status[status] }));
+    Object.assign(document.createElement('span'), {
+      className: 'st',
+      textContent: status === 'pending' ? t().pending : t().status[status],
+    }),
+  );
   head.querySelector('.icon').setAttribute('aria-hidden', 'true');
   d.append(head);
   if (entry?.message) {
@@ -200,18 +272,26 @@ function testItem(test, entry) {
     msg.append(messageDom(visible(entry.message)));
     d.append(msg);
   }
-  const also = Object.entries(state.sameAs).filter(([, first]) => first === test.id).map(([id]) => id);
-  if (also.length) { // one diagnosis, shown once, with every test it fails
+  const also = Object.entries(state.sameAs)
+    .filter(([, first]) => first === test.id)
+    .map(([id]) => id);
+  if (also.length) {
+    // one diagnosis, shown once, with every test it fails
     const p = document.createElement('p');
     p.className = 'same';
     p.append(t().sameCauseIn, ' ');
-    also.forEach((id, i) => p.append(i ? ', ' : '', testLink(id, testName(exercise.spec.tests.find((x) => x.id === id) ?? { id }))));
+    also.forEach((id, i) =>
+      p.append(i ? ', ' : '', testLink(id, testName(exercise.spec.tests.find((x) => x.id === id) ?? { id }))),
+    );
     d.append(p);
   }
   const block = (title, text, cls) => {
     const sub = document.createElement('details');
     sub.className = cls;
-    sub.append(Object.assign(document.createElement('summary'), { textContent: title }), Object.assign(document.createElement('pre'), { textContent: visible(text) }));
+    sub.append(
+      Object.assign(document.createElement('summary'), { textContent: title }),
+      Object.assign(document.createElement('pre'), { textContent: visible(text) }),
+    );
     d.append(sub);
   };
   if (entry?.output) block(t().testOutput, entry.output, 'test-output');
@@ -247,7 +327,13 @@ function showProgress(entry, { index, sameAs }) {
   const old = $('results').children[index];
   const test = exercise.spec.tests[index];
   if (old && test?.id === entry.id) old.replaceWith(testItem(test, entry));
-  if (sameAs) $(`test-${sameAs}`)?.replaceWith(testItem(exercise.spec.tests.find((x) => x.id === sameAs), state.progress[sameAs]));
+  if (sameAs)
+    $(`test-${sameAs}`)?.replaceWith(
+      testItem(
+        exercise.spec.tests.find((x) => x.id === sameAs),
+        state.progress[sameAs],
+      ),
+    );
   state.progress[entry.id] = entry;
   $('summary').textContent = t().progress(index + 1, exercise.spec.tests.length);
 }
@@ -287,9 +373,13 @@ function renderVerdict(report) {
     v.classList.add('some');
     const load = report.message && report.status === 'error';
     const first = report.tests.find((x) => x.status !== 'pass');
-    v.append(t().verdictFail(report.passed, report.total), load ? testLink('load', t().verdictLoad) : testLink(first.id, first.name ?? first.id));
+    v.append(
+      t().verdictFail(report.passed, report.total),
+      load ? testLink('load', t().verdictLoad) : testLink(first.id, first.name ?? first.id),
+    );
   }
-  if (state.stale) v.append(' ', Object.assign(document.createElement('span'), { className: 'stale-note', textContent: t().stale }));
+  if (state.stale)
+    v.append(' ', Object.assign(document.createElement('span'), { className: 'stale-note', textContent: t().stale }));
 }
 
 /** The results shown no longer match the code (Run or Reset of other code): dimmed and said so, until the next Check. */
@@ -303,9 +393,22 @@ function markStale() {
 // The picker lists every exercise; choosing one opens it (its own code, texts and panels).
 function renderPicker() {
   const select = $('exercise');
-  select.replaceChildren(...exercises.map((x) => Object.assign(document.createElement('option'), { value: x.slug, textContent: x.spec.title[lang], selected: x.slug === exercise.slug })));
+  select.replaceChildren(
+    ...exercises.map((x) =>
+      Object.assign(document.createElement('option'), {
+        value: x.slug,
+        textContent: x.spec.title[lang],
+        selected: x.slug === exercise.slug,
+      }),
+    ),
+  );
   $('notice').hidden = !unknownExercise;
-  if (unknownExercise) $('notice').textContent = t().unknownExercise(unknownExercise, exercise.spec.title[lang], exercises.map((x) => x.slug));
+  if (unknownExercise)
+    $('notice').textContent = t().unknownExercise(
+      unknownExercise,
+      exercise.spec.title[lang],
+      exercises.map((x) => x.slug),
+    );
 }
 
 // The track switch: one button per track the pack offers (none when it offers one), aria-pressed.
@@ -313,13 +416,21 @@ function renderTracks() {
   const box = $('tracks');
   box.hidden = offered.length < 2;
   box.setAttribute('aria-label', t().trackGroup);
-  box.replaceChildren(...offered.map((tr) => {
-    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: tr.label, title: t().trackTitle(tr.label) });
-    b.dataset.track = tr.name;
-    b.setAttribute('aria-pressed', String(tr === track));
-    b.addEventListener('click', () => { switchTrack(tr.name); });
-    return b;
-  }));
+  box.replaceChildren(
+    ...offered.map((tr) => {
+      const b = Object.assign(document.createElement('button'), {
+        type: 'button',
+        textContent: tr.label,
+        title: t().trackTitle(tr.label),
+      });
+      b.dataset.track = tr.name;
+      b.setAttribute('aria-pressed', String(tr === track));
+      b.addEventListener('click', () => {
+        switchTrack(tr.name);
+      });
+      return b;
+    }),
+  );
 }
 
 /**
@@ -330,7 +441,8 @@ function renderTracks() {
 async function switchTrack(name) {
   const next = chooseTrack(name);
   if (next === track) return;
-  if (state.busy) { // a click during a Check or Run is kept: the switch happens when it ends
+  if (state.busy) {
+    // a click during a Check or Run is kept: the switch happens when it ends
     $('verdict').textContent = t().trackQueued(next.label);
     await state.idle;
     return switchTrack(name);
@@ -345,7 +457,17 @@ async function switchTrack(name) {
   history.replaceState(null, '', url);
   state.sandbox.close();
   state.sandbox = new BrowserSandbox({ track });
-  Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false, student: null, scale: null, memory: null, hintsShown: 0, hintsShownAll: false });
+  Object.assign(state, {
+    report: null,
+    sameAs: {},
+    progress: {},
+    stale: false,
+    student: null,
+    scale: null,
+    memory: null,
+    hintsShown: 0,
+    hintsShownAll: false,
+  });
   showCheer();
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
@@ -387,27 +509,44 @@ function renderHints() {
   }
   if (!state.hintsShown && !state.hintsShownAll) closeHints();
   $('hint-next').hidden = state.hintsShown >= hints.length && state.hintsShownAll;
-  if (state.hintsShown >= hints.length && state.hintsShownAll) box.append(Object.assign(document.createElement('p'), { className: 'note', textContent: hints.length ? t().hintsDone(hints.length) : t().noHints }));
+  if (state.hintsShown >= hints.length && state.hintsShownAll)
+    box.append(
+      Object.assign(document.createElement('p'), {
+        className: 'note',
+        textContent: hints.length ? t().hintsDone(hints.length) : t().noHints,
+      }),
+    );
 }
 
 function renderHeatmaps() {
   const box = $('heatmaps');
   box.replaceChildren();
   if (!state.heat) return;
-  const common = { tokens: heatmapTokens(exercise, lang), mask: rows(state.heat.mask), describe: t().cell, maskedLabel: t().masked };
+  const common = {
+    tokens: heatmapTokens(exercise, lang),
+    mask: rows(state.heat.mask),
+    describe: t().cell,
+    maskedLabel: t().masked,
+  };
   const s = state.student;
-  if (s?.weights) box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
+  if (s?.weights)
+    box.append(heatmap({ ...common, id: 'student', title: t().yours, weights: s.weights, expected: state.reference }));
   else box.append(heatmapMessage({ id: 'student', title: t().yours, message: s?.message?.() ?? t().heatWait }));
-  if (state.reference) box.append(heatmap({ ...common, id: 'reference', title: t().reference, weights: state.reference }));
+  if (state.reference)
+    box.append(heatmap({ ...common, id: 'reference', title: t().reference, weights: state.reference }));
 }
 
 // The badge: the fast path's backend; its title says why (and that grading uses the reference).
 function renderBadge() {
-  const el = $('backend'), b = state.backend;
+  const el = $('backend'),
+    b = state.backend;
   if (!b) return void (el.title = t().backendLoading);
   // A CPU backend's threads are part of its name on the badge: "WASM SIMD · 8 threads".
   el.textContent = b.threads > 1 ? `${b.label} · ${t().threadsN(b.threads)}` : b.label;
-  const notes = [b.name !== 'webgpu' && !b.failed ? threadsNote(b.be?.core, backendChoice.threads) : null, backendChoice.warning].filter(Boolean);
+  const notes = [
+    b.name !== 'webgpu' && !b.failed ? threadsNote(b.be?.core, backendChoice.threads) : null,
+    backendChoice.warning,
+  ].filter(Boolean);
   el.title = b.fallback ? t().backendFellBack(t().backendWhy(b, [])) : t().backendTitle(t().backendWhy(b, notes));
   el.dataset.backend = b.name;
   el.dataset.threads = String(b.threads ?? 1);
@@ -421,7 +560,10 @@ function renderScalePanel() {
   if (r) $('scale-out').replaceChildren(renderScale(r.result, t().scale, { width: $('scale-out').clientWidth }));
 }
 
-const rows = (tn) => Array.from({ length: tn.shape[0] }, (_, i) => Array.from(tn.data.slice(i * tn.shape[1], (i + 1) * tn.shape[1]), (v) => (tn.dtype === 'bool' ? !!v : v)));
+const rows = (tn) =>
+  Array.from({ length: tn.shape[0] }, (_, i) =>
+    Array.from(tn.data.slice(i * tn.shape[1], (i + 1) * tn.shape[1]), (v) => (tn.dtype === 'bool' ? !!v : v)),
+  );
 
 // ---------- actions ----------
 // One action at a time. aria-disabled (not `disabled`) keeps keyboard focus on the pressed button.
@@ -433,16 +575,30 @@ state.idle = Promise.resolve();
 async function busy(fn, action) {
   if (state.busy) return;
   let stop, idle;
-  const stopped = new Promise((r) => { stop = r; });
-  const job = { action, gen: ++state.gen, stopped: false, stop() { job.stopped = true; stop(); } };
+  const stopped = new Promise((r) => {
+    stop = r;
+  });
+  const job = {
+    action,
+    gen: ++state.gen,
+    stopped: false,
+    stop() {
+      job.stopped = true;
+      stop();
+    },
+  };
   state.busy = job;
-  state.idle = new Promise((r) => { idle = r; });
+  state.idle = new Promise((r) => {
+    idle = r;
+  });
   store.set(KEY.running, action);
   for (const id of BUSY_IDS) $(id).setAttribute('aria-disabled', 'true');
   $('stop').hidden = action !== 'check' && action !== 'run';
   $('busy').classList.add('on');
   $('editor-panel').setAttribute('aria-busy', 'true');
-  try { await Promise.race([fn(job), stopped]); } finally {
+  try {
+    await Promise.race([fn(job), stopped]);
+  } finally {
     store.remove(KEY.running);
     state.busy = null;
     for (const id of BUSY_IDS) $(id).removeAttribute('aria-disabled');
@@ -475,68 +631,95 @@ function stopAction() {
   dispatchEvent(new CustomEvent('attnlab:stopped', { detail: { action: job.action } }));
 }
 
-const run = () => busy(async (job) => {
-  const source = editor.value;
-  store.set(KEY.code(track), source);
-  markStale();
-  $('output').textContent = t().running;
-  // Same syntax check and `export` handling as Check, so both report the same line numbers (a Python
-  // syntax error comes back from the load, as `error` with its line).
-  const prepared = track.prepareSource(source);
-  if (!prepared.ok) {
-    showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p)) });
-    afterwards(job, false, 'attnlab:ran');
-    return;
-  }
-  const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
-  const res = await state.sandbox.load(prepared.source, { functions: exercise.spec.functions, aliases: prepared.aliases, timeoutMs: limit });
-  if (job.stopped) return;
-  showOutput(res.ok === false ? { ...res, ms: limit } : res.error ? { ...res, error: readError(res.error, source) } : res);
-  layout.showResults();
-  afterwards(job, res.ok, 'attnlab:ran');
-}, 'run');
-
-const check = () => busy(async (job) => {
-  const source = editor.value;
-  store.set(KEY.code(track), source);
-  closeHints(); // the drawer would cover the results (the hints stay revealed: Hint reopens it)
-  // The previous results go: every test pending again, filled in as each is graded.
-  Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false });
-  renderPending();
-  renderVerdict(null);
-  $('verdict').textContent = t().checking;
-  $('summary').className = 'summary';
-  $('summary').textContent = t().checking;
-  const core = await state.coreReady;
-  if (job.stopped) return;
-  if (!core) return void ($('summary').textContent = t().coreFailed(state.coreError));
-  let report;
-  try {
-    report = await grade({ exercise, source, track, sandbox: state.sandbox, core, lang, timeoutMs, onTest: (e, info) => { if (!job.stopped) showProgress(e, info); } });
-  } catch (e) { // a grader fault, not the student's: say so instead of failing silently
+const run = () =>
+  busy(async (job) => {
+    const source = editor.value;
+    store.set(KEY.code(track), source);
+    markStale();
+    $('output').textContent = t().running;
+    // Same syntax check and `export` handling as Check, so both report the same line numbers (a Python
+    // syntax error comes back from the load, as `error` with its line).
+    const prepared = track.prepareSource(source);
+    if (!prepared.ok) {
+      showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p)) });
+      afterwards(job, false, 'attnlab:ran');
+      return;
+    }
+    const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
+    const res = await state.sandbox.load(prepared.source, {
+      functions: exercise.spec.functions,
+      aliases: prepared.aliases,
+      timeoutMs: limit,
+    });
     if (job.stopped) return;
-    $('summary').textContent = `grader error: ${e.message}`;
-    throw e;
-  }
-  if (job.stopped) return;
-  state.report = report;
-  state.checked = source;
-  renderReport(report);
-  layout.showResults();
-  showCheer();
-  showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
-  revealVerdict(report);
-  // Results are on screen now (tools/measure-page times click → this event).
-  dispatchEvent(new CustomEvent('attnlab:checked', { detail: { passed: report.passed, total: report.total, tests: report.tests } }));
-  afterwards(job, report.status !== 'error');
-}, 'check');
+    showOutput(
+      res.ok === false ? { ...res, ms: limit } : res.error ? { ...res, error: readError(res.error, source) } : res,
+    );
+    layout.showResults();
+    afterwards(job, res.ok, 'attnlab:ran');
+  }, 'run');
+
+const check = () =>
+  busy(async (job) => {
+    const source = editor.value;
+    store.set(KEY.code(track), source);
+    closeHints(); // the drawer would cover the results (the hints stay revealed: Hint reopens it)
+    // The previous results go: every test pending again, filled in as each is graded.
+    Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false });
+    renderPending();
+    renderVerdict(null);
+    $('verdict').textContent = t().checking;
+    $('summary').className = 'summary';
+    $('summary').textContent = t().checking;
+    const core = await state.coreReady;
+    if (job.stopped) return;
+    if (!core) return void ($('summary').textContent = t().coreFailed(state.coreError));
+    let report;
+    try {
+      report = await grade({
+        exercise,
+        source,
+        track,
+        sandbox: state.sandbox,
+        core,
+        lang,
+        timeoutMs,
+        onTest: (e, info) => {
+          if (!job.stopped) showProgress(e, info);
+        },
+      });
+    } catch (e) {
+      // a grader fault, not the student's: say so instead of failing silently
+      if (job.stopped) return;
+      $('summary').textContent = `grader error: ${e.message}`;
+      throw e;
+    }
+    if (job.stopped) return;
+    state.report = report;
+    state.checked = source;
+    renderReport(report);
+    layout.showResults();
+    showCheer();
+    showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
+    revealVerdict(report);
+    // Results are on screen now (tools/measure-page times click → this event).
+    dispatchEvent(
+      new CustomEvent('attnlab:checked', {
+        detail: { passed: report.passed, total: report.total, tests: report.tests },
+      }),
+    );
+    afterwards(job, report.status !== 'error');
+  }, 'check');
 
 /**
  * After Check: the first failure's row scrolled into view (its message on screen; the toolbar with the
  * verdict stays at the top, sticky) and focus on the verdict, which the live region also reads.
  */
 function revealVerdict(report) {
-  const first = report.message && report.status === 'error' ? $('test-load') : report.tests.find((x) => x.status !== 'pass') && $(`test-${report.tests.find((x) => x.status !== 'pass').id}`);
+  const first =
+    report.message && report.status === 'error'
+      ? $('test-load')
+      : report.tests.find((x) => x.status !== 'pass') && $(`test-${report.tests.find((x) => x.status !== 'pass').id}`);
   (first ?? $('results')).scrollIntoView({ block: 'nearest' });
   $('verdict').focus({ preventScroll: true });
 }
@@ -546,14 +729,19 @@ function revealVerdict(report) {
  * results show, so nothing waits for this call; a newer action's generation drops its late answer.
  */
 function afterwards(job, loaded, event) {
-  updateStudentHeatmap(loaded, job.gen).then(() => { if (event) dispatchEvent(new Event(event)); });
+  updateStudentHeatmap(loaded, job.gen).then(() => {
+    if (event) dispatchEvent(new Event(event));
+  });
 }
 
 /** Calls the student's heatmap function on the pack's example (the sandbox holds the last loaded source). */
 async function updateStudentHeatmap(loaded, gen = state.gen) {
   if (!state.heat) return;
-  const answer = loaded ? await state.sandbox.call(PANELS.heatmap.function,
-    state.heat.args.map(toWire), { timeoutMs: timeoutMs ?? callLimitMs(exercise.spec, track) }) : null;
+  const answer = loaded
+    ? await state.sandbox.call(PANELS.heatmap.function, state.heat.args.map(toWire), {
+        timeoutMs: timeoutMs ?? callLimitMs(exercise.spec, track),
+      })
+    : null;
   if (gen !== state.gen) return; // another action (or Stop, or a track switch) came since
   state.student = answer && studentWeights(answer);
   renderHeatmaps();
@@ -562,20 +750,23 @@ async function updateStudentHeatmap(loaded, gen = state.gen) {
 
 // → { weights } or { message: () => text } (a function, so a language switch re-renders it).
 function studentWeights(res) {
-  if (!res.ok) return { message: () => (res.kind === 'missing' ? t().heatMissing(PANELS.heatmap.function) : res.message) };
+  if (!res.ok)
+    return { message: () => (res.kind === 'missing' ? t().heatMissing(PANELS.heatmap.function) : res.message) };
   const picked = state.heat.weights(res.value);
   const w = picked ? toTensor(picked) : { error: 'none' };
   if (w.error) return { message: () => t().heatNotImpl(PANELS.heatmap.function) };
   let tn = w.tensor;
   while (tn.shape.length > 2 && tn.shape[0] > 0) tn = take0(tn, 0); // a batch or heads: the first one
   const want = state.heat.reference.shape;
-  if (tn.shape.join() !== want.join()) return { message: () => t().heatShape(fmtShape(want), fmtShape(w.tensor.shape)) };
+  if (tn.shape.join() !== want.join())
+    return { message: () => t().heatShape(fmtShape(want), fmtShape(w.tensor.shape)) };
   return { weights: rows(tn) };
 }
 
 // ---------- Scale ----------
 function toggleScale() {
-  const panel = $('scale-panel'), open = panel.hidden;
+  const panel = $('scale-panel'),
+    open = panel.hidden;
   panel.hidden = !open;
   $('scale').setAttribute('aria-expanded', String(open));
   if (!open) return;
@@ -597,23 +788,34 @@ function measure() {
     const gpu = be?.webgpu ?? null; // used directly: a failure shows in its series instead of turning into CPU timings
     const cpuCore = be?.core ?? core; // under WebGPU the CPU series runs on the grading core's build
     const n = await cpuCore.threadsReady;
-    const names = { student: t().scale.student(track.short), cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''), gpu: 'WebGPU' };
+    const names = {
+      student: t().scale.student(track.short),
+      cpu: flavourLabel(cpuCore.flavour) + (n > 1 ? ` · ${t().threadsN(n)}` : ''),
+      gpu: 'WebGPU',
+    };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
     const sandbox = new BrowserSandbox({ memory: 'request', track });
     try {
       const result = await measureScale({
-        source, track, fn: PANELS.scale.function, sandbox, maxT: scaleMax,
+        source,
+        track,
+        fn: PANELS.scale.function,
+        sandbox,
+        maxT: scaleMax,
         cpu: { label: names.cpu, attentionF32: (a) => cpuCore.attentionF32(a) },
         gpu: gpu && { label: names.gpu, attentionF32: (a) => gpu.attentionF32(a) },
         gpuNote: state.backend?.reason ?? '',
-        progress: (id, T) => { $('scale-progress').textContent = t().scaleProgress(names[id], T); },
+        progress: (id, T) => {
+          $('scale-progress').textContent = t().scaleProgress(names[id], T);
+        },
       });
       state.scale = { result, software: Boolean(gpu && softwareAdapter(gpu.adapterInfo)) };
       renderScalePanel();
       $('scale-out').querySelector('.scale-plot')?.scrollIntoView({ block: 'nearest' });
       $('scale-status').textContent = t().scaleDone(result.series.reduce((n, s) => n + s.points.length, 0));
       dispatchEvent(new CustomEvent('attnlab:scaled', { detail: result }));
-    } catch (e) { // a fault of the page, not of the student's code: say so where the results would be
+    } catch (e) {
+      // a fault of the page, not of the student's code: say so where the results would be
       $('scale-status').textContent = `Scale: ${e.message}`;
       console.error(e);
     } finally {
@@ -625,7 +827,8 @@ function measure() {
 
 // ---------- Memory ----------
 function toggleMemory() {
-  const panel = $('memory-panel'), open = panel.hidden;
+  const panel = $('memory-panel'),
+    open = panel.hidden;
   panel.hidden = !open;
   $('memory').setAttribute('aria-expanded', String(open));
   if (!open) return;
@@ -643,12 +846,23 @@ function measureMem() {
     $('memory-status').textContent = '';
     const sandbox = new BrowserSandbox({ memory: 'request', track }); // its own: a size stopped by a limit never touches the editor's
     try {
-      const result = await measureMemory({ source, track, fn: PANELS.memory.function, args: PANELS.memory.args ?? [], sandbox, maxT: memoryMax, progress: (T) => { $('memory-progress').textContent = t().memoryProgress(T); } });
+      const result = await measureMemory({
+        source,
+        track,
+        fn: PANELS.memory.function,
+        args: PANELS.memory.args ?? [],
+        sandbox,
+        maxT: memoryMax,
+        progress: (T) => {
+          $('memory-progress').textContent = t().memoryProgress(T);
+        },
+      });
       state.memory = result;
       $('memory-out').replaceChildren(renderMemory(result, t().memory));
       $('memory-status').textContent = result.error ? '' : t().memoryDone(result.points.length);
       dispatchEvent(new CustomEvent('attnlab:memory', { detail: result }));
-    } catch (e) { // a fault of the page, not of the student's code
+    } catch (e) {
+      // a fault of the page, not of the student's code
       $('memory-status').textContent = `Memory: ${e.message}`;
       console.error(e);
     } finally {
@@ -700,8 +914,19 @@ function onResetClosed() {
 
 // A pass: a short congratulation and the next exercise in the picker's order (comforts.js).
 function showCheer() {
-  const href = (slug) => { const q = new URLSearchParams(location.search); q.set('exercise', slug); return `?${q}`; };
-  renderCheer($('cheer'), { report: state.stale ? null : state.report, list: exercises, slug: exercise.slug, lang, strings: t, href: mode.embed ? null : href });
+  const href = (slug) => {
+    const q = new URLSearchParams(location.search);
+    q.set('exercise', slug);
+    return `?${q}`;
+  };
+  renderCheer($('cheer'), {
+    report: state.stale ? null : state.report,
+    list: exercises,
+    slug: exercise.slug,
+    lang,
+    strings: t,
+    href: mode.embed ? null : href,
+  });
 }
 
 // ---------- start ----------
@@ -714,9 +939,17 @@ const editor = createEditor({
   doc: store.get(KEY.code(track)) ?? starter(),
   label: t().editorLabel(track.label),
   track: track.name,
-  onRun: () => { run(); },
-  onCheck: () => { check(); },
-  onChange: (text) => { store.set(KEY.code(track), text); saved.note(); dispatchEvent(new Event('attnlab:edited')); },
+  onRun: () => {
+    run();
+  },
+  onCheck: () => {
+    check();
+  },
+  onChange: (text) => {
+    store.set(KEY.code(track), text);
+    saved.note();
+    dispatchEvent(new Event('attnlab:edited'));
+  },
 });
 theme = connectTheme({ button: $('theme'), editor, store, strings: t, choice: !mode.embed });
 // Its scroller is a scrollable region whose content a keyboard must reach (axe: scrollable-region-focusable).
@@ -733,22 +966,34 @@ $('hint').addEventListener('click', hint);
 $('hint-next').addEventListener('click', hint);
 $('hints-close').addEventListener('click', closeHints);
 // Escape closes the drawer from inside it, or from anywhere but the editor (where Escape means "Tab leaves").
-addEventListener('keydown', (e) => { if (e.key === 'Escape' && !e.target.closest?.('.cm-editor') && !$('confirm-reset').open) closeHints(); });
+addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !e.target.closest?.('.cm-editor') && !$('confirm-reset').open) closeHints();
+});
 $('stop').addEventListener('click', stopAction);
 // Ctrl/Cmd+Enter runs and Shift+Ctrl/Cmd+Enter checks anywhere on the page (the editor's own keymap
 // handles them inside it and marks the event handled); not behind the Reset dialog.
 addEventListener('keydown', (e) => {
-  if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.altKey || e.defaultPrevented || $('confirm-reset').open) return;
+  if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.altKey || e.defaultPrevented || $('confirm-reset').open)
+    return;
   e.preventDefault();
-  if (e.shiftKey) check(); else run();
+  if (e.shiftKey) check();
+  else run();
 });
 $('reset').addEventListener('click', reset);
 $('scale').addEventListener('click', toggleScale);
-$('scale-run').addEventListener('click', () => { measure(); });
+$('scale-run').addEventListener('click', () => {
+  measure();
+});
 $('memory').addEventListener('click', toggleMemory);
-$('memory-run').addEventListener('click', () => { measureMem(); });
+$('memory-run').addEventListener('click', () => {
+  measureMem();
+});
 $('confirm-reset').addEventListener('close', onResetClosed);
-$('lang').addEventListener('click', () => { lang = lang === 'ru' ? 'en' : 'ru'; store.set(KEY.lang, lang); renderTexts(); });
+$('lang').addEventListener('click', () => {
+  lang = lang === 'ru' ? 'en' : 'ru';
+  store.set(KEY.lang, lang);
+  renderTexts();
+});
 $('exercise').addEventListener('change', (e) => openExercise(e.target.value));
 // Panels the pack asks for (spec.json "panels"); the others stay hidden.
 $('heat-panel').hidden = !PANELS.heatmap;
@@ -759,46 +1004,91 @@ $('memory').hidden = !PANELS.memory;
 const locateFile = (path) => new URL(`./wasm/${path}`, import.meta.url).href;
 // Where the page is cross-origin isolated the core is a threaded build (its glue and pthread worker
 // script come from dist/wasm/ too); elsewhere those files are never fetched.
-state.coreReady = loadCore({ flavour: params.get('flavour') ?? backendChoice.flavour, threads: backendChoice.threads, locateFile }).then((core) => {
-  state.core = core;
-  $('backend').textContent = flavourLabel(core.flavour);
-  if (PANELS.heatmap) {
-    state.heat = exercise.suite.heatmap({ spec: exercise.spec, engine: core, ref: referenceOf(core, exercise.slug) });
-    state.reference = rows(state.heat.reference);
-  }
-  renderHeatmaps();
-  document.documentElement.dataset.ready = 'core';
-  performance.mark('attnlab:core');
-  return core;
-}, (e) => {
-  state.coreError = e.message ?? String(e);
-  $('backend').textContent = 'WASM ✗';
-  $('output').textContent = t().coreFailed(state.coreError);
-  document.documentElement.dataset.ready = 'core-failed';
-  return null;
-});
+state.coreReady = loadCore({
+  flavour: params.get('flavour') ?? backendChoice.flavour,
+  threads: backendChoice.threads,
+  locateFile,
+}).then(
+  (core) => {
+    state.core = core;
+    $('backend').textContent = flavourLabel(core.flavour);
+    if (PANELS.heatmap) {
+      state.heat = exercise.suite.heatmap({ spec: exercise.spec, engine: core, ref: referenceOf(core, exercise.slug) });
+      state.reference = rows(state.heat.reference);
+    }
+    renderHeatmaps();
+    document.documentElement.dataset.ready = 'core';
+    performance.mark('attnlab:core');
+    return core;
+  },
+  (e) => {
+    state.coreError = e.message ?? String(e);
+    $('backend').textContent = 'WASM ✗';
+    $('output').textContent = t().coreFailed(state.coreError);
+    document.documentElement.dataset.ready = 'core-failed';
+    return null;
+  },
+);
 
 // The fast path's backend is chosen once the core is up (WebGPU's device set-up never delays grading).
 // After the core's pool is up too (a few ms later), so that the badge names its threads.
-state.backendReady = state.coreReady.then(async (core) => core && (await core.threadsReady, pickBackend({
-  backend: backendChoice.backend, threads: backendChoice.threads,
-  // The grading core when it is the build asked for: one module, one pool of workers.
-  loadCore: async (o) => (o.flavour === core.flavour ? core : loadCore({ ...o, locateFile })),
-  onChange: (info) => {
-    state.backend = info;
-    renderBadge();
-    document.documentElement.dataset.backend = info.failed ? 'failed' : info.name;
-    dispatchEvent(new CustomEvent('attnlab:backend', { detail: { name: info.name, label: info.label, threads: info.threads, reason: info.reason, fallback: !!info.fallback, failed: !!info.failed } }));
-  },
-})));
+state.backendReady = state.coreReady.then(
+  async (core) =>
+    core &&
+    (await core.threadsReady,
+    pickBackend({
+      backend: backendChoice.backend,
+      threads: backendChoice.threads,
+      // The grading core when it is the build asked for: one module, one pool of workers.
+      loadCore: async (o) => (o.flavour === core.flavour ? core : loadCore({ ...o, locateFile })),
+      onChange: (info) => {
+        state.backend = info;
+        renderBadge();
+        document.documentElement.dataset.backend = info.failed ? 'failed' : info.name;
+        dispatchEvent(
+          new CustomEvent('attnlab:backend', {
+            detail: {
+              name: info.name,
+              label: info.label,
+              threads: info.threads,
+              reason: info.reason,
+              fallback: !!info.fallback,
+              failed: !!info.failed,
+            },
+          }),
+        );
+      },
+    })),
+);
 
 // For the browser tests and the console: the editor and the live state.
-window.attnlab = { editor, state, exercise, run, check, stop: stopAction, measure, switchTrack, get track() { return track.name; } };
+window.attnlab = {
+  editor,
+  state,
+  exercise,
+  run,
+  check,
+  stop: stopAction,
+  measure,
+  switchTrack,
+  get track() {
+    return track.name;
+  },
+};
 const firstReady = Promise.allSettled([state.coreReady, trackReady()]);
 // What the embed API (and the SCORM bridge) may do with the page.
 const host = {
-  exercise: exercise.slug, get track() { return track.name; }, ready: firstReady, busy: () => Boolean(state.busy),
-  getCode: () => editor.value, setCode: (code) => { editor.value = code; }, check,
+  exercise: exercise.slug,
+  get track() {
+    return track.name;
+  },
+  ready: firstReady,
+  busy: () => Boolean(state.busy),
+  getCode: () => editor.value,
+  setCode: (code) => {
+    editor.value = code;
+  },
+  check,
 };
 connectEmbed(host, mode.parentOrigin);
 if (mode.cmi5) import('./cmi5.js').then((m) => m.connectCmi5(host, mode.cmi5, () => t().lms));
@@ -808,7 +1098,9 @@ else if (mode.pkg?.scorm) import('./scorm.js').then((m) => m.connectScorm(host, 
 // warm), so that it never competes with the first load.
 // Not in embed mode: a frame in someone else's page is online with it, and needs no copy of every file.
 if ('serviceWorker' in navigator && !params.has('nosw') && !mode.embed) {
-  firstReady.then(() => navigator.serviceWorker.register('./sw.js')).catch((e) => console.warn('service worker not registered:', e));
+  firstReady
+    .then(() => navigator.serviceWorker.register('./sw.js'))
+    .catch((e) => console.warn('service worker not registered:', e));
 }
 document.documentElement.dataset.ready = 'editor';
 performance.mark('attnlab:editor');

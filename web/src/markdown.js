@@ -13,7 +13,12 @@ function inline(s) {
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${esc(code[i])}</code>`);
 }
 
-const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (line) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 
 export function renderMarkdown(md) {
   const lines = md.replace(/\r\n?/g, '\n').split('\n');
@@ -22,7 +27,10 @@ export function renderMarkdown(md) {
   while (i < lines.length) {
     const line = lines[i];
     let m;
-    if (!line.trim()) { i++; continue; }
+    if (!line.trim()) {
+      i++;
+      continue;
+    }
     if ((m = line.match(/^```(\w*)/))) {
       const body = [];
       for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
@@ -33,13 +41,25 @@ export function renderMarkdown(md) {
       const level = Math.min(6, Math.max(3, m[1].length + 1));
       out.push(`<h${level}>${inline(m[2])}</h${level}>`);
       i++;
-    } else if (line.trim().startsWith('|') && /^\s*\|?[\s:|-]+\|?\s*$/.test(lines[i + 1] ?? '') && lines[i + 1].includes('-')) {
+    } else if (
+      line.trim().startsWith('|') &&
+      /^\s*\|?[\s:|-]+\|?\s*$/.test(lines[i + 1] ?? '') &&
+      lines[i + 1].includes('-')
+    ) {
       const head = cells(line);
       const rows = [];
       for (i += 2; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(cells(lines[i]));
-      out.push(`<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join('')}</tr></thead><tbody>${
-        // data-label: each cell's column name, shown above the cell where a phone stacks the rows (styles.css).
-        rows.map((r) => `<tr>${r.map((c, k) => `<td data-label="${esc((head[k] ?? '').replace(/[`*]/g, ''))}">${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`);
+      out.push(
+        `<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join('')}</tr></thead><tbody>${
+          // data-label: each cell's column name, shown above the cell where a phone stacks the rows (styles.css).
+          rows
+            .map(
+              (r) =>
+                `<tr>${r.map((c, k) => `<td data-label="${esc((head[k] ?? '').replace(/[`*]/g, ''))}">${inline(c)}</td>`).join('')}</tr>`,
+            )
+            .join('')
+        }</tbody></table></div>`,
+      );
     } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
       const ordered = /^\s*\d+\./.test(line);
       const items = [];
@@ -52,7 +72,8 @@ export function renderMarkdown(md) {
       out.push(`<${tag}>${items.map((it) => `<li>${inline(it)}</li>`).join('')}</${tag}>`);
     } else {
       const para = [];
-      while (i < lines.length && lines[i].trim() && !/^(```|#{1,6}\s|\s*([-*]|\d+\.)\s|\s*\|)/.test(lines[i])) para.push(lines[i++].trim());
+      while (i < lines.length && lines[i].trim() && !/^(```|#{1,6}\s|\s*([-*]|\d+\.)\s|\s*\|)/.test(lines[i]))
+        para.push(lines[i++].trim());
       if (!para.length) para.push(lines[i++].trim());
       out.push(`<p>${inline(para.join(' '))}</p>`);
     }

@@ -12,9 +12,15 @@ import { parseOrigin } from '../csp.mjs';
 export function pageMode(search, root = document.documentElement) {
   const params = new URLSearchParams(search);
   const d = root.dataset;
-  const pkg = d.packageExercise ? { exercise: d.packageExercise, track: d.packageTrack, lang: d.packageLang, scorm: d.scorm ?? null } : null;
+  const pkg = d.packageExercise
+    ? { exercise: d.packageExercise, track: d.packageTrack, lang: d.packageLang, scorm: d.scorm ?? null }
+    : null;
   let cmi5;
-  try { cmi5 = cmi5Launch(search); } catch (e) { cmi5 = e; }
+  try {
+    cmi5 = cmi5Launch(search);
+  } catch (e) {
+    cmi5 = e;
+  }
   const embed = Boolean(pkg || cmi5) || params.get('embed') === '1';
   return { embed, parentOrigin: embed && !pkg && !cmi5 ? parseOrigin(params.get('parent-origin')) : null, pkg, cmi5 };
 }
@@ -28,18 +34,32 @@ export function cmi5Launch(search) {
   if (!names.every((n) => p.has(n))) return null;
   const url = (n) => {
     let u;
-    try { u = new URL(p.get(n)); } catch { u = null; }
+    try {
+      u = new URL(p.get(n));
+    } catch {
+      u = null;
+    }
     if (!u || !/^https?:$/.test(u.protocol)) throw new Error(`cmi5 launch: ${n} is not an http(s) URL`);
     return u.href;
   };
   let actor;
-  try { actor = JSON.parse(p.get('actor')); } catch { actor = null; }
-  if (!actor || typeof actor !== 'object' || Array.isArray(actor)) throw new Error('cmi5 launch: actor is not a JSON object');
+  try {
+    actor = JSON.parse(p.get('actor'));
+  } catch {
+    actor = null;
+  }
+  if (!actor || typeof actor !== 'object' || Array.isArray(actor))
+    throw new Error('cmi5 launch: actor is not a JSON object');
   const registration = p.get('registration');
   if (!UUID.test(registration)) throw new Error('cmi5 launch: registration is not a UUID');
   const activityId = p.get('activityId');
   if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(activityId)) throw new Error('cmi5 launch: activityId is not an IRI');
   const endpoint = url('endpoint');
-  return { endpoint: endpoint.endsWith('/') ? endpoint : `${endpoint}/`, fetch: url('fetch'), actor, registration, activityId };
+  return {
+    endpoint: endpoint.endsWith('/') ? endpoint : `${endpoint}/`,
+    fetch: url('fetch'),
+    actor,
+    registration,
+    activityId,
+  };
 }
-

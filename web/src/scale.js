@@ -12,7 +12,7 @@ export const D = 64;
 export const STUDENT_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048];
 export const FAST_SIZES = [...STUDENT_SIZES, 4096];
 export const LIMIT_MS = 1000;
-const MIN_MS = 25;       // a point times enough calls to last this long (timers are coarse: 0.1 ms)
+const MIN_MS = 25; // a point times enough calls to last this long (timers are coarse: 0.1 ms)
 const TRANSFER_MS = 500; // on top of the limit: moving Q, K, V into the worker and building the mask
 const PROBE = '__attnlab_scale';
 
@@ -61,14 +61,47 @@ function inputs(maxT, seed) {
  *   skipped.why: 'timeout' | 'memory' (cut off by the sandbox), 'predicted' (not started: about `ms`),
  *   'after' (an earlier size was over the limit). error.kind: 'syntax' | 'load' | 'missing' | 'notPair' | 'error'.
  */
-export async function measureScale({ source, track = DEFAULT_TRACK, fn, sandbox, cpu, gpu, gpuNote = '', maxT = Infinity, limitMs = LIMIT_MS, seed = 2017, progress = () => {} }) {
+export async function measureScale({
+  source,
+  track = DEFAULT_TRACK,
+  fn,
+  sandbox,
+  cpu,
+  gpu,
+  gpuNote = '',
+  maxT = Infinity,
+  limitMs = LIMIT_MS,
+  seed = 2017,
+  progress = () => {},
+}) {
   const studentSizes = STUDENT_SIZES.filter((T) => T <= maxT);
   const fastSizes = FAST_SIZES.filter((T) => T <= maxT);
   const data = inputs(fastSizes.at(-1), seed);
   const series = [await studentSeries({ source, track, fn, sandbox, sizes: studentSizes, data, limitMs, progress })];
-  series.push(await fastSeries({ id: 'cpu', label: cpu.label, run: (a) => cpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress }));
-  series.push(gpu ? await fastSeries({ id: 'gpu', label: gpu.label, run: (a) => gpu.attentionF32(a), sizes: fastSizes, data, limitMs, progress })
-    : { id: 'gpu', label: 'WebGPU', points: [], skipped: [], note: gpuNote });
+  series.push(
+    await fastSeries({
+      id: 'cpu',
+      label: cpu.label,
+      run: (a) => cpu.attentionF32(a),
+      sizes: fastSizes,
+      data,
+      limitMs,
+      progress,
+    }),
+  );
+  series.push(
+    gpu
+      ? await fastSeries({
+          id: 'gpu',
+          label: gpu.label,
+          run: (a) => gpu.attentionF32(a),
+          sizes: fastSizes,
+          data,
+          limitMs,
+          progress,
+        })
+      : { id: 'gpu', label: 'WebGPU', points: [], skipped: [], note: gpuNote },
+  );
   return { d: D, limitMs, sizes: fastSizes, series, track: track.short };
 }
 
@@ -76,12 +109,17 @@ async function studentSeries({ source, track, fn, sandbox, sizes, data, limitMs,
   const s = { id: 'student', label: null, points: [], skipped: [] };
   const prepared = track.prepareSource(source);
   if (!prepared.ok) return { ...s, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(prepared.source + track.scaleProbe(prepared.aliases[fn] ?? fn, PROBE), { functions: [fn, PROBE], aliases: prepared.aliases, timeoutMs: 2 * limitMs });
+  const load = await sandbox.load(prepared.source + track.scaleProbe(prepared.aliases[fn] ?? fn, PROBE), {
+    functions: [fn, PROBE],
+    aliases: prepared.aliases,
+    timeoutMs: 2 * limitMs,
+  });
   if (!load.ok) return { ...s, error: { kind: 'load', message: load.kind === 'timeout' ? null : load.message } };
   if (load.error?.syntax) return { ...s, error: { kind: 'syntax', ...load.error } };
   if (!load.functions.includes(fn)) return { ...s, error: { kind: 'missing', fn } };
   const tensor = (a, T) => wire({ data: a.subarray(0, T * D), shape: [T, D], dtype: 'float64' });
-  const probe = (T) => sandbox.call(PROBE, [...data.f64.map((a) => tensor(a, T)), MIN_MS], { timeoutMs: limitMs + TRANSFER_MS });
+  const probe = (T) =>
+    sandbox.call(PROBE, [...data.f64.map((a) => tensor(a, T)), MIN_MS], { timeoutMs: limitMs + TRANSFER_MS });
   // Warm-up (the JIT compiles np and the student's code), not kept — unless it already failed:
   // that answer stands for the first size, which is then not waited for twice.
   const warm = await probe(sizes[0]);
@@ -96,7 +134,10 @@ async function studentSeries({ source, track, fn, sandbox, sizes, data, limitMs,
     if (!Array.isArray(res.value)) return { ...s, error: { kind: 'notPair' } };
     const [ms, calls] = res.value;
     s.points.push({ T, ms, calls });
-    if (ms > limitMs) { s.skipped.push(...sizes.slice(i + 1).map((t) => ({ T: t, why: 'after' }))); break; }
+    if (ms > limitMs) {
+      s.skipped.push(...sizes.slice(i + 1).map((t) => ({ T: t, why: 'after' })));
+      break;
+    }
   }
   return s;
 }
@@ -117,7 +158,10 @@ async function fastSeries({ id, label, run, sizes, data, limitMs, progress }) {
       const guess = last ? last.ms * (T / last.T) ** 2 : 0;
       const over = last && last.ms > limitMs;
       if (over || guess > limitMs) {
-        s.skipped.push(...(over ? [] : [{ T, why: 'predicted', ms: guess }]), ...sizes.slice(over ? i : i + 1).map((t) => ({ T: t, why: 'after' })));
+        s.skipped.push(
+          ...(over ? [] : [{ T, why: 'predicted', ms: guess }]),
+          ...sizes.slice(over ? i : i + 1).map((t) => ({ T: t, why: 'after' })),
+        );
         break;
       }
       progress(id, T);
@@ -135,9 +179,12 @@ async function fastSeries({ id, label, run, sizes, data, limitMs, progress }) {
 export function growth(points) {
   const p = points.slice(-3);
   if (p.length < 2) return null;
-  const xs = p.map((x) => Math.log2(x.T)), ys = p.map((x) => Math.log2(x.ms));
-  const mx = xs.reduce((a, b) => a + b) / xs.length, my = ys.reduce((a, b) => a + b) / ys.length;
-  const sxy = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0), sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  const xs = p.map((x) => Math.log2(x.T)),
+    ys = p.map((x) => Math.log2(x.ms));
+  const mx = xs.reduce((a, b) => a + b) / xs.length,
+    my = ys.reduce((a, b) => a + b) / ys.length;
+  const sxy = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0),
+    sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
   return sxy / sxx;
 }
 
@@ -157,12 +204,17 @@ export const html = (name, { dataset = {}, ...props } = {}, ...kids) => {
 };
 
 // Okabe–Ito colours (distinct for colour-blind readers) and a different marker per series.
-const STYLE = { student: { color: '#D55E00', marker: 'circle' }, cpu: { color: '#0072B2', marker: 'square' }, gpu: { color: '#007A5E', marker: 'triangle' } };
+const STYLE = {
+  student: { color: '#D55E00', marker: 'circle' },
+  cpu: { color: '#0072B2', marker: 'square' },
+  gpu: { color: '#007A5E', marker: 'triangle' },
+};
 
 export function marker(kind, x, y, color, hollow = false) {
   const paint = { fill: hollow ? '#ffffff' : color, stroke: color, 'stroke-width': 1.5 };
   if (kind === 'square') return svgEl('rect', { x: x - 4, y: y - 4, width: 8, height: 8, ...paint });
-  if (kind === 'triangle') return svgEl('path', { d: `M${x} ${y - 5.5}L${x + 5} ${y + 3.5}L${x - 5} ${y + 3.5}Z`, ...paint });
+  if (kind === 'triangle')
+    return svgEl('path', { d: `M${x} ${y - 5.5}L${x + 5} ${y + 3.5}L${x - 5} ${y + 3.5}Z`, ...paint });
   return svgEl('circle', { cx: x, cy: y, r: 4.5, ...paint });
 }
 
@@ -172,7 +224,8 @@ export function fmtTime(ms, [us, msUnit, s] = ['µs', 'ms', 's']) {
   return `${v >= 100 ? Math.round(v) : Number(v.toPrecision(v >= 10 ? 3 : 2))} ${unit}`;
 }
 
-const decade = (e, [us, ms, s]) => (e < 0 ? `${+(10 ** (e + 3)).toPrecision(1)} ${us}` : e < 3 ? `${10 ** e} ${ms}` : `${10 ** (e - 3)} ${s}`);
+const decade = (e, [us, ms, s]) =>
+  e < 0 ? `${+(10 ** (e + 3)).toPrecision(1)} ${us}` : e < 3 ? `${10 ** e} ${ms}` : `${10 ** (e - 3)} ${s}`;
 
 /**
  * @param {ReturnType<typeof measureScale>} r  measured results
@@ -187,8 +240,15 @@ export function renderScale(r, S, { width = 560 } = {}) {
   const labelOf = (s) => (s.id === 'student' ? S.student(r.track) : s.label);
   const measured = r.series.filter((s) => s.points.length);
   const pts = measured.flatMap((s) => s.points);
-  const W = Math.round(Math.max(320, Math.min(560, width || 560))), H = 340, L = 62, R = 14, Tp = 14, B = 46;
-  const xs = r.sizes.map(Math.log2), x0 = xs[0], x1 = Math.max(xs.at(-1), x0 + 1);
+  const W = Math.round(Math.max(320, Math.min(560, width || 560))),
+    H = 340,
+    L = 62,
+    R = 14,
+    Tp = 14,
+    B = 46;
+  const xs = r.sizes.map(Math.log2),
+    x0 = xs[0],
+    x1 = Math.max(xs.at(-1), x0 + 1);
   // Whole decades from the fastest point up to the limit, so the 1 s line is always in view.
   const y0 = Math.floor(Math.log10(Math.max(1e-4, Math.min(...pts.map((p) => p.ms), r.limitMs))));
   // Headroom above the limit line, where cut-off sizes are marked.
@@ -196,7 +256,13 @@ export function renderScale(r, S, { width = 560 } = {}) {
   const X = (T) => L + ((Math.log2(T) - x0) / (x1 - x0)) * (W - L - R);
   const Y = (ms) => Tp + ((y1 - Math.log10(ms)) / (y1 - y0)) * (H - Tp - B);
 
-  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, width: W, role: 'img', 'aria-labelledby': 'scale-cap', class: 'scale-plot' });
+  const svg = svgEl('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    width: W,
+    role: 'img',
+    'aria-labelledby': 'scale-cap',
+    class: 'scale-plot',
+  });
   const clip = svgEl('clipPath', { id: 'scale-clip' });
   clip.append(svgEl('rect', { x: L, y: Tp, width: W - L - R, height: H - Tp - B }));
   svg.append(svgEl('defs'));
@@ -204,20 +270,44 @@ export function renderScale(r, S, { width = 560 } = {}) {
   const grid = svgEl('g', { class: 'grid' });
   for (let e = y0; e <= Math.floor(y1); e++) {
     const y = Y(10 ** e);
-    grid.append(svgEl('line', { x1: L, x2: W - R, y1: y, y2: y }), svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end' }, decade(e, S.units)));
+    grid.append(
+      svgEl('line', { x1: L, x2: W - R, y1: y, y2: y }),
+      svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end' }, decade(e, S.units)),
+    );
   }
   for (const T of r.sizes) {
     const x = X(T);
-    grid.append(svgEl('line', { x1: x, x2: x, y1: Tp, y2: H - B }), svgEl('text', { x, y: H - B + 16, 'text-anchor': 'middle' }, String(T)));
+    grid.append(
+      svgEl('line', { x1: x, x2: x, y1: Tp, y2: H - B }),
+      svgEl('text', { x, y: H - B + 16, 'text-anchor': 'middle' }, String(T)),
+    );
   }
-  grid.append(svgEl('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', class: 'axis' }, S.axisT),
-    svgEl('text', { x: 14, y: (Tp + H - B) / 2, 'text-anchor': 'middle', class: 'axis', transform: `rotate(-90 14 ${(Tp + H - B) / 2})` }, S.axisMs));
+  grid.append(
+    svgEl('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', class: 'axis' }, S.axisT),
+    svgEl(
+      'text',
+      {
+        x: 14,
+        y: (Tp + H - B) / 2,
+        'text-anchor': 'middle',
+        class: 'axis',
+        transform: `rotate(-90 14 ${(Tp + H - B) / 2})`,
+      },
+      S.axisMs,
+    ),
+  );
   svg.append(grid);
 
   const plot = svgEl('g', { 'clip-path': 'url(#scale-clip)' });
   // The limit, and a slope-2 guide through the slowest series' last point: parallel curves grow as T².
   plot.append(svgEl('line', { x1: L, x2: W - R, y1: Y(r.limitMs), y2: Y(r.limitMs), class: 'limit' }));
-  svg.append(svgEl('text', { x: W - R - 4, y: Y(r.limitMs) - 5, 'text-anchor': 'end', class: 'limit-label' }, S.limit(fmtTime(r.limitMs, S.units))));
+  svg.append(
+    svgEl(
+      'text',
+      { x: W - R - 4, y: Y(r.limitMs) - 5, 'text-anchor': 'end', class: 'limit-label' },
+      S.limit(fmtTime(r.limitMs, S.units)),
+    ),
+  );
   const anchor = measured.map((s) => s.points.at(-1)).sort((a, b) => b.ms - a.ms)[0];
   if (anchor) {
     const at = (T) => anchor.ms * (T / anchor.T) ** 2;
@@ -227,7 +317,14 @@ export function renderScale(r, S, { width = 560 } = {}) {
   for (const s of measured) {
     const { color, marker: m } = STYLE[s.id];
     const g = svgEl('g', { class: 'series', 'data-series': s.id });
-    g.append(svgEl('polyline', { points: s.points.map((p) => `${X(p.T)},${Y(p.ms)}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 2 }));
+    g.append(
+      svgEl('polyline', {
+        points: s.points.map((p) => `${X(p.T)},${Y(p.ms)}`).join(' '),
+        fill: 'none',
+        stroke: color,
+        'stroke-width': 2,
+      }),
+    );
     for (const p of s.points) {
       const mk = marker(m, X(p.T), Y(p.ms), color);
       mk.append(svgEl('title', {}, `${labelOf(s)}, T = ${p.T}: ${fmtTime(p.ms, S.units)}`));
@@ -249,10 +346,29 @@ export function renderScale(r, S, { width = 560 } = {}) {
   const legend = html('ul', { className: 'scale-legend' });
   for (const s of r.series) {
     const sw = svgEl('svg', { width: 26, height: 12, 'aria-hidden': 'true' });
-    sw.append(svgEl('line', { x1: 1, x2: 25, y1: 6, y2: 6, stroke: STYLE[s.id].color, 'stroke-width': 2 }), marker(STYLE[s.id].marker, 13, 6, STYLE[s.id].color));
+    sw.append(
+      svgEl('line', { x1: 1, x2: 25, y1: 6, y2: 6, stroke: STYLE[s.id].color, 'stroke-width': 2 }),
+      marker(STYLE[s.id].marker, 13, 6, STYLE[s.id].color),
+    );
     const slope = growth(s.points);
-    const why = s.error ? S.error(s.error) : s.note ? S.noGpu(s.note) : !s.points.length ? S.none : slope !== null ? S.slope(slope.toFixed(1)) : '';
-    legend.append(html('li', { dataset: { series: s.id } }, sw, html('span', { className: 'name', textContent: labelOf(s) }), why ? html('span', { className: 'why', textContent: why }) : ''));
+    const why = s.error
+      ? S.error(s.error)
+      : s.note
+        ? S.noGpu(s.note)
+        : !s.points.length
+          ? S.none
+          : slope !== null
+            ? S.slope(slope.toFixed(1))
+            : '';
+    legend.append(
+      html(
+        'li',
+        { dataset: { series: s.id } },
+        sw,
+        html('span', { className: 'name', textContent: labelOf(s) }),
+        why ? html('span', { className: 'why', textContent: why }) : '',
+      ),
+    );
   }
   const guide = svgEl('svg', { width: 26, height: 12, 'aria-hidden': 'true' });
   guide.append(svgEl('line', { x1: 1, x2: 25, y1: 6, y2: 6, class: 'guide' }));
@@ -273,9 +389,20 @@ function table(r, S, labelOf) {
   for (const T of r.sizes) {
     const tr = html('tr', { dataset: { t: T } }, html('th', { scope: 'row', textContent: String(T) }));
     for (const s of r.series) {
-      const p = s.points.find((x) => x.T === T), k = s.skipped.find((x) => x.T === T);
-      const text = p ? fmtTime(p.ms, S.units) : k ? S.skip[k.why](fmtTime(k.why === 'predicted' ? k.ms : r.limitMs, S.units)) : '—';
-      tr.append(html('td', { textContent: text, className: p ? 'num' : 'gap', dataset: { series: s.id, ms: p ? String(p.ms) : '', skip: k?.why ?? '' } }));
+      const p = s.points.find((x) => x.T === T),
+        k = s.skipped.find((x) => x.T === T);
+      const text = p
+        ? fmtTime(p.ms, S.units)
+        : k
+          ? S.skip[k.why](fmtTime(k.why === 'predicted' ? k.ms : r.limitMs, S.units))
+          : '—';
+      tr.append(
+        html('td', {
+          textContent: text,
+          className: p ? 'num' : 'gap',
+          dataset: { series: s.id, ms: p ? String(p.ms) : '', skip: k?.why ?? '' },
+        }),
+      );
     }
     body.append(tr);
   }

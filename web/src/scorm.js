@@ -12,28 +12,65 @@ const pad = (n, w = 2) => String(n).padStart(w, '0');
 
 // Each version's names, its suspend_data limit, and what it sets.
 export const VERSIONS = {
-  '1.2': {
-    api: 'API', init: 'LMSInitialize', get: 'LMSGetValue', set: 'LMSSetValue', commit: 'LMSCommit', finish: 'LMSFinish',
-    error: 'LMSGetLastError', errorText: 'LMSGetErrorString', suspendMax: 4096,
+  1.2: {
+    api: 'API',
+    init: 'LMSInitialize',
+    get: 'LMSGetValue',
+    set: 'LMSSetValue',
+    commit: 'LMSCommit',
+    finish: 'LMSFinish',
+    error: 'LMSGetLastError',
+    errorText: 'LMSGetErrorString',
+    suspendMax: 4096,
     // The first launch: "not attempted" becomes "incomplete"; exit "suspend" keeps suspend_data for the next.
-    start: (get) => [...(get('cmi.core.lesson_status') === 'not attempted' ? [['cmi.core.lesson_status', 'incomplete']] : []), ['cmi.core.exit', 'suspend']],
-    result: (passed, total) => [['cmi.core.score.raw', pct(passed, total)], ['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'],
-      ['cmi.core.lesson_status', total && passed === total ? 'passed' : 'failed']],
+    start: (get) => [
+      ...(get('cmi.core.lesson_status') === 'not attempted' ? [['cmi.core.lesson_status', 'incomplete']] : []),
+      ['cmi.core.exit', 'suspend'],
+    ],
+    result: (passed, total) => [
+      ['cmi.core.score.raw', pct(passed, total)],
+      ['cmi.core.score.min', '0'],
+      ['cmi.core.score.max', '100'],
+      ['cmi.core.lesson_status', total && passed === total ? 'passed' : 'failed'],
+    ],
     // CMITimespan HHHH:MM:SS.SS
-    sessionTime: (ms) => ['cmi.core.session_time', `${pad(Math.floor(ms / 3.6e6), 4)}:${pad(Math.floor(ms / 6e4) % 60)}:${pad(((ms / 1000) % 60).toFixed(2), 5)}`],
+    sessionTime: (ms) => [
+      'cmi.core.session_time',
+      `${pad(Math.floor(ms / 3.6e6), 4)}:${pad(Math.floor(ms / 6e4) % 60)}:${pad(((ms / 1000) % 60).toFixed(2), 5)}`,
+    ],
   },
   2004: {
-    api: 'API_1484_11', init: 'Initialize', get: 'GetValue', set: 'SetValue', commit: 'Commit', finish: 'Terminate',
-    error: 'GetLastError', errorText: 'GetErrorString', suspendMax: 64000,
-    start: (get) => [...(['unknown', 'not attempted', ''].includes(get('cmi.completion_status')) ? [['cmi.completion_status', 'incomplete']] : []), ['cmi.exit', 'suspend']],
+    api: 'API_1484_11',
+    init: 'Initialize',
+    get: 'GetValue',
+    set: 'SetValue',
+    commit: 'Commit',
+    finish: 'Terminate',
+    error: 'GetLastError',
+    errorText: 'GetErrorString',
+    suspendMax: 64000,
+    start: (get) => [
+      ...(['unknown', 'not attempted', ''].includes(get('cmi.completion_status'))
+        ? [['cmi.completion_status', 'incomplete']]
+        : []),
+      ['cmi.exit', 'suspend'],
+    ],
     result: (passed, total) => {
       const done = total > 0 && passed === total;
-      return [['cmi.score.scaled', String(total ? Math.round((10000 * passed) / total) / 10000 : 0)], ['cmi.score.raw', pct(passed, total)],
-        ['cmi.score.min', '0'], ['cmi.score.max', '100'], ['cmi.success_status', done ? 'passed' : 'failed'],
-        ['cmi.completion_status', done ? 'completed' : 'incomplete']];
+      return [
+        ['cmi.score.scaled', String(total ? Math.round((10000 * passed) / total) / 10000 : 0)],
+        ['cmi.score.raw', pct(passed, total)],
+        ['cmi.score.min', '0'],
+        ['cmi.score.max', '100'],
+        ['cmi.success_status', done ? 'passed' : 'failed'],
+        ['cmi.completion_status', done ? 'completed' : 'incomplete'],
+      ];
     },
     // ISO 8601 duration
-    sessionTime: (ms) => ['cmi.session_time', `PT${Math.floor(ms / 3.6e6)}H${Math.floor(ms / 6e4) % 60}M${((ms / 1000) % 60).toFixed(2)}S`],
+    sessionTime: (ms) => [
+      'cmi.session_time',
+      `PT${Math.floor(ms / 3.6e6)}H${Math.floor(ms / 6e4) % 60}M${((ms / 1000) % 60).toFixed(2)}S`,
+    ],
   },
 };
 
@@ -45,14 +82,22 @@ export const VERSIONS = {
 export function findApi(name, win = window) {
   const scan = (w) => {
     for (let i = 0; w && i < 500; i++) {
-      try { if (w[name] && typeof w[name] === 'object') return w[name]; } catch { /* another origin: go on up */ }
+      try {
+        if (w[name] && typeof w[name] === 'object') return w[name];
+      } catch {
+        /* another origin: go on up */
+      }
       if (w.parent === w) break;
       w = w.parent;
     }
     return null;
   };
   let opener = null;
-  try { opener = win.top.opener; } catch { /* none */ }
+  try {
+    opener = win.top.opener;
+  } catch {
+    /* none */
+  }
   return scan(win) ?? (opener ? scan(opener) : null);
 }
 
@@ -61,7 +106,8 @@ const bytesToBase64 = (bytes) => {
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
 };
-const pipe = async (bytes, stream) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+const pipe = async (bytes, stream) =>
+  new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 
 /** code → CODE_PREFIX + base64(deflate-raw(UTF-8)). */
 export async function encodeCode(code) {
@@ -102,7 +148,8 @@ export async function connectScorm(host, version, strings, win = window) {
 
   const note = lmsNote();
   // The note: what happened last with the LMS (restored, sent, refused), and whether the code fits.
-  let last = '', tooLong = null;
+  let last = '',
+    tooLong = null;
   const say = (text = last) => {
     last = text;
     note.textContent = [text, tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' ');
@@ -110,7 +157,13 @@ export async function connectScorm(host, version, strings, win = window) {
   };
 
   // Every call is guarded: an LMS's API may throw, or answer "false" with an error code.
-  const call = (fn, ...args) => { try { return String(api[fn](...args)); } catch (e) { return `error:${e?.message ?? e}`; } };
+  const call = (fn, ...args) => {
+    try {
+      return String(api[fn](...args));
+    } catch (e) {
+      return `error:${e?.message ?? e}`;
+    }
+  };
   const problem = () => {
     const code = call(v.error);
     return `${code}${code && code !== '0' ? ` ${call(v.errorText, code)}` : ''}`;
@@ -146,7 +199,9 @@ export async function connectScorm(host, version, strings, win = window) {
   let timer = null;
   addEventListener('attnlab:edited', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { storeCode().then(() => say()); }, 1500);
+    timer = setTimeout(() => {
+      storeCode().then(() => say());
+    }, 1500);
   });
 
   addEventListener('attnlab:checked', async ({ detail: { passed, total } }) => {
@@ -168,5 +223,7 @@ export async function connectScorm(host, version, strings, win = window) {
   };
   addEventListener('pagehide', finish);
   addEventListener('beforeunload', finish);
-  addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') commit(); });
+  addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') commit();
+  });
 }

@@ -10,20 +10,24 @@
 const CACHE = `attnlab-${__VERSION__}`;
 
 self.addEventListener('install', (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    const assets = [...__ASSETS__, ...(self.crossOriginIsolated ? __THREADED_ASSETS__ : [])];
-    // 'no-cache': revalidate with the server (a 304 for what the page just downloaded), never stale.
-    await cache.addAll(assets.map((a) => new Request(a, { cache: 'no-cache' })));
-    await self.skipWaiting();
-  })());
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const assets = [...__ASSETS__, ...(self.crossOriginIsolated ? __THREADED_ASSETS__ : [])];
+      // 'no-cache': revalidate with the server (a 304 for what the page just downloaded), never stale.
+      await cache.addAll(assets.map((a) => new Request(a, { cache: 'no-cache' })));
+      await self.skipWaiting();
+    })(),
+  );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil((async () => {
-    for (const key of await caches.keys()) if (key.startsWith('attnlab-') && key !== CACHE) await caches.delete(key);
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key.startsWith('attnlab-') && key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
 });
 
 self.addEventListener('fetch', (event) => {
@@ -33,10 +37,15 @@ self.addEventListener('fetch', (event) => {
   // Embed mode's page comes from the server, whose headers say who may frame it; the cached page's
   // say nobody (frame-ancestors 'none').
   if (req.mode === 'navigate' && url.searchParams.get('embed') === '1') return;
-  event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    // Navigations carry query strings (?lang=en): any of them is the one page.
-    const hit = req.mode === 'navigate' ? await cache.match('./', { ignoreSearch: true }) : await cache.match(req, { ignoreSearch: true });
-    return hit ?? fetch(req);
-  })());
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Navigations carry query strings (?lang=en): any of them is the one page.
+      const hit =
+        req.mode === 'navigate'
+          ? await cache.match('./', { ignoreSearch: true })
+          : await cache.match(req, { ignoreSearch: true });
+      return hit ?? fetch(req);
+    })(),
+  );
 });

@@ -10,25 +10,35 @@ export const THEME_KEY = 'attnlab:theme';
 
 // Colours ≥ 4.5:1 against the dark panel (#1b1f24).
 const darkHighlight = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword], color: '#c9a2ff' },
+  {
+    tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword],
+    color: '#c9a2ff',
+  },
   { tag: [tags.string, tags.special(tags.string)], color: '#a5d6a7' },
   { tag: [tags.number, tags.bool, tags.null, tags.atom], color: '#ffb870' },
   { tag: [tags.comment, tags.lineComment, tags.blockComment], color: '#9aa5b1', fontStyle: 'italic' },
-  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName), tags.definition(tags.variableName)], color: '#82c4ff' },
+  {
+    tag: [tags.function(tags.variableName), tags.function(tags.propertyName), tags.definition(tags.variableName)],
+    color: '#82c4ff',
+  },
   { tag: [tags.propertyName, tags.variableName], color: '#e6e9ee' },
   { tag: tags.invalid, color: '#ff8a80' },
 ]);
 const darkEditor = [
-  EditorView.theme({
-    '&': { color: '#e6e9ee', backgroundColor: '#1b1f24' },
-    '.cm-content': { caretColor: '#ffffff' },
-    '.cm-cursor, .cm-dropCursor': { borderLeftColor: '#ffffff' },
-    '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: '#2f4a6d' },
-    '.cm-gutters': { backgroundColor: '#161a1e', color: '#a9b1bc', borderRight: '1px solid #3a414b' },
-    '.cm-activeLine': { backgroundColor: '#ffffff0d' },
-    '.cm-activeLineGutter': { backgroundColor: '#262b33' },
-    '.cm-matchingBracket, &.cm-focused .cm-matchingBracket': { backgroundColor: '#3a4f2f', color: '#ffffff' },
-  }, { dark: true }),
+  EditorView.theme(
+    {
+      '&': { color: '#e6e9ee', backgroundColor: '#1b1f24' },
+      '.cm-content': { caretColor: '#ffffff' },
+      '.cm-cursor, .cm-dropCursor': { borderLeftColor: '#ffffff' },
+      '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
+        { backgroundColor: '#2f4a6d' },
+      '.cm-gutters': { backgroundColor: '#161a1e', color: '#a9b1bc', borderRight: '1px solid #3a414b' },
+      '.cm-activeLine': { backgroundColor: '#ffffff0d' },
+      '.cm-activeLineGutter': { backgroundColor: '#262b33' },
+      '.cm-matchingBracket, &.cm-focused .cm-matchingBracket': { backgroundColor: '#3a4f2f', color: '#ffffff' },
+    },
+    { dark: true },
+  ),
   syntaxHighlighting(darkHighlight),
 ];
 
@@ -44,7 +54,10 @@ export function connectTheme({ button, editor, store, strings, choice = true }) 
   const system = matchMedia('(prefers-color-scheme: dark)');
   const slot = new Compartment();
   editor.view.dispatch({ effects: StateEffect.appendConfig.of(slot.of([])) });
-  const chosen = () => { const v = choice && store.get(THEME_KEY); return v === 'dark' || v === 'light' ? v : null; };
+  const chosen = () => {
+    const v = choice && store.get(THEME_KEY);
+    return v === 'dark' || v === 'light' ? v : null;
+  };
   const apply = () => {
     const dark = (chosen() ?? (system.matches ? 'dark' : 'light')) === 'dark';
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';

@@ -31,7 +31,8 @@ val flash_attention(val Q, val K, val V, val block_size, val causal, val options
     o.local_mask = option(options, "local_mask", false);
     o.scaling = option(options, "scaling", "sqrt");
     o.guard = option(options, "guard", true);
-    return to_js(flash::flash_attention(tensor(Q), tensor(K), tensor(V), size(block_size, "block_size"), flag(causal, true), o));
+    return to_js(
+        flash::flash_attention(tensor(Q), tensor(K), tensor(V), size(block_size, "block_size"), flag(causal, true), o));
   });
 }
 

@@ -78,32 +78,40 @@ inline double factor(double m_x, double m, bool guard) { return guard && m_x == 
 
 inline Stats softmax_merge(const Arr& m_a, const Arr& l_a, const Arr& m_b, const Arr& l_b, const MergeOptions& o = {}) {
   if (m_a.shape() != l_a.shape() || m_a.shape() != m_b.shape() || m_a.shape() != l_b.shape())
-    detail::fail("softmax_merge: m_a, l_a, m_b, l_b must have one shape, got " + detail::shape_of(m_a) + ", " + detail::shape_of(l_a) + ", " +
-                 detail::shape_of(m_b) + ", " + detail::shape_of(l_b));
+    detail::fail("softmax_merge: m_a, l_a, m_b, l_b must have one shape, got " + detail::shape_of(m_a) + ", " +
+                 detail::shape_of(l_a) + ", " + detail::shape_of(m_b) + ", " + detail::shape_of(l_b));
   Stats r{Arr::from_shape(m_a.shape()), Arr::from_shape(m_a.shape())};
   for (std::size_t i = 0; i < m_a.size(); ++i) {
     const double ma = m_a.flat(i), mb = m_b.flat(i), m = std::max(ma, mb);
-    const double fa = o.rescale_l ? detail::factor(ma, m, o.guard) : 1.0, fb = o.rescale_l ? detail::factor(mb, m, o.guard) : 1.0;
+    const double fa = o.rescale_l ? detail::factor(ma, m, o.guard) : 1.0,
+                 fb = o.rescale_l ? detail::factor(mb, m, o.guard) : 1.0;
     r.m.flat(i) = m;
     r.l.flat(i) = l_a.flat(i) * fa + l_b.flat(i) * fb;
   }
   return r;
 }
 
-inline Arr flash_attention(const Arr& Q, const Arr& K, const Arr& V, std::size_t block_size, bool causal = true, const FlashOptions& o = {}) {
+inline Arr flash_attention(const Arr& Q, const Arr& K, const Arr& V, std::size_t block_size, bool causal = true,
+                           const FlashOptions& o = {}) {
   using detail::NEG_INF;
   const std::size_t nd = Q.dimension();
   const std::string shapes = detail::shape_of(Q) + ", " + detail::shape_of(K) + ", " + detail::shape_of(V);
-  if (nd < 2 || K.dimension() != nd || V.dimension() != nd) detail::fail("flash_attention: Q, K, V must have the same number (≥ 2) of axes, got " + shapes);
+  if (nd < 2 || K.dimension() != nd || V.dimension() != nd)
+    detail::fail("flash_attention: Q, K, V must have the same number (≥ 2) of axes, got " + shapes);
   for (std::size_t a = 0; a + 2 < nd; ++a)
-    if (Q.shape()[a] != K.shape()[a] || Q.shape()[a] != V.shape()[a]) detail::fail("flash_attention: the leading axes of Q, K, V differ: " + shapes);
+    if (Q.shape()[a] != K.shape()[a] || Q.shape()[a] != V.shape()[a])
+      detail::fail("flash_attention: the leading axes of Q, K, V differ: " + shapes);
   const std::size_t Tq = Q.shape()[nd - 2], d = Q.shape()[nd - 1], Tk = K.shape()[nd - 2], dv = V.shape()[nd - 1];
-  if (K.shape()[nd - 1] != d || V.shape()[nd - 2] != Tk) detail::fail("flash_attention: Q (…, T_q, d), K (…, T_k, d), V (…, T_k, d_v) expected, got " + shapes);
+  if (K.shape()[nd - 1] != d || V.shape()[nd - 2] != Tk)
+    detail::fail("flash_attention: Q (…, T_q, d), K (…, T_k, d), V (…, T_k, d_v) expected, got " + shapes);
   if (block_size == 0) detail::fail("flash_attention: block_size must be at least 1");
   if (causal && Tq != Tk) detail::fail("flash_attention: the causal mask needs T_q = T_k, got " + shapes);
   const double root = std::sqrt(static_cast<double>(d));
-  const double scale = o.scaling == "sqrt" ? 1.0 / root : o.scaling == "twice" ? 1.0 / (root * root) : o.scaling == "none" ? 1.0
-                       : (detail::fail("flash_attention: unknown scaling option \"" + o.scaling + "\""), 0.0);
+  const double scale = o.scaling == "sqrt"    ? 1.0 / root
+                       : o.scaling == "twice" ? 1.0 / (root * root)
+                       : o.scaling == "none"
+                           ? 1.0
+                           : (detail::fail("flash_attention: unknown scaling option \"" + o.scaling + "\""), 0.0);
   std::size_t B = 1;
   for (std::size_t a = 0; a + 2 < nd; ++a) B *= Q.shape()[a];
   auto out_shape = Q.shape();

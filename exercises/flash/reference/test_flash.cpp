@@ -79,27 +79,48 @@ TEST_CASE("flash_attention: the first lesson's worked example at block sizes 1, 
 
 TEST_CASE("flash_attention agrees with the full softmax: T, block sizes, causal and not, batched, ±1000") {
   attnlab::Rng rng(11);
-  struct Case { std::vector<std::size_t> lead; std::size_t Tq, Tk, d, dv, bs; bool causal; double scale; };
-  const Case cases[] = {{{}, 7, 7, 4, 3, 3, true, 1}, {{}, 7, 7, 4, 3, 7, true, 1}, {{}, 5, 9, 3, 2, 4, false, 1},
-                        {{2}, 6, 6, 4, 5, 1, true, 1},  {{2, 3}, 8, 8, 2, 2, 3, true, 1}, {{2}, 4, 11, 3, 3, 5, false, 1},
-                        {{}, 9, 9, 4, 4, 2, true, 600}, {{3}, 5, 5, 2, 2, 2, false, 600}};
+  struct Case {
+    std::vector<std::size_t> lead;
+    std::size_t Tq, Tk, d, dv, bs;
+    bool causal;
+    double scale;
+  };
+  const Case cases[] = {{{}, 7, 7, 4, 3, 3, true, 1},     {{}, 7, 7, 4, 3, 7, true, 1},
+                        {{}, 5, 9, 3, 2, 4, false, 1},    {{2}, 6, 6, 4, 5, 1, true, 1},
+                        {{2, 3}, 8, 8, 2, 2, 3, true, 1}, {{2}, 4, 11, 3, 3, 5, false, 1},
+                        {{}, 9, 9, 4, 4, 2, true, 600},   {{3}, 5, 5, 2, 2, 2, false, 600}};
   for (const auto& c : cases) {
-    auto sh = [&](std::size_t T, std::size_t w) { auto s = c.lead; s.push_back(T); s.push_back(w); return s; };
-    const Arr Q = normals(rng, sh(c.Tq, c.d), c.scale), K = normals(rng, sh(c.Tk, c.d), c.scale), V = normals(rng, sh(c.Tk, c.dv));
+    auto sh = [&](std::size_t T, std::size_t w) {
+      auto s = c.lead;
+      s.push_back(T);
+      s.push_back(w);
+      return s;
+    };
+    const Arr Q = normals(rng, sh(c.Tq, c.d), c.scale), K = normals(rng, sh(c.Tk, c.d), c.scale),
+              V = normals(rng, sh(c.Tk, c.dv));
     const Arr out = flash::flash_attention(Q, K, V, c.bs, c.causal);
     for (double x : out) CHECK(std::isfinite(x));
     check_close(out, full(Q, K, V, c.causal), 1e-9);
   }
-  CHECK_THROWS_AS(flash::flash_attention(Arr::from_shape({3, 2}), Arr::from_shape({4, 2}), Arr::from_shape({4, 2}), 2, true), std::invalid_argument);
-  CHECK_THROWS_AS(flash::flash_attention(Arr::from_shape({3, 2}), Arr::from_shape({3, 2}), Arr::from_shape({3, 2}), 0), std::invalid_argument);
-  CHECK_THROWS_AS(flash::flash_attention(Arr::from_shape({2, 3, 2}), Arr::from_shape({1, 3, 2}), Arr::from_shape({2, 3, 2}), 2), std::invalid_argument);
+  CHECK_THROWS_AS(
+      flash::flash_attention(Arr::from_shape({3, 2}), Arr::from_shape({4, 2}), Arr::from_shape({4, 2}), 2, true),
+      std::invalid_argument);
+  CHECK_THROWS_AS(flash::flash_attention(Arr::from_shape({3, 2}), Arr::from_shape({3, 2}), Arr::from_shape({3, 2}), 0),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      flash::flash_attention(Arr::from_shape({2, 3, 2}), Arr::from_shape({1, 3, 2}), Arr::from_shape({2, 3, 2}), 2),
+      std::invalid_argument);
 }
 
 TEST_CASE("flash_attention: each mistake option computes its mistake") {
   attnlab::Rng rng(5);
   const Arr Q = normals(rng, {7, 4}, 2), K = normals(rng, {7, 4}, 2), V = normals(rng, {7, 3});
   const Arr right = flash::flash_attention(Q, K, V, 3);
-  auto with = [&](auto set) { flash::FlashOptions o; set(o); return flash::flash_attention(Q, K, V, 3, true, o); };
+  auto with = [&](auto set) {
+    flash::FlashOptions o;
+    set(o);
+    return flash::flash_attention(Q, K, V, 3, true, o);
+  };
   // Scaling: 1/d is attention at scale 1/d, 1 the unscaled attention.
   attnlab::ref::AttentionOptions a;
   a.mask = attnlab::ref::causal_mask(7);
@@ -122,6 +143,6 @@ TEST_CASE("flash_attention: each mistake option computes its mistake") {
   CHECK(with([](auto& o) { o.rescale_acc = false; }) != right);
   CHECK(with([](auto& o) { o.rescale_l = false; }) != right);
   const Arr nan = with([](auto& o) { o.guard = false; });
-  CHECK(std::isnan(nan(0, 0)));    // row 0: keys 3…6 are all masked
+  CHECK(std::isnan(nan(0, 0)));                      // row 0: keys 3…6 are all masked
   CHECK(nan(6, 0) == doctest::Approx(right(6, 0)));  // row 6 (the last block's) sees every block
 }

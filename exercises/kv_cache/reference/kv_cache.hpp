@@ -122,7 +122,8 @@ inline Arr last_positions(const Arr& a, std::size_t from) {
 
 inline double kv_cache_bytes(std::size_t n_layers, std::size_t n_kv_heads, std::size_t d_head, std::size_t seq_len,
                              std::size_t batch, double dtype_bytes = 2, const BytesOptions& o = {}) {
-  if (!(dtype_bytes >= 0) || !std::isfinite(dtype_bytes)) detail::fail("kv_cache_bytes: dtype_bytes must be a non-negative number");
+  if (!(dtype_bytes >= 0) || !std::isfinite(dtype_bytes))
+    detail::fail("kv_cache_bytes: dtype_bytes must be a non-negative number");
   double r = double(n_kv_heads) * double(d_head) * double(seq_len);
   if (o.kv) r *= 2;
   if (o.layers) r *= double(n_layers);
@@ -169,20 +170,24 @@ inline AttendResult attend_with_cache(const Arr& x, const Arr& Wq, const Arr& Wk
                  ": both must be (d_model, n_kv_heads * d_head) with d_model = " + std::to_string(d_model));
   const std::size_t kv_cols = Wk.shape()[1];
   if (kv_cols == 0 || kv_cols % d_head != 0)
-    detail::fail(fn + "W_k has " + std::to_string(kv_cols) + " columns, not a multiple of d_head = " + std::to_string(d_head));
+    detail::fail(fn + "W_k has " + std::to_string(kv_cols) +
+                 " columns, not a multiple of d_head = " + std::to_string(d_head));
   const std::size_t n_kv = kv_cols / d_head;
   if (n_heads % n_kv != 0)
-    detail::fail(fn + "n_heads = " + std::to_string(n_heads) + " is not a multiple of n_kv_heads = " + std::to_string(n_kv));
+    detail::fail(fn + "n_heads = " + std::to_string(n_heads) +
+                 " is not a multiple of n_kv_heads = " + std::to_string(n_kv));
   const std::size_t n_rep = n_heads / n_kv;
   const std::size_t cached_heads = o.repeat_before_cache ? n_heads : n_kv;
 
   std::size_t T_past = 0;
   if (cache) {
     const std::vector<std::size_t> ks(cache->k.shape().begin(), cache->k.shape().end());
-    if (ks.size() != 4 || ks[0] != B || ks[1] != cached_heads || ks[3] != d_head || cache->v.shape() != cache->k.shape())
-      detail::fail(fn + "the cache's k has shape " + shape_str(cache->k.shape()) + " and v " + shape_str(cache->v.shape()) +
-                   ": both must be (B, n_kv_heads, T_past, d_head) = (" + std::to_string(B) + ", " +
-                   std::to_string(cached_heads) + ", T_past, " + std::to_string(d_head) + ")");
+    if (ks.size() != 4 || ks[0] != B || ks[1] != cached_heads || ks[3] != d_head ||
+        cache->v.shape() != cache->k.shape())
+      detail::fail(fn + "the cache's k has shape " + shape_str(cache->k.shape()) + " and v " +
+                   shape_str(cache->v.shape()) + ": both must be (B, n_kv_heads, T_past, d_head) = (" +
+                   std::to_string(B) + ", " + std::to_string(cached_heads) + ", T_past, " + std::to_string(d_head) +
+                   ")");
     T_past = ks[2];
   }
   RepeatOptions rep;
@@ -233,7 +238,8 @@ inline AttendResult attend_with_cache(const Arr& x, const Arr& Wq, const Arr& Wk
   if (o.use_wo) out = ref::matmul(out, Wo);
 
   AttendResult r{out, {cached_k, values}};
-  if (o.cache_update == "new_only") r.cache = {detail::last_positions(cached_k, T_past), detail::last_positions(values, T_past)};
+  if (o.cache_update == "new_only")
+    r.cache = {detail::last_positions(cached_k, T_past), detail::last_positions(values, T_past)};
   return r;
 }
 

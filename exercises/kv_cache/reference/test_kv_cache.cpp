@@ -67,7 +67,8 @@ LoopResult attend_loops(const Arr& x, const Weights& w, std::size_t H, const Arr
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t g = 0; g < Hkv; ++g)
       for (std::size_t j = 0; j < Tp; ++j)
-        for (std::size_t c = 0; c < dh; ++c) k(b, g, j, c) = (*past_k)(b, g, j, c), v(b, g, j, c) = (*past_v)(b, g, j, c);
+        for (std::size_t c = 0; c < dh; ++c)
+          k(b, g, j, c) = (*past_k)(b, g, j, c), v(b, g, j, c) = (*past_v)(b, g, j, c);
     for (std::size_t t = 0; t < T; ++t)
       for (std::size_t c = 0; c < D; ++c) {
         double sq = 0, sk = 0, sv = 0;
@@ -132,8 +133,9 @@ bool close(const Arr& a, const Arr& b, double rtol = 1e-12, double atol = 1e-13)
 }
 
 // Runs attend_with_cache over the chunks `sizes` of x, each call given the previous call's cache.
-std::vector<kv::AttendResult> chain(const Arr& x, const Weights& w, std::size_t H, const std::vector<std::size_t>& sizes,
-                                    const std::optional<rope::RopeCache>& rp, const kv::AttendOptions& o = {}) {
+std::vector<kv::AttendResult> chain(const Arr& x, const Weights& w, std::size_t H,
+                                    const std::vector<std::size_t>& sizes, const std::optional<rope::RopeCache>& rp,
+                                    const kv::AttendOptions& o = {}) {
   std::vector<kv::AttendResult> steps;
   std::optional<kv::Cache> cache;
   std::size_t at = 0;
@@ -153,7 +155,8 @@ bool chain_is_full_pass(const std::vector<kv::AttendResult>& steps, const kv::At
     const std::size_t n = s.out.shape()[1];
     ok = ok && close(s.out, positions(full.out, 1, at, at + n));
     at += n;
-    ok = ok && close(s.cache.k, positions(full.cache.k, 2, 0, at)) && close(s.cache.v, positions(full.cache.v, 2, 0, at));
+    ok = ok && close(s.cache.k, positions(full.cache.k, 2, 0, at)) &&
+         close(s.cache.v, positions(full.cache.v, 2, 0, at));
   }
   return ok;
 }
@@ -161,9 +164,9 @@ bool chain_is_full_pass(const std::vector<kv::AttendResult>& steps, const kv::At
 }  // namespace
 
 TEST_CASE("the lesson's byte counts: Llama-3-8B, 32 layers, 8 KV heads, d_head 128, bf16") {
-  CHECK(kv::kv_cache_bytes(32, 8, 128, 1, 1) == 128.0 * 1024);     // 128 KiB per token
-  CHECK(kv::kv_cache_bytes(32, 8, 128, 8192, 1) == 1073741824.0);  // 1 GiB for 8k tokens
-  CHECK(kv::kv_cache_bytes(32, 32, 128, 8192, 1) == 4294967296.0); // 4 GiB with 32 KV heads (no GQA)
+  CHECK(kv::kv_cache_bytes(32, 8, 128, 1, 1) == 128.0 * 1024);      // 128 KiB per token
+  CHECK(kv::kv_cache_bytes(32, 8, 128, 8192, 1) == 1073741824.0);   // 1 GiB for 8k tokens
+  CHECK(kv::kv_cache_bytes(32, 32, 128, 8192, 1) == 4294967296.0);  // 4 GiB with 32 KV heads (no GQA)
   CHECK(kv::kv_cache_bytes(32, 8, 128, 8192, 1, 4) == 2147483648.0);
   CHECK(kv::kv_cache_bytes(6, 3, 64, 100, 5, 4) == 2.0 * 6 * 3 * 64 * 100 * 5 * 4);
   kv::BytesOptions o;
@@ -228,7 +231,8 @@ TEST_CASE("prefill then decoding token by token, and a chunked prefill, give the
   // Without GQA and without RoPE the full pass is mha's causal multi-head attention.
   const Arr x = normals(rng, {B, T, D});
   const Weights w = weights(rng, D, D);
-  CHECK(close(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H).out, attnlab::mha::multi_head_attention(x, w.q, w.k, w.v, w.o, H).out));
+  CHECK(close(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H).out,
+              attnlab::mha::multi_head_attention(x, w.q, w.k, w.v, w.o, H).out));
 }
 
 TEST_CASE("attend_with_cache agrees with the plain loops, given a cache, with and without rope and GQA") {
@@ -249,7 +253,8 @@ TEST_CASE("attend_with_cache agrees with the plain loops, given a cache, with an
           CAPTURE(with_rope);
           const Arr* c = with_rope ? &rp.cos : nullptr;
           const Arr* s = with_rope ? &rp.sin : nullptr;
-          const auto r = kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt);
+          const auto r =
+              kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt);
           const auto l = attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s);
           CHECK(close(r.out, l.out));
           CHECK(close(r.cache.k, l.k));
@@ -258,19 +263,26 @@ TEST_CASE("attend_with_cache agrees with the plain loops, given a cache, with an
           kv::AttendOptions o;
           Loop m;
           o.tile = m.tile = true;
-          CHECK(close(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o).out,
-                      attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
+          CHECK(close(
+              kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o)
+                  .out,
+              attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
           o = {}, m = {};
           o.mask = "top_left", m.top_left = true;
-          CHECK(close(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o).out,
-                      attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
+          CHECK(close(
+              kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o)
+                  .out,
+              attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
           o = {}, m = {};
           o.use_wo = m.use_wo = false;
-          CHECK(close(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o).out,
-                      attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
+          CHECK(close(
+              kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o)
+                  .out,
+              attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m).out));
           o = {}, m = {};
           o.rope_offset = m.q_offset = false;
-          const auto ro = kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o);
+          const auto ro =
+              kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H, cache, with_rope ? std::optional(rp) : std::nullopt, o);
           const auto lo = attend_loops(x, w, H, Tp ? &pk : nullptr, Tp ? &pv : nullptr, c, s, m);
           CHECK(close(ro.out, lo.out));
           CHECK(close(ro.cache.k, lo.k));
@@ -293,7 +305,9 @@ TEST_CASE("the mistake options: what each computes, and that it changes the resu
   // The unrotated keys of the whole sequence: the full pass without rope caches them.
   const Arr unrotated = kv::attend_with_cache(x, w.q, w.k, w.v, w.o, H).cache.k;
 
-  SUBCASE("mask: top-left differs on a decoding step and a chunk; PyTorch's is_causal=(T > 1) and prefill_only only on a chunk") {
+  SUBCASE(
+      "mask: top-left differs on a decoding step and a chunk; PyTorch's is_causal=(T > 1) and prefill_only only on a "
+      "chunk") {
     const auto top = with([](auto& o) { o.mask = "top_left"; });
     CHECK(!chain_is_full_pass(chain(x, w, H, {3, 1, 1, 1, 1}, rp, top), full));
     CHECK(!chain_is_full_pass(chain(x, w, H, {3, 4}, rp, top), full));
@@ -305,7 +319,8 @@ TEST_CASE("the mistake options: what each computes, and that it changes the resu
       CHECK(!close(steps[1].out, positions(full.out, 1, 3, 7)));
     }
     // On a chunk, top_left and top_left_multi are the same mistake.
-    CHECK(close(chain(x, w, H, {3, 4}, rp, top)[1].out, chain(x, w, H, {3, 4}, rp, with([](auto& o) { o.mask = "top_left_multi"; }))[1].out));
+    CHECK(close(chain(x, w, H, {3, 4}, rp, top)[1].out,
+                chain(x, w, H, {3, 4}, rp, with([](auto& o) { o.mask = "top_left_multi"; }))[1].out));
     const auto none = chain(x, w, H, {5}, rp, with([](auto& o) { o.mask = "none"; }));
     CHECK(!close(none[0].out, positions(full.out, 1, 0, 5)));
   }
@@ -330,7 +345,8 @@ TEST_CASE("the mistake options: what each computes, and that it changes the resu
     const auto twice = chain(x, w, H, {3, 1}, rp, with([](auto& o) { o.keys = "rotate_concat"; }));
     CHECK(close(twice[0].out, positions(full.out, 1, 0, 3)));
     CHECK(close(twice[0].cache.k, positions(full.cache.k, 2, 0, 3)));
-    CHECK(close(Arr(positions(twice[1].cache.k, 2, 0, 3)), rope::apply_rope(positions(full.cache.k, 2, 0, 3), rp.cos, rp.sin)));
+    CHECK(close(Arr(positions(twice[1].cache.k, 2, 0, 3)),
+                rope::apply_rope(positions(full.cache.k, 2, 0, 3), rp.cos, rp.sin)));
     CHECK(!close(twice[1].out, positions(full.out, 1, 3, 4)));
   }
   SUBCASE("cache_update new_only: the attention is right, the cache holds only the new positions") {
@@ -349,8 +365,9 @@ TEST_CASE("the mistake options: what each computes, and that it changes the resu
       CHECK(close(step.cache.k, kv::repeat_kv(positions(full.cache.k, 2, 0, at), H / Hkv)));
     }
     // Given a cache of n_kv_heads heads it cannot run.
-    CHECK_THROWS_AS(kv::attend_with_cache(positions(x, 1, 3, 4), w.q, w.k, w.v, w.o, H, kv::Cache{positions(full.cache.k, 2, 0, 3), positions(full.cache.v, 2, 0, 3)}, rp,
-                                          with([](auto& o) { o.repeat_before_cache = true; })),
+    CHECK_THROWS_AS(kv::attend_with_cache(positions(x, 1, 3, 4), w.q, w.k, w.v, w.o, H,
+                                          kv::Cache{positions(full.cache.k, 2, 0, 3), positions(full.cache.v, 2, 0, 3)},
+                                          rp, with([](auto& o) { o.repeat_before_cache = true; })),
                     std::invalid_argument);
   }
   SUBCASE("rope_offset false: the prefill is right, every later step is not") {
@@ -367,7 +384,7 @@ TEST_CASE("shape problems are errors that name the shapes") {
   CHECK_NOTHROW(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, 4));
   CHECK_THROWS_AS(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, 3), std::invalid_argument);  // 8 % 3
   CHECK_NOTHROW(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, 8));  // d_head 1: 4 KV heads of 8 query heads
-  const Weights odd = weights(rng, 8, 6);  // 6 columns: 3 KV heads of d_head 2, and 4 % 3 != 0
+  const Weights odd = weights(rng, 8, 6);                          // 6 columns: 3 KV heads of d_head 2, and 4 % 3 != 0
   CHECK_THROWS_AS(kv::attend_with_cache(x, odd.q, odd.k, odd.v, odd.o, 4), std::invalid_argument);
   const Arr bad = normals(rng, {2, 4, 1, 2});  // 4 heads where the cache must have 2
   CHECK_THROWS_AS(kv::attend_with_cache(x, w.q, w.k, w.v, w.o, 4, kv::Cache{bad, bad}), std::invalid_argument);

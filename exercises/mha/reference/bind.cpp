@@ -28,11 +28,14 @@ mha::Scale scale_option(val options) {
   if (s == "d_head") return mha::Scale::d_head;
   if (s == "d_model") return mha::Scale::d_model;
   if (s == "none") return mha::Scale::none;
-  throw std::invalid_argument("multi_head_attention: option scale must be \"d_head\", \"d_model\" or \"none\", got \"" + s + "\"");
+  throw std::invalid_argument("multi_head_attention: option scale must be \"d_head\", \"d_model\" or \"none\", got \"" +
+                              s + "\"");
 }
 
 val split_heads(val x, val n_heads, val options) {
-  return guarded([&] { return to_js(mha::split_heads(tensor(x), size(n_heads, "split_heads: n_heads"), split_options(options))); });
+  return guarded([&] {
+    return to_js(mha::split_heads(tensor(x), size(n_heads, "split_heads: n_heads"), split_options(options)));
+  });
 }
 
 val merge_heads(val x, val options) {

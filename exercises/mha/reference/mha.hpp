@@ -48,7 +48,7 @@ struct MergeOptions {
 enum class Scale { d_head, d_model, none };
 
 struct Options {
-  SplitOptions split;           // heads_first is not used here (it changes the shapes, not the values)
+  SplitOptions split;  // heads_first is not used here (it changes the shapes, not the values)
   MergeOptions merge;
   Scale scale = Scale::d_head;  // the scores' scale: 1/√d_head (the definition), 1/√d_model, or 1
   bool use_wo = true;           // false: out is the merged heads, W_o never applied
@@ -82,8 +82,8 @@ inline std::size_t head_size(std::size_t d_model, std::size_t n_heads, const cha
   const std::string f = fn;
   if (n_heads == 0) detail::fail(f + ": n_heads must be at least 1");
   if (d_model % n_heads != 0)
-    detail::fail(f + ": d_model = " + std::to_string(d_model) + " is not divisible by n_heads = " +
-                 std::to_string(n_heads));
+    detail::fail(f + ": d_model = " + std::to_string(d_model) +
+                 " is not divisible by n_heads = " + std::to_string(n_heads));
   return d_model / n_heads;
 }
 
@@ -135,8 +135,8 @@ inline ref::AttentionResult multi_head_attention(const Array& X, const Array& Wq
   const std::pair<const char*, const Array*> ws[] = {{"W_q", &Wq}, {"W_k", &Wk}, {"W_v", &Wv}, {"W_o", &Wo}};
   for (const auto& [name, w] : ws)
     if (w->dimension() != 2 || w->shape()[0] != d_model || w->shape()[1] != d_model)
-      detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " +
-                   shape_str(w->shape()) + ": expected (d_model, d_model) with d_model = " + std::to_string(d_model));
+      detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " + shape_str(w->shape()) +
+                   ": expected (d_model, d_model) with d_model = " + std::to_string(d_model));
   SplitOptions split = o.split;
   split.heads_first = true;  // a (…, T, H, d_head) layout gives other shapes: not a mistake this computes
   const Array q = split_heads(ref::matmul(X, Wq), n_heads, split);

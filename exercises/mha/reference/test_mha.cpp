@@ -53,7 +53,8 @@ TEST_CASE("the hand example: head 0 is the lesson's 3×2 example, head 1 average
   mha::Options no_wo;
   no_wo.use_wo = false;
   const Arr merged = {{10, 0, 3, 0}, {1.956, 8.044, 1.5, 1.5}, {5, 5, 2, 2}};
-  CHECK(xt::allclose(rounded(mha::multi_head_attention(h.X, h.Wq, h.Wk, h.Wv, h.Wo, 2, true, no_wo).out, 3), merged, 0, 1e-12));
+  CHECK(xt::allclose(rounded(mha::multi_head_attention(h.X, h.Wq, h.Wk, h.Wv, h.Wo, 2, true, no_wo).out, 3), merged, 0,
+                     1e-12));
 }
 
 TEST_CASE("split_heads: head h holds columns h·d_head … (h+1)·d_head − 1; merge_heads undoes it") {
@@ -118,12 +119,14 @@ TEST_CASE("the mistake options compute what their names say, and differ from the
   CHECK(xt::allclose(attnlab::ref::matmul(nw.out, Wo), good.out, 1e-12, 1e-14));
   // scale 1/√d_model with one head is the definition itself: tests use several heads
   o.scale = mha::Scale::d_model;
-  CHECK(mha::multi_head_attention(X, Wq, Wk, Wv, Wo, 1, true, o).weights == mha::multi_head_attention(X, Wq, Wk, Wv, Wo, 1).weights);
+  CHECK(mha::multi_head_attention(X, Wq, Wk, Wv, Wo, 1, true, o).weights ==
+        mha::multi_head_attention(X, Wq, Wk, Wv, Wo, 1).weights);
 }
 
 TEST_CASE("d_model not divisible by n_heads is an error that says so") {
   const Arr x = xt::zeros<double>({2, 3, 10}), W = xt::zeros<double>({10, 10});
-  CHECK_THROWS_WITH_AS(mha::split_heads(x, 4), "split_heads: d_model = 10 is not divisible by n_heads = 4", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(mha::split_heads(x, 4), "split_heads: d_model = 10 is not divisible by n_heads = 4",
+                       std::invalid_argument);
   CHECK_THROWS_AS(mha::split_heads(x, 0), std::invalid_argument);
   CHECK_THROWS_WITH_AS(mha::multi_head_attention(x, W, W, W, W, 4),
                        "multi_head_attention: d_model = 10 is not divisible by n_heads = 4", std::invalid_argument);

@@ -72,7 +72,8 @@ inline double frequency(std::size_t i, std::size_t d_head, double base, const st
 }
 
 inline RopeCache rope_cache(std::size_t T, std::size_t d_head, double base = 10000, const CacheOptions& o = {}) {
-  if (d_head == 0 || d_head % 2 != 0) detail::fail("rope_cache: d_head must be a positive even number, got " + std::to_string(d_head));
+  if (d_head == 0 || d_head % 2 != 0)
+    detail::fail("rope_cache: d_head must be a positive even number, got " + std::to_string(d_head));
   if (!(base > 0) || !std::isfinite(base)) detail::fail("rope_cache: base must be a positive number");
   const std::size_t half = d_head / 2;
   RopeCache r{Arr::from_shape({T, half}), Arr::from_shape({T, half})};
@@ -88,17 +89,22 @@ inline RopeCache rope_cache(std::size_t T, std::size_t d_head, double base = 100
   return r;
 }
 
-inline Arr apply_rope(const Arr& x, const Arr& cos, const Arr& sin, std::size_t offset = 0, const ApplyOptions& o = {}) {
+inline Arr apply_rope(const Arr& x, const Arr& cos, const Arr& sin, std::size_t offset = 0,
+                      const ApplyOptions& o = {}) {
   using attnlab::ref::shape_str;
   if (x.dimension() < 2) detail::fail("apply_rope: x must have shape (…, T, d_head), got " + shape_str(x.shape()));
   const std::size_t T = x.shape()[x.dimension() - 2], d = x.shape()[x.dimension() - 1], half = d / 2;
-  if (d == 0 || d % 2 != 0) detail::fail("apply_rope: the last axis of x (d_head) must be even, got x " + shape_str(x.shape()));
+  if (d == 0 || d % 2 != 0)
+    detail::fail("apply_rope: the last axis of x (d_head) must be even, got x " + shape_str(x.shape()));
   if (cos.dimension() != 2 || sin.dimension() != 2 || cos.shape() != sin.shape() || cos.shape()[1] != half)
-    detail::fail("apply_rope: cos and sin must both be (T_max, d_head / 2) = (…, " + std::to_string(half) + "), got " + shape_str(cos.shape()) + " and " + shape_str(sin.shape()));
-  if (o.layout != "interleaved" && o.layout != "halves") detail::fail("apply_rope: unknown layout option \"" + o.layout + "\"");
+    detail::fail("apply_rope: cos and sin must both be (T_max, d_head / 2) = (…, " + std::to_string(half) + "), got " +
+                 shape_str(cos.shape()) + " and " + shape_str(sin.shape()));
+  if (o.layout != "interleaved" && o.layout != "halves")
+    detail::fail("apply_rope: unknown layout option \"" + o.layout + "\"");
   const std::size_t first = o.use_offset ? offset : 0;
   if (first + T > cos.shape()[0])
-    detail::fail("apply_rope: positions " + std::to_string(first) + " … " + std::to_string(first + T - 1) + " need " + std::to_string(first + T) + " rows of cos and sin, got " + shape_str(cos.shape()));
+    detail::fail("apply_rope: positions " + std::to_string(first) + " … " + std::to_string(first + T - 1) + " need " +
+                 std::to_string(first + T) + " rows of cos and sin, got " + shape_str(cos.shape()));
   const bool halves = o.layout == "halves";
   Arr y = Arr::from_shape(x.shape());
   const std::size_t rows = x.size() / d;  // every (…, t) row

@@ -46,8 +46,9 @@ Arr rope_loops(const Arr& x, std::size_t offset, const Loop& o = {}) {
           const double theta = double(offset + t + o.start) * std::pow(o.base, -o.power * double(i) / double(d));
           const std::size_t ja = o.halves ? i : 2 * i, jb = o.halves ? i + d / 2 : 2 * i + 1;
           const std::complex<double> z(x(b, h, t, ja), x(b, h, t, jb));
-          const std::complex<double> turn = o.swap ? std::complex<double>(std::sin(theta), double(o.sign) * std::cos(theta))
-                                                   : std::polar(1.0, double(o.sign) * theta);
+          const std::complex<double> turn =
+              o.swap ? std::complex<double>(std::sin(theta), double(o.sign) * std::cos(theta))
+                     : std::polar(1.0, double(o.sign) * theta);
           const auto w = z * turn;
           y(b, h, t, ja) = w.real();
           y(b, h, t, jb) = w.imag();
@@ -158,7 +159,8 @@ TEST_CASE("apply_rope agrees with the complex-number loops, with every mistake o
   // Any number of leading axes: (T, d) and (B, T, d) are the same rows.
   const auto [cos, sin] = rope::rope_cache(5, 8);
   const Arr x3 = xt::reshape_view(x, {6, 5, 8});
-  CHECK(xt::allclose(Arr(xt::reshape_view(rope::apply_rope(x3, cos, sin), {2, 3, 5, 8})), rope::apply_rope(x, cos, sin), 0, 0));
+  CHECK(xt::allclose(Arr(xt::reshape_view(rope::apply_rope(x3, cos, sin), {2, 3, 5, 8})), rope::apply_rope(x, cos, sin),
+                     0, 0));
   const Arr one_row = xt::view(x, 0, 0);
   CHECK(xt::allclose(rope::apply_rope(one_row, cos, sin), Arr(xt::view(rope::apply_rope(x, cos, sin), 0, 0)), 0, 0));
 }
@@ -169,10 +171,13 @@ TEST_CASE("pair lengths are kept, the score depends only on m - n, the offset is
   const auto [cos, sin] = rope::rope_cache(20, 8);
   const Arr y = rope::apply_rope(x, cos, sin, 3);
   for (std::size_t r = 0; r < x.size() / 2; ++r)
-    CHECK(std::hypot(y.flat(2 * r), y.flat(2 * r + 1)) == doctest::Approx(std::hypot(x.flat(2 * r), x.flat(2 * r + 1))).epsilon(1e-13));
+    CHECK(std::hypot(y.flat(2 * r), y.flat(2 * r + 1)) ==
+          doctest::Approx(std::hypot(x.flat(2 * r), x.flat(2 * r + 1))).epsilon(1e-13));
 
   const Arr q = normals(rng, {1, 8}), k = normals(rng, {1, 8});
-  auto score = [&](std::size_t m, std::size_t n) { return dot(rope::apply_rope(q, cos, sin, m), rope::apply_rope(k, cos, sin, n)); };
+  auto score = [&](std::size_t m, std::size_t n) {
+    return dot(rope::apply_rope(q, cos, sin, m), rope::apply_rope(k, cos, sin, n));
+  };
   CHECK(score(2, 5) == doctest::Approx(score(9, 12)).epsilon(1e-12));
   CHECK(score(7, 7) == doctest::Approx(dot(q, k)).epsilon(1e-12));
   CHECK(std::abs(score(2, 5) - score(5, 2)) > 1e-3);
@@ -183,7 +188,8 @@ TEST_CASE("pair lengths are kept, the score depends only on m - n, the offset is
   const Arr longer = normals(rng, {2, 7, 8});
   const Arr tail = xt::view(longer, xt::all(), xt::range(4, 7), xt::all());
   const Arr full = rope::apply_rope(longer, cos, sin);
-  CHECK(xt::allclose(rope::apply_rope(tail, cos, sin, 4), Arr(xt::view(full, xt::all(), xt::range(4, 7), xt::all())), 1e-14, 0));
+  CHECK(xt::allclose(rope::apply_rope(tail, cos, sin, 4), Arr(xt::view(full, xt::all(), xt::range(4, 7), xt::all())),
+                     1e-14, 0));
   CHECK_THROWS_AS(rope::apply_rope(tail, cos, sin, 18), std::invalid_argument);  // 18 + 3 > 20 rows
   CHECK_THROWS_AS(rope::apply_rope(Arr{{1, 2, 3}}, cos, sin), std::invalid_argument);
   CHECK_THROWS_AS(rope::apply_rope(tail, xt::view(cos, xt::all(), xt::range(0, 3)), sin), std::invalid_argument);

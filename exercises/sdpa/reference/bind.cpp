@@ -11,9 +11,13 @@ namespace {
 
 val pair(const ref::AttentionResult& r) { return list({to_js(r.out), to_js(r.weights)}); }
 
-val causal_mask(val T) { return guarded([&] { return to_js(ref::causal_mask(size(T, "causal_mask: T"))); }); }
+val causal_mask(val T) {
+  return guarded([&] { return to_js(ref::causal_mask(size(T, "causal_mask: T"))); });
+}
 
-val softmax(val x) { return guarded([&] { return to_js(ref::softmax(tensor(x), -1)); }); }
+val softmax(val x) {
+  return guarded([&] { return to_js(ref::softmax(tensor(x), -1)); });
+}
 
 // attention(Q, K, V, mask = null) → [out, weights]
 val attention(val q, val k, val v, val mask) {

@@ -42,7 +42,8 @@ TEST_CASE("causal_self_attention agrees with the nested-loop implementation on s
   const Arr X = normal({2, T, d_model}, 1), Wq = normal({d_model, d_k}, 0.35), Wk = normal({d_model, d_k}, 0.35),
             Wv = normal({d_model, d_v}, 0.35);
   const auto r = ref::causal_self_attention(X, Wq, Wk, Wv);
-  const auto loops = ref::attention_loops(ref::matmul(X, Wq), ref::matmul(X, Wk), ref::matmul(X, Wv), ref::causal_mask(T));
+  const auto loops =
+      ref::attention_loops(ref::matmul(X, Wq), ref::matmul(X, Wk), ref::matmul(X, Wv), ref::causal_mask(T));
   CHECK(xt::allclose(r.out, loops.out, 1e-12, 1e-14));
   CHECK(xt::allclose(r.weights, loops.weights, 1e-12, 1e-14));
 }

@@ -35,7 +35,12 @@ function wasmModule(track) {
   if (!file) return null;
   if (!modules.has(file)) {
     const url = new URL(`./${file}`, import.meta.url);
-    modules.set(file, WebAssembly.compileStreaming(fetch(url)).catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer())));
+    modules.set(
+      file,
+      WebAssembly.compileStreaming(fetch(url)).catch(async () =>
+        WebAssembly.compile(await (await fetch(url)).arrayBuffer()),
+      ),
+    );
   }
   return modules.get(file);
 }
@@ -44,7 +49,11 @@ class Realm {
   constructor(memory, track) {
     this.worker = new Worker(new URL(`./${workerFile(track.name)}`, import.meta.url));
     const wasm = wasmModule(track);
-    if (wasm) wasm.then((module) => this.worker.postMessage({ config: { memory, wasm: module } }), (e) => this.kill('crash', `the WebAssembly module could not load: ${e.message}`));
+    if (wasm)
+      wasm.then(
+        (module) => this.worker.postMessage({ config: { memory, wasm: module } }),
+        (e) => this.kill('crash', `the WebAssembly module could not load: ${e.message}`),
+      );
     else this.worker.postMessage({ config: { memory } });
     this.pending = new Map();
     this.nextId = 1;
@@ -55,7 +64,10 @@ class Realm {
         if (e.data.ready) return resolve();
         if (e.data.failed) return this.kill('crash', e.data.failed);
         if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
-        if (e.data.grew) { this.grew = e.data.id; return; } // it took an eighth of the budget: see request()
+        if (e.data.grew) {
+          this.grew = e.data.id;
+          return;
+        } // it took an eighth of the budget: see request()
         const p = this.pending.get(e.data.id);
         if (!p) return;
         this.pending.delete(e.data.id);
@@ -67,7 +79,10 @@ class Realm {
     });
     this.warm = this.ready.then(() => this.request({ op: 'load', source: track.warmUp, functions: [] }, 5000, true));
     // A worker that dies (out of memory, a crash) answers nothing again: fail what is waiting.
-    this.worker.onerror = (e) => { e.preventDefault(); this.kill(/memory/i.test(e.message || '') ? 'memory' : 'crash', e.message); };
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.kill(/memory/i.test(e.message || '') ? 'memory' : 'crash', e.message);
+    };
   }
 
   /** Sends one request; resolves with { response } (JSON text) or { dead: { kind, detail } }. */
@@ -76,8 +91,18 @@ class Realm {
     if (this.dead) return { dead: this.dead };
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.kill('timeout', '', this.grew === id); }, Math.max(0, timeoutMs));
-      this.pending.set(id, { resolve: (r) => { clearTimeout(timer); resolve(r); } });
+      const timer = setTimeout(
+        () => {
+          this.kill('timeout', '', this.grew === id);
+        },
+        Math.max(0, timeoutMs),
+      );
+      this.pending.set(id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+      });
       this.worker.postMessage({ id, request: encodeRequest(req) });
     });
   }
@@ -156,11 +181,17 @@ export class BrowserSandbox {
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (this.closed) return CLOSED();
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
-    if (fresh && this.realm) { this.realm.kill(); this.realm = null; }
+    if (fresh && this.realm) {
+      this.realm.kill();
+      this.realm = null;
+    }
     if (!this.realm) {
       this.realm = this.#take();
       const { timeoutMs: loadMs, ...load } = this.loaded;
-      const res = await this.#request({ op: 'load', ...load }, { timeoutMs: loadMs, deadlineMs, functions: load.functions });
+      const res = await this.#request(
+        { op: 'load', ...load },
+        { timeoutMs: loadMs, deadlineMs, functions: load.functions },
+      );
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
     }
     return this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });

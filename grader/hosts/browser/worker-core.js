@@ -16,7 +16,11 @@ const MEMORY_MB = LIMITS.memoryMb;
 // the microtasks a call left behind run before its answer is sent (as Node's vm runs them inside the call).
 const post = self.postMessage.bind(self);
 const channel = new MessageChannel();
-const nextTask = () => new Promise((resolve) => { channel.port1.onmessage = resolve; channel.port2.postMessage(0); });
+const nextTask = () =>
+  new Promise((resolve) => {
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(0);
+  });
 
 // Memory: typed arrays live outside the JS heap, and a loop that keeps allocating can take gigabytes
 // before the time limit strikes. Every ArrayBuffer and typed array made through the realm's
@@ -29,14 +33,19 @@ let live = 0;
 let current = null; // id of the request being handled
 let warned = false;
 let atStart = 0; // bytes alive when the current request started
-const collected = new FinalizationRegistry((bytes) => { live -= bytes; });
+const collected = new FinalizationRegistry((bytes) => {
+  live -= bytes;
+});
 const charge = (obj, bytes) => {
   live += bytes;
   collected.register(obj, bytes);
   // Grown by an eighth of the budget during this request: tell the host, so that a request whose time
   // runs out while it is still taking memory says so (`grew`), as the Node host's answers do, and a
   // confirmed overrun that grew is graded as the memory problem it is.
-  if (!warned && live - atStart > (MEMORY_MB * 2 ** 20) / 8) { warned = true; post({ id: current, grew: true }); }
+  if (!warned && live - atStart > (MEMORY_MB * 2 ** 20) / 8) {
+    warned = true;
+    post({ id: current, grew: true });
+  }
   if (live > MEMORY_MB * 2 ** 20) {
     post({ id: current, memory: true });
     throw new RangeError(`memory limit of ${MEMORY_MB} MiB reached`);
@@ -48,22 +57,42 @@ const charge = (obj, bytes) => {
 // constructor's own prototype chain lead to the counting ones, or to the abstract %TypedArray%).
 const BaseArrayBuffer = self.ArrayBuffer;
 const counted = (Base, shouldCharge) => {
-  const C = { [Base.name]: function (...args) {
-    if (!new.target) throw new TypeError(`Constructor ${Base.name} requires 'new'`);
-    const obj = Reflect.construct(Base, args, new.target === C ? Base : new.target);
-    if (shouldCharge(args)) charge(obj, obj.byteLength);
-    return obj;
-  } }[Base.name];
+  const C = {
+    [Base.name]: function (...args) {
+      if (!new.target) throw new TypeError(`Constructor ${Base.name} requires 'new'`);
+      const obj = Reflect.construct(Base, args, new.target === C ? Base : new.target);
+      if (shouldCharge(args)) charge(obj, obj.byteLength);
+      return obj;
+    },
+  }[Base.name];
   Object.setPrototypeOf(C, Object.getPrototypeOf(Base));
   C.prototype = Base.prototype;
-  for (const key of Reflect.ownKeys(Base)) if (!['prototype', 'length', 'name'].includes(key)) Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
-  Object.defineProperty(C, Symbol.species, { get() { return C; }, configurable: true });
+  for (const key of Reflect.ownKeys(Base))
+    if (!['prototype', 'length', 'name'].includes(key))
+      Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
+  Object.defineProperty(C, Symbol.species, {
+    get() {
+      return C;
+    },
+    configurable: true,
+  });
   Object.defineProperty(Base.prototype, 'constructor', { value: C, writable: true, configurable: true });
   return C;
 };
 self.ArrayBuffer = counted(BaseArrayBuffer, () => true);
-for (const name of ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
-  'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array']) {
+for (const name of [
+  'Float64Array',
+  'Float32Array',
+  'Int32Array',
+  'Uint32Array',
+  'Int16Array',
+  'Uint16Array',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'BigInt64Array',
+  'BigUint64Array',
+]) {
   // A view over an existing buffer allocates nothing (the buffer was counted when it was made).
   self[name] = counted(self[name], (args) => !(args[0] instanceof BaseArrayBuffer));
 }
@@ -71,19 +100,65 @@ for (const name of ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array',
 // The globals hidden from student code (after the guest has captured what it needs).
 const HIDE = [
   // the channel and the event plumbing
-  'postMessage', 'onmessage', 'onmessageerror', 'onerror', 'addEventListener', 'removeEventListener', 'dispatchEvent', 'close',
+  'postMessage',
+  'onmessage',
+  'onmessageerror',
+  'onerror',
+  'addEventListener',
+  'removeEventListener',
+  'dispatchEvent',
+  'close',
   // the network, and what fetches a URL
-  'importScripts', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource',
-  'Request', 'Response', 'Headers', 'caches', 'CacheStorage', 'Cache', 'fonts', 'FontFace', 'FontFaceSet',
-  'Worker', 'SharedWorker', 'createImageBitmap', 'OffscreenCanvas',
+  'importScripts',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'WebTransport',
+  'EventSource',
+  'Request',
+  'Response',
+  'Headers',
+  'caches',
+  'CacheStorage',
+  'Cache',
+  'fonts',
+  'FontFace',
+  'FontFaceSet',
+  'Worker',
+  'SharedWorker',
+  'createImageBitmap',
+  'OffscreenCanvas',
   // storage and other contexts
-  'indexedDB', 'IDBFactory', 'BroadcastChannel', 'MessageChannel', 'MessagePort', 'navigator', 'WorkerNavigator',
-  'location', 'WorkerLocation', 'Notification', 'LockManager', 'StorageManager', 'FileReaderSync',
+  'indexedDB',
+  'IDBFactory',
+  'BroadcastChannel',
+  'MessageChannel',
+  'MessagePort',
+  'navigator',
+  'WorkerNavigator',
+  'location',
+  'WorkerLocation',
+  'Notification',
+  'LockManager',
+  'StorageManager',
+  'FileReaderSync',
   // code that would run after the request
-  'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask', 'requestAnimationFrame',
-  'cancelAnimationFrame', 'scheduler', 'structuredClone', 'reportError',
+  'setTimeout',
+  'setInterval',
+  'clearTimeout',
+  'clearInterval',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'scheduler',
+  'structuredClone',
+  'reportError',
   // the global scope's own interfaces
-  'DedicatedWorkerGlobalScope', 'WorkerGlobalScope', 'EventTarget', 'self',
+  'DedicatedWorkerGlobalScope',
+  'WorkerGlobalScope',
+  'EventTarget',
+  'self',
 ];
 
 /** Starts the worker with a track's guest: install({ config, hide }) → handle(requestJson) → responseJson. */
@@ -103,7 +178,9 @@ export function startWorker(install) {
     if (e.data.config) {
       mode = e.data.config.memory === 'request' ? 'request' : 'run';
       if (handle) return;
-      try { handle = await install({ config: e.data.config, hide: HIDE }); } catch (err) {
+      try {
+        handle = await install({ config: e.data.config, hide: HIDE });
+      } catch (err) {
         return post({ failed: String(err && err.message) }); // the host reports a crash
       }
       post({ ready: true });

@@ -23,9 +23,14 @@ import { Socket } from 'node:net';
 
 // The start's steps, on this process's clock (0 = its start) and its CPU time (all its threads, which
 // a loaded machine does not stretch as it does the wall clock); a guest may add its own (mark).
-const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
 const phases = [['node started', performance.now(), cpuMs()]];
-const mark = (name) => { if (phases.length < 16) phases.push([String(name), performance.now(), cpuMs()]); };
+const mark = (name) => {
+  if (phases.length < 16) phases.push([String(name), performance.now(), cpuMs()]);
+};
 
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
 // realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.
@@ -48,12 +53,20 @@ let context = null;
 const INTERRUPTED = new Set(['ERR_SCRIPT_EXECUTION_TIMEOUT', 'ERR_SCRIPT_EXECUTION_INTERRUPTED']);
 const handle = (request, wallMs) => {
   try {
-    const response = vm.runInContext(`__attnlab_handle(${JSON.stringify(request)})`, context, { timeout: wallMs, breakOnSigint: true });
+    const response = vm.runInContext(`__attnlab_handle(${JSON.stringify(request)})`, context, {
+      timeout: wallMs,
+      breakOnSigint: true,
+    });
     if (typeof response === 'string') return response;
     return JSON.stringify({ ok: false, kind: 'error', message: 'the sandbox returned a non-string', output: '' });
   } catch (e) {
     const timedOut = Boolean(e && INTERRUPTED.has(e.code));
-    return JSON.stringify({ ok: false, kind: timedOut ? 'timeout' : 'error', message: timedOut ? 'timeout' : 'the sandbox failed', output: '' });
+    return JSON.stringify({
+      ok: false,
+      kind: timedOut ? 'timeout' : 'error',
+      message: timedOut ? 'timeout' : 'the sandbox failed',
+      output: '',
+    });
   }
 };
 
@@ -61,18 +74,24 @@ const START_MS = 10000;
 const onFrame = (body) => {
   if (context === null) {
     mark('guest frame read');
-    const h = body.readUInt32LE(0), head = JSON.parse(body.toString('utf8', 4, 4 + h));
+    const h = body.readUInt32LE(0),
+      head = JSON.parse(body.toString('utf8', 4, 4 + h));
     const realm = head.realm ?? {};
-    const guest = body.toString('utf8', 4 + h, 4 + h + head.guest), wasm = body.subarray(4 + h + head.guest, 4 + h + head.guest + head.wasm);
+    const guest = body.toString('utf8', 4 + h, 4 + h + head.guest),
+      wasm = body.subarray(4 + h + head.guest, 4 + h + head.guest + head.wasm);
     // A realm that runs an interpreter compiled to WebAssembly (the Python track): baseline code only.
     // A grading run is too short for V8's optimizing tier to pay off, and its background compiles
     // compete with the interpreter's start (cold CLI grade of the first pack's solution.py, 8 interleaved runs
     // on two loaded cores: median 393 ms with tiering, 340 ms without).
     if (realm.wasm === true) v8.setFlagsFromString('--liftoff-only');
-    context = vm.createContext(Object.create(null), { codeGeneration: { strings: realm.strings === true, wasm: realm.wasm === true }, microtaskMode: 'afterEvaluate' });
+    context = vm.createContext(Object.create(null), {
+      codeGeneration: { strings: realm.strings === true, wasm: realm.wasm === true },
+      microtaskMode: 'afterEvaluate',
+    });
     vm.runInContext(guest, context, { filename: 'attnlab-guest.js' });
     mark('guest bundle evaluated');
-    if (wasm.length) { // bytes made in the realm, so no object of this one is handed in
+    if (wasm.length) {
+      // bytes made in the realm, so no object of this one is handed in
       context.__attnlab_wasm = vm.runInContext(`new Uint8Array(${wasm.length})`, context);
       context.__attnlab_wasm.set(wasm);
     }
@@ -80,12 +99,21 @@ const onFrame = (body) => {
     // `mark` goes in only where no student JavaScript runs (a realm for an interpreter): the guest
     // keeps it in a closure that Python cannot reach.
     if (realm.wasm === true) context.__attnlab_mark = mark;
-    vm.runInContext(wasm.length ? '__attnlab_start(globalThis.__attnlab_wasm, globalThis.__attnlab_mark)' : '__attnlab_start()', context, { timeout: START_MS });
+    vm.runInContext(
+      wasm.length ? '__attnlab_start(globalThis.__attnlab_wasm, globalThis.__attnlab_mark)' : '__attnlab_start()',
+      context,
+      { timeout: START_MS },
+    );
     if (wasm.length) delete context.__attnlab_wasm;
     delete context.__attnlab_mark;
     mark('ready');
     if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true, phases });
-    return send({ ready: false, error: String(vm.runInContext("typeof __attnlab_failed === 'string' ? __attnlab_failed : 'the guest did not start'", context)) });
+    return send({
+      ready: false,
+      error: String(
+        vm.runInContext("typeof __attnlab_failed === 'string' ? __attnlab_failed : 'the guest did not start'", context),
+      ),
+    });
   }
   const msg = JSON.parse(body.toString('utf8'));
   send({ response: handle(msg.request, msg.wallMs) });

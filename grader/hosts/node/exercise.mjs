@@ -10,10 +10,19 @@ export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 
 /** The slugs of every pack (the folders of exercises/ that hold a spec.json), in course order: spec.json "order", then slug. */
 export function listExercises(root = EXERCISES) {
-  const order = (slug) => { try { return JSON.parse(readFileSync(join(root, slug, 'spec.json'), 'utf8')).order ?? 100; } catch { return 100; } };
+  const order = (slug) => {
+    try {
+      return JSON.parse(readFileSync(join(root, slug, 'spec.json'), 'utf8')).order ?? 100;
+    } catch {
+      return 100;
+    }
+  };
   return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'spec.json'))).map((d) => d.name)
-    .map((slug) => [order(slug), slug]).sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1])).map(([, slug]) => slug);
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'spec.json')))
+    .map((d) => d.name)
+    .map((slug) => [order(slug), slug])
+    .sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))
+    .map(([, slug]) => slug);
 }
 
 /** Reads one pack's files (null for a missing one; a JSON file that does not parse is a PackError). */
@@ -23,25 +32,52 @@ export async function readPack(slug, root = EXERCISES) {
   const json = (f) => {
     const text = read(f);
     if (text === null) return null;
-    try { return JSON.parse(text); } catch (e) { throw new PackError(`exercises/${slug}/${f} is not valid JSON: ${e.message}`); }
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new PackError(`exercises/${slug}/${f} is not valid JSON: ${e.message}`);
+    }
   };
   let suite = null;
   if (existsSync(join(dir, 'suite.mjs'))) {
-    try { suite = { ...(await import(pathToFileURL(join(dir, 'suite.mjs')).href)) }; } catch (e) {
+    try {
+      suite = { ...(await import(pathToFileURL(join(dir, 'suite.mjs')).href)) };
+    } catch (e) {
       throw new PackError(`exercises/${slug}/suite.mjs cannot be loaded: ${e.message}`);
     }
   }
   // Per track, its starter and solution (null where the file is missing): a pack offers a track
   // when it has both (packProblems checks that it offers at least one, and no half of a pair).
   // starterEn: the English twin of the starter (starter.en.js), where the pack has one (core/pack.mjs starterIn).
-  const files = Object.fromEntries(Object.values(TRACKS).map((t) => [t.name, { starter: read(t.files.starter), starterEn: read(englishFile(t.files.starter)), solution: read(t.files.solution) }]));
+  const files = Object.fromEntries(
+    Object.values(TRACKS).map((t) => [
+      t.name,
+      {
+        starter: read(t.files.starter),
+        starterEn: read(englishFile(t.files.starter)),
+        solution: read(t.files.solution),
+      },
+    ]),
+  );
   return {
-    slug, dir, spec: json('spec.json'), suite, messages: json('messages.json'), hints: json('hints.json'),
+    slug,
+    dir,
+    spec: json('spec.json'),
+    suite,
+    messages: json('messages.json'),
+    hints: json('hints.json'),
     texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },
     // A track's own statement, where it has one (texts/task.ru.py.md …).
-    trackTexts: Object.fromEntries(Object.values(TRACKS).map((t) => [t.variant, { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) }])
-      .filter(([, tx]) => tx.ru !== null || tx.en !== null)),
-    files, tracks: offeredTracks(files, TRACKS),
+    trackTexts: Object.fromEntries(
+      Object.values(TRACKS)
+        .map((t) => [
+          t.variant,
+          { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) },
+        ])
+        .filter(([, tx]) => tx.ru !== null || tx.en !== null),
+    ),
+    files,
+    tracks: offeredTracks(files, TRACKS),
   };
 }
 

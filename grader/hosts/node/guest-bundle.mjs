@@ -10,10 +10,11 @@ import { guestPlugins, guestWasm } from '../../tracks/bundle.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-  const p = join(dir, e.name);
-  return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-}, 0);
+const newest = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+    const p = join(dir, e.name);
+    return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }, 0);
 
 const wasmCache = new Map();
 let building = 0;
@@ -23,9 +24,17 @@ export async function guestBundle(track = DEFAULT_TRACK) {
   const cache = join(grader, 'dist', `guest-${track.name}.js`);
   const wasmFile = guestWasm(track);
   let cached = 0;
-  try { cached = statSync(cache).mtimeMs; } catch { /* not built yet */ }
-  const sources = Math.max(...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))), statSync(join(grader, 'limits.mjs')).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs,
-    wasmFile ? statSync(wasmFile).mtimeMs : 0);
+  try {
+    cached = statSync(cache).mtimeMs;
+  } catch {
+    /* not built yet */
+  }
+  const sources = Math.max(
+    ...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))),
+    statSync(join(grader, 'limits.mjs')).mtimeMs,
+    statSync(fileURLToPath(import.meta.url)).mtimeMs,
+    wasmFile ? statSync(wasmFile).mtimeMs : 0,
+  );
   let script;
   if (cached > sources) script = readFileSync(cache, 'utf8');
   else {
@@ -35,7 +44,12 @@ export async function guestBundle(track = DEFAULT_TRACK) {
     try {
       ({ outputFiles } = await esbuild.build({
         entryPoints: [join(grader, 'tracks', track.name, track.guest.entry)],
-        bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, legalComments: 'none',
+        bundle: true,
+        format: 'iife',
+        platform: 'neutral',
+        target: 'es2022',
+        write: false,
+        legalComments: 'none',
         plugins: guestPlugins,
       }));
     } finally {

@@ -45,31 +45,57 @@ const STDERR_CAP = 8192;
 const STACK_KB = 455;
 const PAGE = 4096;
 // Node 20-21 spell it --experimental-permission; later versions --permission.
-const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission')
+  ? '--permission'
+  : '--experimental-permission';
 
 /** The child's own timing of its start ([name, ms, cpuMs] triples, child.mjs), checked; null if malformed. */
 function phasesOf(v) {
   if (!Array.isArray(v) || v.length > 16) return null;
-  const ok = v.every((p) => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && p[0].length <= 60 && p.slice(1).every((x) => Number.isFinite(x) && x >= 0));
+  const ok = v.every(
+    (p) =>
+      Array.isArray(p) &&
+      p.length === 3 &&
+      typeof p[0] === 'string' &&
+      p[0].length <= 60 &&
+      p.slice(1).every((x) => Number.isFinite(x) && x >= 0),
+  );
   return ok ? v.map(([name, ms, cpu]) => [name, ms, cpu]) : null;
 }
 
 /** How a child that was not killed by us ended, from its exit and what V8 printed. */
 function deathOf(code, signal, stderr) {
-  if (/heap out of memory|Reached heap limit|invalid size error|Invalid (?:array|typed array|string) length|Allocation failed|out of memory/i.test(stderr)) {
+  if (
+    /heap out of memory|Reached heap limit|invalid size error|Invalid (?:array|typed array|string) length|Allocation failed|out of memory/i.test(
+      stderr,
+    )
+  ) {
     return { kind: 'memory', message: 'the JavaScript engine ran out of memory' };
   }
-  return { kind: 'crash', message: signal ? `the sandbox process was ended by ${signal}` : `the sandbox process exited with code ${code}` };
+  return {
+    kind: 'crash',
+    message: signal ? `the sandbox process was ended by ${signal}` : `the sandbox process exited with code ${code}`,
+  };
 }
 
 class Child {
   constructor({ guest, memoryMb }) {
     this.reusable = guest.realm.reusable;
     this.memoryBytes = memoryMb * 2 ** 20;
-    this.proc = spawn(process.execPath, [
-      PERMISSION, `--allow-fs-read=${CHILD}`, '--no-warnings', `--max-old-space-size=${memoryMb}`,
-      '--max-semi-space-size=16', `--stack-size=${STACK_KB}`, '--disallow-code-generation-from-strings', CHILD,
-    ], { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true });
+    this.proc = spawn(
+      process.execPath,
+      [
+        PERMISSION,
+        `--allow-fs-read=${CHILD}`,
+        '--no-warnings',
+        `--max-old-space-size=${memoryMb}`,
+        '--max-semi-space-size=16',
+        `--stack-size=${STACK_KB}`,
+        '--disallow-code-generation-from-strings',
+        CHILD,
+      ],
+      { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true },
+    );
     this.pid = this.proc.pid;
     this.stderr = '';
     this.pending = null; // { resolve } of the request in flight
@@ -77,28 +103,48 @@ class Child {
     this.baseline = null; // resident bytes once the realm was ready
     this.peak = 0;
     this.gone = new Promise((resolve) => this.proc.once('close', resolve));
-    this.proc.on('error', (e) => this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }));
+    this.proc.on('error', (e) =>
+      this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }),
+    );
     this.proc.on('exit', (code, signal) => this.#die(this.verdict ?? deathOf(code, signal, this.stderr)));
-    this.proc.stderr.on('data', (d) => { if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP); });
+    this.proc.stderr.on('data', (d) => {
+      if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP);
+    });
     this.proc.stdin.on('error', () => {}); // EPIPE once it is gone: the exit handler reports it
     this.#readFrames();
     this.phases = null; // the start's steps as the child timed them (phasesOf)
     this.ready = this.#next().then((m) => {
-      if (m && m.ready) { this.baseline = this.rss(); this.phases = phasesOf(m.phases); return true; }
-      if (m && typeof m.error === 'string') this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
+      if (m && m.ready) {
+        this.baseline = this.rss();
+        this.phases = phasesOf(m.phases);
+        return true;
+      }
+      if (m && typeof m.error === 'string')
+        this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
       return false;
     });
     // The frame may still be read (or built) while this process starts: it waits on stdin.
-    guest.frame.then((frame) => { if (!this.dead && !this.verdict) this.#send(frame); }, () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }));
+    guest.frame.then(
+      (frame) => {
+        if (!this.dead && !this.verdict) this.#send(frame);
+      },
+      () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
+    );
     this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
     this.poll.unref();
   }
 
-  get dead() { return this.died !== undefined; }
+  get dead() {
+    return this.died !== undefined;
+  }
 
   /** Resident bytes of the child now (0 where /proc is not available). */
   rss() {
-    try { return Number(readFileSync(`/proc/${this.pid}/statm`, 'utf8').split(' ')[1]) * PAGE; } catch { return 0; }
+    try {
+      return Number(readFileSync(`/proc/${this.pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
+    } catch {
+      return 0;
+    }
   }
 
   /** CPU time of the child's main thread so far, in ms (utime + stime); the wall clock without /proc; null once it is gone. */
@@ -108,7 +154,9 @@ class Child {
       const stat = readFileSync(`/proc/${this.pid}/task/${this.pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is f[0]
       return (Number(f[11]) + Number(f[12])) * TICK_MS;
-    } catch { return null; }
+    } catch {
+      return null;
+    }
   }
 
   #watchMemory() {
@@ -128,7 +176,8 @@ class Child {
 
   #readFrames() {
     const chunks = [];
-    let have = 0, need = -1;
+    let have = 0,
+      need = -1;
     this.proc.stdio[3].on('data', (chunk) => {
       chunks.push(chunk);
       have += chunk.length;
@@ -158,7 +207,11 @@ class Child {
 
   #deliver(body) {
     let msg;
-    try { msg = JSON.parse(body); } catch { msg = null; }
+    try {
+      msg = JSON.parse(body);
+    } catch {
+      msg = null;
+    }
     const p = this.pending;
     this.pending = null;
     p?.resolve(msg);
@@ -212,7 +265,14 @@ class Child {
       const now = this.cpu();
       if (now === null) return;
       used = now - cpu0;
-      if (!interrupted && used >= timeoutMs) { interrupted = true; try { this.proc.kill('SIGINT'); } catch { /* gone */ } }
+      if (!interrupted && used >= timeoutMs) {
+        interrupted = true;
+        try {
+          this.proc.kill('SIGINT');
+        } catch {
+          /* gone */
+        }
+      }
       if (used >= timeoutMs + GRACE_MS || performance.now() - wall0 >= wallMs + GRACE_MS) overrun();
     }, POLL_MS);
     const answer = this.#next();
@@ -233,7 +293,17 @@ class Child {
 
   #verdict() {
     const v = this.died ?? this.verdict ?? { kind: 'crash', message: 'the sandbox process stopped' };
-    return { ok: false, kind: v.kind, message: v.message, reason: v.reason, detail: v.detail, grew: v.grew, output: '', line: null, column: null };
+    return {
+      ok: false,
+      kind: v.kind,
+      message: v.message,
+      reason: v.reason,
+      detail: v.detail,
+      grew: v.grew,
+      output: '',
+      line: null,
+      column: null,
+    };
   }
 }
 
@@ -241,13 +311,24 @@ class Child {
 const frames = new Map();
 function guestOf(track) {
   if (!frames.has(track)) {
-    frames.set(track, guestBundle(track).then(({ script, wasm }) => {
-      const guest = Buffer.from(script, 'utf8'), bytes = wasm ?? Buffer.alloc(0);
-      const head = Buffer.from(JSON.stringify({ realm: { strings: track.realm.strings, wasm: track.realm.wasm }, guest: guest.length, wasm: bytes.length }), 'utf8');
-      const size = Buffer.alloc(4);
-      size.writeUInt32LE(head.length);
-      return Buffer.concat([size, head, guest, bytes]);
-    }));
+    frames.set(
+      track,
+      guestBundle(track).then(({ script, wasm }) => {
+        const guest = Buffer.from(script, 'utf8'),
+          bytes = wasm ?? Buffer.alloc(0);
+        const head = Buffer.from(
+          JSON.stringify({
+            realm: { strings: track.realm.strings, wasm: track.realm.wasm },
+            guest: guest.length,
+            wasm: bytes.length,
+          }),
+          'utf8',
+        );
+        const size = Buffer.alloc(4);
+        size.writeUInt32LE(head.length);
+        return Buffer.concat([size, head, guest, bytes]);
+      }),
+    );
   }
   return { realm: track.realm, frame: frames.get(track) };
 }
@@ -262,7 +343,12 @@ export class NodeSandbox {
     const guest = guestOf(track);
     const sandbox = new NodeSandbox(options, guest);
     sandbox.#spawn(); // Node starts in the child while the guest bundle is read (or built) here
-    try { await guest.frame; } catch (e) { await sandbox.close(); throw e; }
+    try {
+      await guest.frame;
+    } catch (e) {
+      await sandbox.close();
+      throw e;
+    }
     return sandbox;
   }
 
@@ -290,7 +376,10 @@ export class NodeSandbox {
   /** The live child, a new one (loaded again) if the last one is gone; or the failed reload's answer. */
   async #live(deadlineMs) {
     if (this.child && !this.child.dead && !this.child.verdict) return null;
-    if (this.child) { this.peakRss = Math.max(this.peakRss, this.child.peak); await this.child.gone; }
+    if (this.child) {
+      this.peakRss = Math.max(this.peakRss, this.child.peak);
+      await this.child.gone;
+    }
     this.#spawn();
     if (!this.loaded) return null;
     const { timeoutMs, ...load } = this.loaded;
@@ -300,11 +389,15 @@ export class NodeSandbox {
   }
 
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
-    if (this.loaded) { this.child?.kill({ kind: 'crash', message: 'replaced' }); } // a new load gets a fresh realm
+    if (this.loaded) {
+      this.child?.kill({ kind: 'crash', message: 'replaced' });
+    } // a new load gets a fresh realm
     this.loaded = null;
     await this.#live();
     this.loaded = { source, functions, aliases, timeoutMs };
-    return this.#released(await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }));
+    return this.#released(
+      await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
+    );
   }
 
   /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
@@ -312,7 +405,9 @@ export class NodeSandbox {
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const failed = await this.#live(deadlineMs);
     if (failed) return failed;
-    return this.#released(await this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }));
+    return this.#released(
+      await this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }),
+    );
   }
 
   /** The runtime's clean-up after a request, as a request of its own: its time is not the student's. */

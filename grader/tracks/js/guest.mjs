@@ -26,9 +26,13 @@ const REMOVED = ['SharedArrayBuffer', 'Atomics', 'WebAssembly'];
 // FinalizationRegistry whose callbacks never run (the language allows that): a callback would run
 // outside every request, beyond any time limit, and could throw or loop there.
 class InertFinalizationRegistry {
-  constructor(callback) { if (typeof callback !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable'); }
+  constructor(callback) {
+    if (typeof callback !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable');
+  }
   register() {}
-  unregister() { return false; }
+  unregister() {
+    return false;
+  }
 }
 
 /**
@@ -53,11 +57,17 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     if (v === undefined) return 'undefined';
     if (typeof v === 'function') return `[function ${v.name || 'anonymous'}]`;
     if (typeof v === 'object' && v !== null) {
-      try { return stringify(v); } catch { return String(v); }
+      try {
+        return stringify(v);
+      } catch {
+        return String(v);
+      }
     }
     return String(v);
   };
-  const print = (...args) => { output.write(args.map(show).join(' ') + '\n'); };
+  const print = (...args) => {
+    output.write(args.map(show).join(' ') + '\n');
+  };
   const console = Object.freeze({ log: print, info: print, warn: print, error: print, debug: print });
 
   // Stack traces show the student's own frames only (never the guest's or the host's files), and
@@ -71,11 +81,25 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       if (file === filename) own.push(f);
     }
     if (own.length && error !== null && typeof error === 'object') {
-      try { where.set(error, { line: own[0].getLineNumber(), column: own[0].getColumnNumber() }); } catch { /* a frozen error */ }
+      try {
+        where.set(error, { line: own[0].getLineNumber(), column: own[0].getColumnNumber() });
+      } catch {
+        /* a frozen error */
+      }
     }
     let head;
-    try { head = String(error); } catch { head = 'Error'; }
-    return [head, ...own.map((f) => `    at ${f.getFunctionName() || '<anonymous>'} (${filename}:${f.getLineNumber()}:${f.getColumnNumber()})`)].join('\n');
+    try {
+      head = String(error);
+    } catch {
+      head = 'Error';
+    }
+    return [
+      head,
+      ...own.map(
+        (f) =>
+          `    at ${f.getFunctionName() || '<anonymous>'} (${filename}:${f.getLineNumber()}:${f.getColumnNumber()})`,
+      ),
+    ].join('\n');
   };
 
   const define = (name, value) =>
@@ -93,36 +117,51 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     let message;
     try {
       if (e instanceof ErrorCtor || (e !== null && typeof e === 'object' && 'message' in e)) {
-        const name = e.name, text = e.message;
+        const name = e.name,
+          text = e.message;
         message = `${typeof name === 'string' && name ? name : 'Error'}: ${typeof text === 'string' ? text : show(text)}`;
       } else message = `uncaught value: ${show(e)}`;
-    } catch { message = 'an error that cannot be printed'; }
+    } catch {
+      message = 'an error that cannot be printed';
+    }
     if (typeof message !== 'string') message = 'an error that cannot be printed';
     message = capMessage(message);
-    let line = null, column = null;
+    let line = null,
+      column = null;
     try {
       const stack = e !== null && typeof e === 'object' ? e.stack : undefined; // formats it: fills `where`
       const w = where.get(e);
       if (w) ({ line, column } = w);
       else if (typeof stack === 'string') {
         const m = stack.match(stackRe);
-        if (m) { line = +m[1]; column = +m[2]; }
+        if (m) {
+          line = +m[1];
+          column = +m[2];
+        }
       }
-    } catch { /* a stack getter that throws: no line */ }
+    } catch {
+      /* a stack getter that throws: no line */
+    }
     return { message, line: line > 0 ? line : null, column: column > 0 ? column : null };
   };
 
   // The student's line that is running now (measurement: where the largest array was built), or null.
   const lineOf = () => {
     const probe = new ErrorCtor();
-    try { void probe.stack; } catch { /* no stack */ }
+    try {
+      void probe.stack;
+    } catch {
+      /* no stack */
+    }
     return where.get(probe)?.line ?? null;
   };
 
   // Functions the submission defined: `function f` lands on the global object; `const f = () => …`
   // stays in the eval's own scope, so a trailer appended to the source hands those over.
   let exported = create(null);
-  define('__attnlab_export', (name, fn) => { if (typeof fn === 'function') exported[name] = fn; });
+  define('__attnlab_export', (name, fn) => {
+    if (typeof fn === 'function') exported[name] = fn;
+  });
   const lookup = (name) => {
     if (exported[name]) return exported[name];
     const desc = getOwnPropertyDescriptor(global, name);
@@ -134,11 +173,15 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       exported = create(null);
       functions = functions.filter((f) => FUNCTION_NAME.test(f));
       const local = (f) => (typeof aliases[f] === 'string' && FUNCTION_NAME.test(aliases[f]) ? aliases[f] : f);
-      const trailer = functions.map((f) => `__attnlab_export(${stringify(f)}, typeof ${local(f)} === 'function' ? ${local(f)} : undefined);`).join('');
+      const trailer = functions
+        .map((f) => `__attnlab_export(${stringify(f)}, typeof ${local(f)} === 'function' ? ${local(f)} : undefined);`)
+        .join('');
       let error = null;
       try {
         indirectEval(`${source}\n;${trailer}\n//# sourceURL=${filename}`);
-      } catch (e) { error = errorInfo(e); }
+      } catch (e) {
+        error = errorInfo(e);
+      }
       return { ok: true, functions: functions.filter((f) => lookup(f)), error };
     },
     call({ name, args, measure }) {
@@ -146,7 +189,11 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
       if (!fn) return { ok: false, kind: 'missing', message: `${name} is not defined` };
       const run = () => {
         let value;
-        try { value = fn(...args); } catch (e) { return { ok: false, kind: isArrayTooLarge(e) ? 'memory' : 'error', ...errorInfo(e) }; }
+        try {
+          value = fn(...args);
+        } catch (e) {
+          return { ok: false, kind: isArrayTooLarge(e) ? 'memory' : 'error', ...errorInfo(e) };
+        }
         try {
           return { ok: true, value: encodeValue(value, isReal) };
         } catch (e) {
@@ -158,7 +205,8 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
     },
   };
   // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
-  const makeArray = ({ dtype, shape, data }) => (isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype));
+  const makeArray = ({ dtype, shape, data }) =>
+    isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype);
 
   const handle = createHandle({ ops, makeArray, errorInfo, output });
 
@@ -173,11 +221,47 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
  */
 export function lockdown(global) {
   const names = [
-    'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Math', 'JSON', 'Reflect',
-    'Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError',
-    'RegExp', 'Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'ArrayBuffer', 'DataView', 'Proxy',
-    'Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array',
-    'Uint8Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array', 'np',
+    'Object',
+    'Function',
+    'Array',
+    'String',
+    'Number',
+    'Boolean',
+    'Symbol',
+    'BigInt',
+    'Math',
+    'JSON',
+    'Reflect',
+    'Error',
+    'TypeError',
+    'RangeError',
+    'SyntaxError',
+    'ReferenceError',
+    'EvalError',
+    'URIError',
+    'AggregateError',
+    'RegExp',
+    'Date',
+    'Map',
+    'Set',
+    'WeakMap',
+    'WeakSet',
+    'Promise',
+    'ArrayBuffer',
+    'DataView',
+    'Proxy',
+    'Float64Array',
+    'Float32Array',
+    'Int32Array',
+    'Uint32Array',
+    'Int16Array',
+    'Uint16Array',
+    'Int8Array',
+    'Uint8Array',
+    'Uint8ClampedArray',
+    'BigInt64Array',
+    'BigUint64Array',
+    'np',
   ];
   // Assigning to an instance property that a frozen prototype also has (err.name = …, obj.toString = …)
   // would throw: turn those prototype properties into accessors that define the property on the
@@ -188,16 +272,23 @@ export function lockdown(global) {
       if (!d || !('value' in d) || !d.configurable) continue;
       const { value } = d;
       Object.defineProperty(proto, key, {
-        get() { return value; },
+        get() {
+          return value;
+        },
         set(v) {
-          if (this === proto) throw new TypeError(`Cannot assign to read only property '${String(key)}' of a built-in prototype`);
+          if (this === proto)
+            throw new TypeError(`Cannot assign to read only property '${String(key)}' of a built-in prototype`);
           Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
         },
-        enumerable: d.enumerable, configurable: false,
+        enumerable: d.enumerable,
+        configurable: false,
       });
     }
   };
-  enableOverride(Object.prototype, Reflect.ownKeys(Object.prototype).filter((k) => k !== '__proto__'));
+  enableOverride(
+    Object.prototype,
+    Reflect.ownKeys(Object.prototype).filter((k) => k !== '__proto__'),
+  );
   enableOverride(Function.prototype, ['toString', 'name', 'constructor']);
   for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError]) {
     enableOverride(E.prototype, ['name', 'message', 'constructor', 'toString']);
@@ -211,7 +302,10 @@ export function lockdown(global) {
       const d = Object.getOwnPropertyDescriptor(o, key);
       if (!d) continue;
       if ('value' in d) deepFreeze(d.value);
-      else { deepFreeze(d.get); deepFreeze(d.set); }
+      else {
+        deepFreeze(d.get);
+        deepFreeze(d.set);
+      }
     }
     deepFreeze(Object.getPrototypeOf(o));
   };
@@ -225,7 +319,12 @@ export function lockdown(global) {
   for (const key of Reflect.ownKeys(global)) {
     const d = Object.getOwnPropertyDescriptor(global, key);
     if (d && d.configurable && 'value' in d) {
-      Object.defineProperty(global, key, { value: d.value, writable: false, enumerable: d.enumerable, configurable: false });
+      Object.defineProperty(global, key, {
+        value: d.value,
+        writable: false,
+        enumerable: d.enumerable,
+        configurable: false,
+      });
     }
   }
 }

@@ -34,9 +34,11 @@ export function prepareSource(source) {
   const aliases = {};
   const edits = []; // [from, to, replacement]: applied to both copies
   for (const node of ast.body) {
-    if (node.type === 'ExportNamedDeclaration' && node.declaration) edits.push([node.start, node.declaration.start, '']);
+    if (node.type === 'ExportNamedDeclaration' && node.declaration)
+      edits.push([node.start, node.declaration.start, '']);
     else if (node.type === 'ExportNamedDeclaration') {
-      for (const s of node.specifiers) if (s.exported.name !== s.local.name && s.exported.name !== 'default') aliases[s.exported.name] = s.local.name;
+      for (const s of node.specifiers)
+        if (s.exported.name !== s.local.name && s.exported.name !== 'default') aliases[s.exported.name] = s.local.name;
       edits.push([node.start, node.end, '']);
     } else if (node.type === 'ExportDefaultDeclaration') {
       const d = node.declaration;
@@ -51,7 +53,10 @@ export function prepareSource(source) {
     names: topLevelNames(ast, aliases),
     reads: functionReads(ast, source, aliases),
     source: applyEdits(source, edits),
-    declarations: applyEdits(source, [...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)), ...declarationEdits]),
+    declarations: applyEdits(source, [
+      ...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)),
+      ...declarationEdits,
+    ]),
     aliases,
     members: memberNames(source),
   };
@@ -62,21 +67,44 @@ function functionReads(ast, source, aliases) {
   for (let node of ast.body) {
     if (/^Export(Named|Default)Declaration$/.test(node.type) && node.declaration) node = node.declaration;
     if (node.type === 'FunctionDeclaration' && node.id) bodies.set(node.id.name, node);
-    if (node.type === 'VariableDeclaration') for (const d of node.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) bodies.set(d.id.name, d.init);
+    if (node.type === 'VariableDeclaration')
+      for (const d of node.declarations)
+        if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) bodies.set(d.id.name, d.init);
   }
-  for (const [exported, local] of Object.entries(aliases)) if (bodies.has(local)) bodies.set(exported, bodies.get(local));
+  for (const [exported, local] of Object.entries(aliases))
+    if (bodies.has(local)) bodies.set(exported, bodies.get(local));
   const own = new Map();
   const info = (name) => {
     if (own.has(name)) return own.get(name);
     const r = { members: new Set(), shapeAxes: [], shapeNegative: [], calls: new Set(), uses: new Set() };
     own.set(name, r);
     walk(bodies.get(name), (n) => {
-      if (n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier') r.members.add(n.property.name);
-      if (n.type === 'MemberExpression' && n.computed && n.property.type === 'Literal' && typeof n.property.value === 'number' && n.property.value >= 0 &&
-          n.object.type === 'MemberExpression' && !n.object.computed && n.object.property.name === 'shape') r.shapeAxes.push(source.slice(n.start, n.end));
-      if (n.type === 'MemberExpression' && n.computed && n.property.type === 'UnaryExpression' && n.property.operator === '-' && n.property.argument.type === 'Literal' &&
-          n.object.type === 'MemberExpression' && !n.object.computed && n.object.property.name === 'shape') r.shapeNegative.push(source.slice(n.start, n.end));
-      if (n.type === 'CallExpression' && n.arguments.some((a) => a.type === 'Literal')) r.calls.add(source.slice(n.start, n.end).replace(/\s+/g, ' '));
+      if (n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier')
+        r.members.add(n.property.name);
+      if (
+        n.type === 'MemberExpression' &&
+        n.computed &&
+        n.property.type === 'Literal' &&
+        typeof n.property.value === 'number' &&
+        n.property.value >= 0 &&
+        n.object.type === 'MemberExpression' &&
+        !n.object.computed &&
+        n.object.property.name === 'shape'
+      )
+        r.shapeAxes.push(source.slice(n.start, n.end));
+      if (
+        n.type === 'MemberExpression' &&
+        n.computed &&
+        n.property.type === 'UnaryExpression' &&
+        n.property.operator === '-' &&
+        n.property.argument.type === 'Literal' &&
+        n.object.type === 'MemberExpression' &&
+        !n.object.computed &&
+        n.object.property.name === 'shape'
+      )
+        r.shapeNegative.push(source.slice(n.start, n.end));
+      if (n.type === 'CallExpression' && n.arguments.some((a) => a.type === 'Literal'))
+        r.calls.add(source.slice(n.start, n.end).replace(/\s+/g, ' '));
       if (n.type === 'Identifier' && bodies.has(n.name)) r.uses.add(n.name);
     });
     return r;
@@ -111,7 +139,9 @@ function walk(node, f) {
 
 function topLevelNames(ast, aliases) {
   const names = new Set(Object.keys(aliases));
-  const add = (id) => { if (id?.type === 'Identifier') names.add(id.name); };
+  const add = (id) => {
+    if (id?.type === 'Identifier') names.add(id.name);
+  };
   for (let node of ast.body) {
     if (/^Export(Named|Default)Declaration$/.test(node.type) && node.declaration) node = node.declaration;
     if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') add(node.id);
@@ -128,11 +158,24 @@ function moduleOnly(ast) {
   let found = null;
   const visit = (node, inFunction) => {
     if (found || !node || typeof node.type !== 'string') return;
-    if (node.type === 'ImportDeclaration') return void (found = { node, message: 'import is not available here: np is already global, and no other module can be loaded' });
-    if (node.type === 'ExportAllDeclaration' || (node.type === 'ExportNamedDeclaration' && node.source)) return void (found = { node, message: 'export … from is not available here: no other module can be loaded' });
-    if (node.type === 'MetaProperty' && node.meta.name === 'import') return void (found = { node, message: 'import.meta is not available here: the code runs as a script, not a module' });
+    if (node.type === 'ImportDeclaration')
+      return void (found = {
+        node,
+        message: 'import is not available here: np is already global, and no other module can be loaded',
+      });
+    if (node.type === 'ExportAllDeclaration' || (node.type === 'ExportNamedDeclaration' && node.source))
+      return void (found = { node, message: 'export … from is not available here: no other module can be loaded' });
+    if (node.type === 'MetaProperty' && node.meta.name === 'import')
+      return void (found = {
+        node,
+        message: 'import.meta is not available here: the code runs as a script, not a module',
+      });
     if (!inFunction && (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await))) {
-      return void (found = { node, message: 'top-level await is not available here: the code runs as a script; await only inside an async function' });
+      return void (found = {
+        node,
+        message:
+          'top-level await is not available here: the code runs as a script; await only inside an async function',
+      });
     }
     const fn = inFunction || /Function/.test(node.type);
     for (const key of Object.keys(node)) {
@@ -149,31 +192,51 @@ function moduleOnly(ast) {
 // reading names): functions, classes without static parts, and variables whose initialisers are
 // literals, names, member reads, functions and operators over those.
 function isDeclaration(node) {
-  if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') return !!node.declaration && isDeclaration(node.declaration);
+  if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration')
+    return !!node.declaration && isDeclaration(node.declaration);
   if (node.type === 'FunctionDeclaration') return true;
   if (node.type === 'ClassDeclaration') return isStaticFree(node);
   if (node.type === 'VariableDeclaration') return node.declarations.every((d) => !d.init || isInert(d.init));
   return false;
 }
 
-const isStaticFree = (cls) => (!cls.superClass || isInert(cls.superClass)) &&
+const isStaticFree = (cls) =>
+  (!cls.superClass || isInert(cls.superClass)) &&
   cls.body.body.every((m) => !m.static && m.type !== 'StaticBlock' && (!m.computed || isInert(m.key)));
 
 function isInert(e) {
   switch (e.type) {
-    case 'Literal': case 'Identifier': case 'ThisExpression':
-    case 'FunctionExpression': case 'ArrowFunctionExpression': return true;
-    case 'ClassExpression': return isStaticFree(e);
-    case 'TemplateLiteral': return e.expressions.every(isInert);
-    case 'UnaryExpression': return e.operator !== 'delete' && isInert(e.argument);
-    case 'BinaryExpression': case 'LogicalExpression': return isInert(e.left) && isInert(e.right);
-    case 'ConditionalExpression': return isInert(e.test) && isInert(e.consequent) && isInert(e.alternate);
-    case 'ArrayExpression': return e.elements.every((x) => !x || isInert(x.type === 'SpreadElement' ? x.argument : x));
-    case 'ObjectExpression': return e.properties.every((p) => (p.type === 'SpreadElement' ? isInert(p.argument) : (!p.computed || isInert(p.key)) && isInert(p.value)));
-    case 'MemberExpression': return isInert(e.object) && (!e.computed || isInert(e.property));
-    case 'ChainExpression': return isInert(e.expression);
-    case 'SequenceExpression': return e.expressions.every(isInert);
-    default: return false; // calls, new, assignments, updates, await, yield, tagged templates
+    case 'Literal':
+    case 'Identifier':
+    case 'ThisExpression':
+    case 'FunctionExpression':
+    case 'ArrowFunctionExpression':
+      return true;
+    case 'ClassExpression':
+      return isStaticFree(e);
+    case 'TemplateLiteral':
+      return e.expressions.every(isInert);
+    case 'UnaryExpression':
+      return e.operator !== 'delete' && isInert(e.argument);
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return isInert(e.left) && isInert(e.right);
+    case 'ConditionalExpression':
+      return isInert(e.test) && isInert(e.consequent) && isInert(e.alternate);
+    case 'ArrayExpression':
+      return e.elements.every((x) => !x || isInert(x.type === 'SpreadElement' ? x.argument : x));
+    case 'ObjectExpression':
+      return e.properties.every((p) =>
+        p.type === 'SpreadElement' ? isInert(p.argument) : (!p.computed || isInert(p.key)) && isInert(p.value),
+      );
+    case 'MemberExpression':
+      return isInert(e.object) && (!e.computed || isInert(e.property));
+    case 'ChainExpression':
+      return isInert(e.expression);
+    case 'SequenceExpression':
+      return e.expressions.every(isInert);
+    default:
+      return false; // calls, new, assignments, updates, await, yield, tagged templates
   }
 }
 
@@ -181,7 +244,8 @@ function isInert(e) {
 function applyEdits(source, edits) {
   const units = source.split('');
   for (const [from, to, text] of edits) {
-    for (let i = from; i < to; i++) if (units[i] !== '\n' && units[i] !== '\r') units[i] = i - from < text.length ? text[i - from] : ' ';
+    for (let i = from; i < to; i++)
+      if (units[i] !== '\n' && units[i] !== '\r') units[i] = i - from < text.length ? text[i - from] : ' ';
   }
   return units.join('');
 }
@@ -194,7 +258,9 @@ function memberNames(source) {
       if (afterDot && tok.type.label === 'name') names.add(tok.value);
       afterDot = tok.type.label === '.' || tok.type.label === '?.';
     }
-  } catch { /* the parse above already accepted it; a tokenizer quirk only loses a hint */ }
+  } catch {
+    /* the parse above already accepted it; a tokenizer quirk only loses a hint */
+  }
   return names;
 }
 
@@ -210,6 +276,8 @@ export function tokens(source) {
       const op = !WORDS.has(tok.type.label) && !tok.type.keyword;
       out.push({ value: op && typeof tok.value === 'string' ? tok.value : tok.type.label, offset: tok.start, op });
     }
-  } catch { /* the tokens before the stop */ }
+  } catch {
+    /* the tokens before the stop */
+  }
   return out;
 }

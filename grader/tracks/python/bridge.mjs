@@ -21,8 +21,12 @@
 import np, { NDArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 
-const clock = typeof performance === 'object' && performance && typeof performance.now === 'function' ? performance.now.bind(performance) : Date.now;
-const f64 = new Float64Array(1), u8 = new Uint8Array(f64.buffer);
+const clock =
+  typeof performance === 'object' && performance && typeof performance.now === 'function'
+    ? performance.now.bind(performance)
+    : Date.now;
+const f64 = new Float64Array(1),
+  u8 = new Uint8Array(f64.buffer);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The float64's 8 bytes as hex, little-endian (what Python's struct '<d' reads). */
@@ -48,7 +52,8 @@ function dataOfHex(hex, n) {
   return out;
 }
 
-const scalarText = (v, dtype) => (dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`);
+const scalarText = (v, dtype) =>
+  dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`;
 const RANK = { bool: 0, int64: 1, float64: 2 };
 const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
@@ -57,9 +62,33 @@ const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
 
 // The engine functions numpy.py reaches through op 'np' (one entry each, no other code here).
-const ENGINE = new Set(['split', 'array_split', 'hstack', 'vstack', 'column_stack', 'repeat', 'tile', 'broadcast_to', 'broadcast_arrays',
-  'tri', 'tril_indices', 'triu_indices', 'meshgrid', 'cumsum', 'cumprod', 'sort', 'argsort', 'partition', 'argpartition',
-  'take_along_axis', 'logaddexp', 'nan_to_num', 'einsum', 'norm', 'dot']);
+const ENGINE = new Set([
+  'split',
+  'array_split',
+  'hstack',
+  'vstack',
+  'column_stack',
+  'repeat',
+  'tile',
+  'broadcast_to',
+  'broadcast_arrays',
+  'tri',
+  'tril_indices',
+  'triu_indices',
+  'meshgrid',
+  'cumsum',
+  'cumprod',
+  'sort',
+  'argsort',
+  'partition',
+  'argpartition',
+  'take_along_axis',
+  'logaddexp',
+  'nan_to_num',
+  'einsum',
+  'norm',
+  'dot',
+]);
 /**
  * A call of np[name] (np.linalg.norm for 'norm') with arguments as tokens: 'a' handle | 'f' float |
  * 'i' int | 'b' bool | 'n' None | 's' string | 'L' count items… (a JS array) | 'k' key item (an option,
@@ -74,20 +103,41 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
   const item = () => {
     const tag = tokens[k++];
     switch (tag) {
-      case 'a': { const a = arr(tokens[k++]); dtypes.push(a.dtype); return a; }
-      case 'f': return +tokens[k++];
-      case 'i': return +tokens[k++];
-      case 'b': return Boolean(tokens[k++]);
-      case 'n': return null;
-      case 's': return String(tokens[k++]);
-      case 'L': { const n = tokens[k++], list = []; for (let i = 0; i < n; i++) list.push(item()); return list; }
-      default: throw new TypeError(`internal: argument tag ${tag}`);
+      case 'a': {
+        const a = arr(tokens[k++]);
+        dtypes.push(a.dtype);
+        return a;
+      }
+      case 'f':
+        return +tokens[k++];
+      case 'i':
+        return +tokens[k++];
+      case 'b':
+        return Boolean(tokens[k++]);
+      case 'n':
+        return null;
+      case 's':
+        return String(tokens[k++]);
+      case 'L': {
+        const n = tokens[k++],
+          list = [];
+        for (let i = 0; i < n; i++) list.push(item());
+        return list;
+      }
+      default:
+        throw new TypeError(`internal: argument tag ${tag}`);
     }
   };
-  const args = [], opts = {};
+  const args = [],
+    opts = {};
   let hasOpts = false;
   while (k < tokens.length) {
-    if (tokens[k] === 'k') { const key = String(tokens[k + 1]); k += 2; opts[key] = item(); hasOpts = true; } else args.push(item());
+    if (tokens[k] === 'k') {
+      const key = String(tokens[k + 1]);
+      k += 2;
+      opts[key] = item();
+      hasOpts = true;
+    } else args.push(item());
   }
   if (hasOpts) args.push(opts);
   const f = fn ?? (name === 'norm' ? np.linalg.norm : np[name]);
@@ -99,10 +149,17 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
 
 export function createBridge() {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
-  let next = 1, lastError = ['RuntimeError', ''], legacy = np.random.default_rng(0);
+  let next = 1,
+    lastError = ['RuntimeError', ''],
+    legacy = np.random.default_rng(0);
   let fresh = []; // handles made since the last release
   let freshBytes = 0;
-  let emitted = [], answer = null, functions = '', args = [], argAt = 0, kept = new Set();
+  let emitted = [],
+    answer = null,
+    functions = '',
+    args = [],
+    argAt = 0,
+    kept = new Set();
 
   const put = (arr, view = null) => {
     const h = next++;
@@ -113,28 +170,47 @@ export function createBridge() {
   };
   const entry = (h) => {
     const e = typeof h === 'number' ? table.get(h) : undefined;
-    if (!e) throw Object.assign(new Error('this array was released: keep arrays you need between calls in global variables, lists or dicts'), { name: 'RuntimeError' });
+    if (!e)
+      throw Object.assign(
+        new Error('this array was released: keep arrays you need between calls in global variables, lists or dicts'),
+        { name: 'RuntimeError' },
+      );
     return e;
   };
   /** The array of a handle, a view refreshed from its root first. */
   const arr = (h) => {
     const e = entry(h);
-    if (e.at) { const d = e.arr.data, r = e.root.data, at = e.at; for (let i = 0; i < at.length; i++) d[i] = r[at[i]]; }
+    if (e.at) {
+      const d = e.arr.data,
+        r = e.root.data,
+        at = e.at;
+      for (let i = 0; i < at.length; i++) d[i] = r[at[i]];
+    }
     if (!(e.arr instanceof NDArray)) throw new TypeError('internal: not an array handle');
     return e.arr;
   };
   /** After a write into handle h's array: a view passes it on to its root. */
   const written = (h) => {
     const e = entry(h);
-    if (e.at) { const d = e.arr.data, r = e.root.data, at = e.at; for (let i = 0; i < at.length; i++) r[at[i]] = d[i]; }
+    if (e.at) {
+      const d = e.arr.data,
+        r = e.root.data,
+        at = e.at;
+      for (let i = 0; i < at.length; i++) r[at[i]] = d[i];
+    }
   };
   const operand = (tag, v) => {
     switch (tag) {
-      case 'a': return arr(v);
-      case 'f': return np.array(v, 'float64');
-      case 'i': return np.array(v, 'int64');
-      case 'b': return np.array(Boolean(v), 'bool');
-      default: throw new TypeError(`internal: operand tag ${tag}`);
+      case 'a':
+        return arr(v);
+      case 'f':
+        return np.array(v, 'float64');
+      case 'i':
+        return np.array(v, 'int64');
+      case 'b':
+        return np.array(Boolean(v), 'bool');
+      default:
+        throw new TypeError(`internal: operand tag ${tag}`);
     }
   };
   /** A result: an array handle, or a scalar's text for a 0-d result where NumPy gives a scalar. */
@@ -148,7 +224,15 @@ export function createBridge() {
   const positions = new WeakMap();
   const positionsOf = (a) => {
     let p = positions.get(a);
-    if (!p) positions.set(a, (p = new NDArray(Float64Array.from({ length: a.size }, (_, i) => i), a.shape, 'float64')));
+    if (!p)
+      positions.set(
+        a,
+        (p = new NDArray(
+          Float64Array.from({ length: a.size }, (_, i) => i),
+          a.shape,
+          'float64',
+        )),
+      );
     return p;
   };
   /**
@@ -156,7 +240,9 @@ export function createBridge() {
    * gives where in the root each result element sits.
    */
   const view = (h, op) => {
-    const e = entry(h), a = arr(h), r = op(a);
+    const e = entry(h),
+      a = arr(h),
+      r = op(a);
     if (!(r instanceof NDArray)) return out(r, a.dtype);
     if (!e.at && r.data.buffer === a.data.buffer && r.data.byteOffset === 0 && r.size === a.size) return put(r); // shares the data already
     const pos = op(e.at ? new NDArray(e.at, a.shape, 'float64') : positionsOf(a));
@@ -175,8 +261,10 @@ export function createBridge() {
     for (let j = 0; j < count; j++) {
       const tag = args[k++];
       if (tag === 'i') items.push(args[k++]);
-      else if (tag === 's') { items.push(new np.Slice(args[k], args[k + 1], args[k + 2])); k += 3; }
-      else if (tag === 'e') items.push(np.Ellipsis);
+      else if (tag === 's') {
+        items.push(new np.Slice(args[k], args[k + 1], args[k + 2]));
+        k += 3;
+      } else if (tag === 'e') items.push(np.Ellipsis);
       else if (tag === 'n') items.push(null);
       else if (tag === 'a') items.push(arr(args[k++]));
       else if (tag === 'b') items.push(Boolean(args[k++]));
@@ -184,18 +272,31 @@ export function createBridge() {
     }
     return [items, args.slice(k)];
   };
-  const basic = (items) => items.every((x) => x === null || x === np.Ellipsis || x instanceof np.Slice || typeof x === 'number');
+  const basic = (items) =>
+    items.every((x) => x === null || x === np.Ellipsis || x instanceof np.Slice || typeof x === 'number');
 
   const OPS = {
     error: () => lastError.join('\u0000'),
     // ---- making arrays
     fromhex: (dtype, nd, ...rest) => {
-      const shape = shapeArgs(nd, rest), n = shape.reduce((p, d) => p * d, 1);
+      const shape = shapeArgs(nd, rest),
+        n = shape.reduce((p, d) => p * d, 1);
       const data = dataOfHex(rest[nd], n);
-      return put(new NDArray(dtype === 'bool' ? Uint8Array.from(data, (v) => (v !== 0 ? 1 : 0)) : dtype === 'int64' ? data.map(Math.trunc) : data, shape, dtype));
+      return put(
+        new NDArray(
+          dtype === 'bool'
+            ? Uint8Array.from(data, (v) => (v !== 0 ? 1 : 0))
+            : dtype === 'int64'
+              ? data.map(Math.trunc)
+              : data,
+          shape,
+          dtype,
+        ),
+      );
     },
     filled: (kind, dtype, tag, value, nd, ...rest) => {
-      const shape = shapeArgs(nd, rest), dt = dtypeArg(dtype);
+      const shape = shapeArgs(nd, rest),
+        dt = dtypeArg(dtype);
       if (kind === 'full') {
         const v = operand(tag, value);
         return put(np.full(shape, v.dtype === 'bool' ? Boolean(v.data[0]) : v.data[0], { dtype: dt ?? v.dtype }));
@@ -203,13 +304,15 @@ export function createBridge() {
       return put(np[kind](shape, { dtype: dt }));
     },
     like: (kind, h, dtype, tag, value) => {
-      const a = arr(h), dt = dtypeArg(dtype) ?? a.dtype;
+      const a = arr(h),
+        dt = dtypeArg(dtype) ?? a.dtype;
       const v = kind === 'full' ? operand(tag, value).data[0] : kind === 'ones' ? 1 : 0;
       return put(np.full(a.shape, dt === 'bool' ? Boolean(v) : +v, { dtype: dt }));
     },
     eye: (N, M, k, dtype) => put(np.eye(N, M < 0 ? null : M, k, { dtype: dtypeArg(dtype) })),
     arange: (start, stop, step, dtype) => put(np.arange(start, stop, step, dtype)),
-    linspace: (start, stop, num, endpoint, dtype) => put(np.linspace(start, stop, { num, endpoint, dtype: dtypeArg(dtype) })),
+    linspace: (start, stop, num, endpoint, dtype) =>
+      put(np.linspace(start, stop, { num, endpoint, dtype: dtypeArg(dtype) })),
     tri: (name, h, k) => put(np[name](arr(h), { k })),
     copy: (h) => put(arr(h).copy()),
     astype: (h, dtype) => put(arr(h).astype(dtype)),
@@ -218,9 +321,16 @@ export function createBridge() {
     bin: (name, ta, va, tb, vb) => out(np[name](operand(ta, va), operand(tb, vb))),
     // In place (a += b): the result must be castable to a's dtype as NumPy's 'same_kind' allows.
     iop: (name, h, tb, vb) => {
-      const a = arr(h), r = np[name](a, operand(tb, vb));
+      const a = arr(h),
+        r = np[name](a, operand(tb, vb));
       const rt = r instanceof NDArray ? r.dtype : a.dtype;
-      if (RANK[rt] > RANK[a.dtype]) throw Object.assign(new TypeError(`Cannot cast ufunc '${name}' output from dtype('${rt}') to dtype('${a.dtype}') with casting rule 'same_kind'`), { name: 'UFuncTypeError' });
+      if (RANK[rt] > RANK[a.dtype])
+        throw Object.assign(
+          new TypeError(
+            `Cannot cast ufunc '${name}' output from dtype('${rt}') to dtype('${a.dtype}') with casting rule 'same_kind'`,
+          ),
+          { name: 'UFuncTypeError' },
+        );
       np.setitem(a, np.Ellipsis, r);
       written(h);
       return h;
@@ -233,32 +343,43 @@ export function createBridge() {
       return out(r);
     },
     round: (tag, v, decimals) => out(np.round(operand(tag, v), decimals)),
-    isclose: (ta, va, tb, vb, rtol, atol, equalNan) => out(np.isclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan })),
-    allclose: (ta, va, tb, vb, rtol, atol, equalNan) => np.allclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan }),
+    isclose: (ta, va, tb, vb, rtol, atol, equalNan) =>
+      out(np.isclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan })),
+    allclose: (ta, va, tb, vb, rtol, atol, equalNan) =>
+      np.allclose(operand(ta, va), operand(tb, vb), { rtol, atol, equal_nan: equalNan }),
     array_equal: (ta, va, tb, vb) => np.array_equal(operand(ta, va), operand(tb, vb)),
     matmul: (ta, va, tb, vb) => {
-      const a = operand(ta, va), b = operand(tb, vb);
+      const a = operand(ta, va),
+        b = operand(tb, vb);
       return out(np.matmul(a, b), promote(a.dtype, b.dtype));
     },
     dot: (ta, va, tb, vb) => {
-      const a = operand(ta, va), b = operand(tb, vb);
+      const a = operand(ta, va),
+        b = operand(tb, vb);
       return out(np.dot(a, b), promote(a.dtype, b.dtype));
     },
     // ---- reductions: computed with keepdims, the kept axes dropped here, so the dtype is the engine's
     reduce: (name, h, keepdims, ddof, n, ...rest) => {
-      const axes = axesOrNull(n, rest), a0 = arr(h);
+      const axes = axesOrNull(n, rest),
+        a0 = arr(h);
       const a = a0.ndim === 0 && axes === null ? a0.reshape([1]) : a0; // a NumPy scalar's x.sum(): the engine's dtype, a scalar back
-      const opts = name === 'var' || name === 'std' ? { axis: axes, keepdims: true, ddof } : { axis: axes, keepdims: true };
+      const opts =
+        name === 'var' || name === 'std' ? { axis: axes, keepdims: true, ddof } : { axis: axes, keepdims: true };
       const r = np[name](a, opts);
       if (keepdims) return put(r);
       const drop = axes === null ? a.shape.map((_, i) => i) : axes.map((x) => (x < 0 ? x + a.ndim : x));
       return out(r.reshape(a.shape.filter((_, i) => !drop.includes(i))));
     },
     arg: (name, h, axis, keepdims) => {
-      const a = arr(h), r = np[name](a, { axis: axis === null ? null : axis, keepdims });
+      const a = arr(h),
+        r = np[name](a, { axis: axis === null ? null : axis, keepdims });
       return out(r, 'int64');
     },
-    nonzero: (h) => np.nonzero(arr(h)).map((x) => put(x)).join(','),
+    nonzero: (h) =>
+      np
+        .nonzero(arr(h))
+        .map((x) => put(x))
+        .join(','),
     // ---- shapes (views where NumPy has them)
     reshape: (h, nd, ...rest) => view(h, (a) => a.reshape(shapeArgs(nd, rest))),
     ravel: (h) => view(h, (a) => a.reshape(-1)),
@@ -274,8 +395,11 @@ export function createBridge() {
       // Integers only, on an array that is not a view (`Q[i]`, `M[i, j]`, the inner loop of a
       // student's loops): an element, or a block of the data shared as it is, with no positions to keep.
       if (args[0] <= 8 && !entry(h).at) {
-        const a = entry(h).arr, { shape, data } = a, n = args[0];
-        let off = 0, ok = n <= shape.length;
+        const a = entry(h).arr,
+          { shape, data } = a,
+          n = args[0];
+        let off = 0,
+          ok = n <= shape.length;
         for (let j = 0; ok && j < n; j++) {
           let i = args[2 * j + 2];
           ok = args[2 * j + 1] === 'i' && Number.isInteger(i) && i >= -shape[j] && i < shape[j];
@@ -286,7 +410,9 @@ export function createBridge() {
           let size = 1;
           for (let j = n; j < shape.length; j++) size *= shape[j];
           off *= size;
-          return n === shape.length ? scalarText(data[off], a.dtype) : put(new NDArray(data.subarray(off, off + size), shape.slice(n), a.dtype));
+          return n === shape.length
+            ? scalarText(data[off], a.dtype)
+            : put(new NDArray(data.subarray(off, off + size), shape.slice(n), a.dtype));
         }
       }
       const [items] = indexItems(args);
@@ -309,16 +435,30 @@ export function createBridge() {
       return callEngine('choice', dtype, tokens, arr, put, out, (...a) => gen.choice(...a));
     },
     // ---- reading
-    meta: (h) => { const a = arr(h); return `${a.dtype};${a.shape.join(',')}`; },
+    meta: (h) => {
+      const a = arr(h);
+      return `${a.dtype};${a.shape.join(',')}`;
+    },
     hex: (h) => hexOfData(arr(h).data),
     str: (h) => arr(h).toString(),
-    repr: (h) => { const a = arr(h); return arrayRepr(a.data, a.shape, a.dtype); },
+    repr: (h) => {
+      const a = arr(h);
+      return arrayRepr(a.data, a.shape, a.dtype);
+    },
     pyfloat: (v) => pyFloat(v),
     now: (wall) => hexOf(wall ? Date.now() : clock()),
     // ---- random: a Generator is a handle too; handle 0 is np.random's own (np.random.seed, randn, …),
     // which lives as long as the bridge
-    seed: (seed) => { legacy = np.random.default_rng(seed); return 1; },
-    rng: (seed) => { const h = next++; table.set(h, { gen: np.random.default_rng(seed) }); fresh.push(h); return h; },
+    seed: (seed) => {
+      legacy = np.random.default_rng(seed);
+      return 1;
+    },
+    rng: (seed) => {
+      const h = next++;
+      table.set(h, { gen: np.random.default_rng(seed) });
+      fresh.push(h);
+      return h;
+    },
     draw: (g, method, a, b, nd, ...rest) => {
       const gen = g === 0 ? legacy : entry(g).gen;
       if (!gen || !DRAWS.includes(method)) throw new TypeError('internal: not a Generator handle or method');
@@ -328,15 +468,33 @@ export function createBridge() {
     },
     // ---- answers of the runtime to the guest (./runtime.py): a returned value as tokens, resolved
     // to arrays at once (before release() can free their handles); a load's or call's outcome.
-    emit: (...tokens) => { for (const t of tokens) emitted.push(t); return emitted.length; },
-    emit_array: (h) => { emitted.push('a', arr(h)); return emitted.length; },
-    answer: (...fields) => { answer = fields; return 1; },
-    functions: (csv) => { functions = csv; return 1; },
+    emit: (...tokens) => {
+      for (const t of tokens) emitted.push(t);
+      return emitted.length;
+    },
+    emit_array: (h) => {
+      emitted.push('a', arr(h));
+      return emitted.length;
+    },
+    answer: (...fields) => {
+      answer = fields;
+      return 1;
+    },
+    functions: (csv) => {
+      functions = csv;
+      return 1;
+    },
     // The arguments of a call, one token at a time (guest.mjs wrote them with setArguments).
-    next_arg: () => { if (argAt >= args.length) throw new TypeError('internal: no more arguments'); return args[argAt++]; },
+    next_arg: () => {
+      if (argAt >= args.length) throw new TypeError('internal: no more arguments');
+      return args[argAt++];
+    },
     // ---- lifetime: keep(...handles) the runtime still reaches, then release(all)
     needs_release: () => freshBytes >= RELEASE_BYTES || fresh.length >= RELEASE_HANDLES,
-    keep: (...hs) => { for (const h of hs) kept.add(h); return kept.size; },
+    keep: (...hs) => {
+      for (const h of hs) kept.add(h);
+      return kept.size;
+    },
     release: (all) => {
       if (!all) for (const h of fresh) if (!kept.has(h)) table.delete(h);
       fresh = [];
@@ -354,11 +512,19 @@ export function createBridge() {
       const r = f(...args);
       return r === undefined || r === null ? 0 : r;
     } catch (e) {
-      let name = 'RuntimeError', message = 'the array engine failed';
+      let name = 'RuntimeError',
+        message = 'the array engine failed';
       try {
-        name = e instanceof RangeError ? 'MemoryError' : typeof e?.name === 'string' && /^\w+Error$/.test(e.name) ? e.name : 'RuntimeError';
+        name =
+          e instanceof RangeError
+            ? 'MemoryError'
+            : typeof e?.name === 'string' && /^\w+Error$/.test(e.name)
+              ? e.name
+              : 'RuntimeError';
         message = typeof e?.message === 'string' ? e.message : String(e);
-      } catch { /* keep the defaults */ }
+      } catch {
+        /* keep the defaults */
+      }
       lastError = [name, message];
       return null;
     }
@@ -370,13 +536,32 @@ export function createBridge() {
   return {
     bridge,
     put: (a) => put(a),
-    array: (h) => { const e = table.get(h); return e && e.arr ? arr(h) : null; },
-    startRequest: () => { emitted = []; answer = null; functions = ''; args = []; argAt = 0; },
+    array: (h) => {
+      const e = table.get(h);
+      return e && e.arr ? arr(h) : null;
+    },
+    startRequest: () => {
+      emitted = [];
+      answer = null;
+      functions = '';
+      args = [];
+      argAt = 0;
+    },
     /** The `count` arguments of the next call, as tokens the runtime reads with op 'next_arg'. */
-    setArguments: (count, tokens) => { args = [count, ...tokens]; argAt = 0; },
+    setArguments: (count, tokens) => {
+      args = [count, ...tokens];
+      argAt = 0;
+    },
     /** What the runtime said about this request: { answer: [fields] | null, functions, tokens }. */
-    takeAnswer: () => { const r = { answer, functions, tokens: emitted }; emitted = []; answer = null; functions = ''; return r; },
-    get size() { return table.size; },
+    takeAnswer: () => {
+      const r = { answer, functions, tokens: emitted };
+      emitted = [];
+      answer = null;
+      functions = '';
+      return r;
+    },
+    get size() {
+      return table.size;
+    },
   };
 }
-

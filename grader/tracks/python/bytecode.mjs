@@ -19,11 +19,19 @@ export function compilePython(name, source) {
   const wasmBinary = readFileSync(require.resolve(`${PACKAGE}/build/mpy-cross-v6.wasm`));
   return new Promise((resolve, reject) => {
     MpyCross({
-      arguments: [name], inputFileContents: source, wasmBinary,
-      print: () => {}, printErr: () => {},
+      arguments: [name],
+      inputFileContents: source,
+      wasmBinary,
+      print: () => {},
+      printErr: () => {},
       callback: (status, mpy, out, err) => {
         if (status === 0 && mpy?.length > 4 && mpy[0] === 0x4d && mpy[1] === 6) resolve(mpy);
-        else reject(new Error(`mpy-cross could not compile ${name} (exit ${status}): ${[...out, ...err].join('\n').slice(0, 2000)}`));
+        else
+          reject(
+            new Error(
+              `mpy-cross could not compile ${name} (exit ${status}): ${[...out, ...err].join('\n').slice(0, 2000)}`,
+            ),
+          );
       },
     });
   });
@@ -35,7 +43,8 @@ export const bytecodePlugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]tracks[\\/]python[\\/]\w+\.py$/ }, async (a) => ({
       contents: await compilePython(basename(a.path), readFileSync(a.path, 'utf8')),
-      loader: 'binary', watchFiles: [a.path],
+      loader: 'binary',
+      watchFiles: [a.path],
     }));
   },
 };

@@ -23,8 +23,11 @@ const EDITS = [
   [/(?<![\w.$])import\("/g, 'noImport("', 4],
   // Unbuffered output byte by byte, without a Uint8Array per byte: stdout(byte).
   [':Module.stdout=c=>stdout(new Uint8Array([c]))', ':Module.stdout=stdout', 1],
-  ['let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path};',
-    'let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path,instantiateWasm:options.instantiateWasm};', 1],
+  [
+    'let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path};',
+    'let Module={locateFile:(path,scriptDirectory)=>url||scriptDirectory+path,instantiateWasm:options.instantiateWasm};',
+    1,
+  ],
 ];
 // Globals the glue sets through globalThis but reads by bare name: variables of the wrapper here,
 // mirrored on the private global object.
@@ -33,7 +36,10 @@ const SHARED = ['proxy_js_ref', 'proxy_js_ref_next', 'proxy_js_ref_map', 'Module
 export function patchGlue(text) {
   for (const [from, to, n] of EDITS) {
     const found = typeof from === 'string' ? text.split(from).length - 1 : (text.match(from) ?? []).length;
-    if (found !== n) throw new Error(`${PACKAGE}: expected ${n} × ${String(from)} in micropython.mjs, found ${found}; the glue changed, see grader/tracks/python/glue.mjs`);
+    if (found !== n)
+      throw new Error(
+        `${PACKAGE}: expected ${n} × ${String(from)} in micropython.mjs, found ${found}; the glue changed, see grader/tracks/python/glue.mjs`,
+      );
     text = typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
   }
   return `export async function createMicroPython(globalThis) {
@@ -52,6 +58,10 @@ export const gluePlugin = {
   name: 'attnlab-micropython-glue',
   setup(b) {
     b.onResolve({ filter: /^attnlab:micropython-glue$/ }, () => ({ path: gluePath(), namespace: 'attnlab-glue' }));
-    b.onLoad({ filter: /.*/, namespace: 'attnlab-glue' }, (a) => ({ contents: patchGlue(readFileSync(a.path, 'utf8')), loader: 'js', watchFiles: [a.path] }));
+    b.onLoad({ filter: /.*/, namespace: 'attnlab-glue' }, (a) => ({
+      contents: patchGlue(readFileSync(a.path, 'utf8')),
+      loader: 'js',
+      watchFiles: [a.path],
+    }));
   },
 };

@@ -30,21 +30,34 @@ export function decodeUtf8(bytes) {
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
     const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
-    let cp = need === 0 ? b : need === 1 ? b & 0x1f : need === 2 ? b & 0x0f : b & 0x07, ok = need >= 0;
+    let cp = need === 0 ? b : need === 1 ? b & 0x1f : need === 2 ? b & 0x0f : b & 0x07,
+      ok = need >= 0;
     for (let k = 1; ok && k <= need; k++) {
       const c = bytes[i + k];
       if (c === undefined || (c & 0xc0) !== 0x80) ok = false;
       else cp = (cp << 6) | (c & 0x3f);
     }
-    if (ok && ((need === 2 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (need === 3 && (cp < 0x10000 || cp > 0x10ffff)))) ok = false;
-    if (!ok) { s += '\uFFFD'; i++; continue; }
+    if (
+      ok &&
+      ((need === 2 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (need === 3 && (cp < 0x10000 || cp > 0x10ffff)))
+    )
+      ok = false;
+    if (!ok) {
+      s += '\uFFFD';
+      i++;
+      continue;
+    }
     s += String.fromCodePoint(cp);
     i += need + 1;
   }
   return s;
 }
 
-class Utf8Decoder { decode(bytes) { return decodeUtf8(bytes ?? []); } }
+class Utf8Decoder {
+  decode(bytes) {
+    return decodeUtf8(bytes ?? []);
+  }
+}
 
 /**
  * Starts the interpreter in `global`'s realm and → Promise<handle(requestJson) → responseJson>.
@@ -53,22 +66,35 @@ class Utf8Decoder { decode(bytes) { return decodeUtf8(bytes ?? []); } }
  */
 export async function installPythonGuest(global, { wasm, hide = [], mark = () => {} }) {
   const output = createOutput();
-  let bytes = [], cut = false;
+  let bytes = [],
+    cut = false;
   const flushOutput = () => {
     if (bytes.length) output.write(decodeUtf8(bytes) + (cut ? '\n…' : ''));
-    bytes = []; cut = false;
+    bytes = [];
+    cut = false;
   };
-  const stdout = (byte) => { if (bytes.length < OUTPUT_BYTES) bytes.push(byte & 0xff); else cut = true; }; // the glue passes signed bytes
+  const stdout = (byte) => {
+    if (bytes.length < OUTPUT_BYTES) bytes.push(byte & 0xff);
+    else cut = true;
+  }; // the glue passes signed bytes
   // Deterministic "random" bytes for the interpreter (it seeds its own hash and random module with them).
   let seed = 0x2545f491;
   const getRandomValues = (a) => {
-    for (let i = 0; i < a.length; i++) { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; a[i] = seed >>> 0; }
+    for (let i = 0; i < a.length; i++) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      a[i] = seed >>> 0;
+    }
     return a;
   };
   const shadow = Object.create(null);
   Object.assign(shadow, {
     WorkerGlobalScope: true, // the glue's environment check: a worker, so it never looks for Node
-    WebAssembly: global.WebAssembly, Int32Array, Float64Array, TextDecoder: global.TextDecoder ?? Utf8Decoder,
+    WebAssembly: global.WebAssembly,
+    Int32Array,
+    Float64Array,
+    TextDecoder: global.TextDecoder ?? Utf8Decoder,
     console: Object.freeze({ log() {}, warn() {}, error() {}, info() {}, debug() {} }),
     crypto: Object.freeze({ getRandomValues }),
   });
@@ -77,12 +103,23 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   mark('wasm compiled');
   const loadMicroPython = await createMicroPython(shadow);
   const mp = await loadMicroPython({
-    heapsize: HEAP_BYTES, pystack: PYSTACK_WORDS, linebuffer: false, stdout, stderr: () => {},
-    instantiateWasm: (imports, done) => { done(new WA.Instance(module, imports), module); return {}; },
+    heapsize: HEAP_BYTES,
+    pystack: PYSTACK_WORDS,
+    linebuffer: false,
+    stdout,
+    stderr: () => {},
+    instantiateWasm: (imports, done) => {
+      done(new WA.Instance(module, imports), module);
+      return {};
+    },
   });
   mark('interpreter started');
   const bridge = createBridge();
-  try { mp.FS.mkdir('/lib'); } catch { /* there already */ }
+  try {
+    mp.FS.mkdir('/lib');
+  } catch {
+    /* there already */
+  }
   mp.FS.writeFile('/lib/numpy.mpy', NUMPY);
   mp.FS.writeFile('/lib/_attnlab.mpy', RUNTIME);
   const runtime = mp.pyimport('_attnlab');
@@ -103,16 +140,26 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   };
   const failure = (answer) => {
     const [kind, message, line] = answer;
-    return { ok: false, kind: kind === 'memory' ? 'memory' : 'error', message: capMessage(String(message)), line: line > 0 ? line : null, column: null };
+    return {
+      ok: false,
+      kind: kind === 'memory' ? 'memory' : 'error',
+      message: capMessage(String(message)),
+      line: line > 0 ? line : null,
+      column: null,
+    };
   };
   // JS value of a test's argument → tokens for the runtime's next_arg.
   const tokensOf = (v, out) => {
     if (v instanceof np.ndarray) out.push('a', bridge.put(v));
-    else if (typeof v === 'number') { if (Number.isInteger(v) && Math.abs(v) < 2 ** 31) out.push('i', v); else out.push('f', hexOf(v)); }
-    else if (typeof v === 'boolean') out.push('b', v);
+    else if (typeof v === 'number') {
+      if (Number.isInteger(v) && Math.abs(v) < 2 ** 31) out.push('i', v);
+      else out.push('f', hexOf(v));
+    } else if (typeof v === 'boolean') out.push('b', v);
     else if (typeof v === 'string') out.push('s', v);
-    else if (Array.isArray(v)) { out.push('[', v.length); for (const x of v) tokensOf(x, out); }
-    else out.push('N');
+    else if (Array.isArray(v)) {
+      out.push('[', v.length);
+      for (const x of v) tokensOf(x, out);
+    } else out.push('N');
     return out;
   };
   // The runtime's tokens of a returned value → JS values for encodeValue (arrays already resolved).
@@ -121,11 +168,26 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     const next = () => {
       const tag = tokens[k++];
       switch (tag) {
-        case 'N': return undefined;
-        case 'a': case 'b': case 'f': case 'i': case 's': return tokens[k++];
-        case '[': { const n = tokens[k++], list = []; for (let i = 0; i < n; i++) list.push(next()); return list; }
-        case 'o': { const kind = tokens[k++]; return kind === 'function' ? () => {} : Object.create(null); }
-        default: throw new TypeError('internal: bad result token');
+        case 'N':
+          return undefined;
+        case 'a':
+        case 'b':
+        case 'f':
+        case 'i':
+        case 's':
+          return tokens[k++];
+        case '[': {
+          const n = tokens[k++],
+            list = [];
+          for (let i = 0; i < n; i++) list.push(next());
+          return list;
+        }
+        case 'o': {
+          const kind = tokens[k++];
+          return kind === 'function' ? () => {} : Object.create(null);
+        }
+        default:
+          throw new TypeError('internal: bad result token');
       }
     };
     return next();
@@ -142,15 +204,33 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
       if (kind === 'memory') return failure(answer);
       const l = line > 0 ? line : null;
       const text = kind === 'syntax' ? String(message).replace(/^SyntaxError: /, '') : String(message);
-      return { ok: true, functions: names, error: { message: capMessage(text), line: l, column: l && kind === 'syntax' ? lineColumn(source, l) : null, ...(kind === 'syntax' ? { syntax: true } : {}) } };
+      return {
+        ok: true,
+        functions: names,
+        error: {
+          message: capMessage(text),
+          line: l,
+          column: l && kind === 'syntax' ? lineColumn(source, l) : null,
+          ...(kind === 'syntax' ? { syntax: true } : {}),
+        },
+      };
     },
     call({ name, args = [], measure }) {
       if (measure) {
         // Python's prints wait in `bytes` until the request ends: a second run's are dropped with them.
-        const out = { take: () => { flushOutput(); return output.take(); }, write: (t) => output.write(t) };
+        const out = {
+          take: () => {
+            flushOutput();
+            return output.take();
+          },
+          write: (t) => output.write(t),
+        };
         return measureCall(() => ops.call({ name, args }), { limit: measure.limit, args, isReal, output: out });
       }
-      bridge.setArguments(args.length, args.reduce((out, a) => tokensOf(a, out), []));
+      bridge.setArguments(
+        args.length,
+        args.reduce((out, a) => tokensOf(a, out), []),
+      );
       call(String(name));
       const { answer, tokens } = bridge.takeAnswer();
       if (!answer) return { ok: false, kind: 'error', message: 'the runtime did not answer' };
@@ -167,13 +247,26 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   };
   const errorInfo = (e) => {
     const text = String(e?.message ?? e);
-    return { message: capMessage(/memory|heap/i.test(text) ? 'MemoryError' : `the Python runtime failed: ${text.split('\n').pop()}`), line: null, column: null };
+    return {
+      message: capMessage(
+        /memory|heap/i.test(text) ? 'MemoryError' : `the Python runtime failed: ${text.split('\n').pop()}`,
+      ),
+      line: null,
+      column: null,
+    };
   };
   return createHandle({
-    ops, errorInfo, output,
+    ops,
+    errorInfo,
+    output,
     // data: a list, or typed data that came packed (wire.mjs), which becomes the array's own buffer.
-    makeArray: ({ dtype, shape, data }) => (Array.isArray(data) ? np.array(data, dtype).reshape(shape) : new np.ndarray(data, shape, dtype)),
-    before: () => { bridge.startRequest(); bytes = []; cut = false; },
+    makeArray: ({ dtype, shape, data }) =>
+      Array.isArray(data) ? np.array(data, dtype).reshape(shape) : new np.ndarray(data, shape, dtype),
+    before: () => {
+      bridge.startRequest();
+      bytes = [];
+      cut = false;
+    },
     after: flushOutput,
     release,
   });

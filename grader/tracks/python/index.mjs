@@ -15,7 +15,10 @@ export default Object.freeze({
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
   // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
-  guest: { entry: 'guest-entry.mjs', wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' } },
+  guest: {
+    entry: 'guest-entry.mjs',
+    wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' },
+  },
   // The realm compiles WebAssembly and evaluates no strings; a request that V8 interrupted may have
   // stopped inside the interpreter, so that realm is not used again (the host starts a new one).
   realm: { strings: false, wasm: true, reusable: false },

@@ -11,9 +11,49 @@
 //   comprehension, yield or await outside a lambda). Everything else is blanked in place, so lines
 //   keep their numbers (a kept statement after a `;` moves to the start of its line).
 
-const COMPOUND = new Set(['def', 'class', 'if', 'elif', 'else', 'for', 'while', 'try', 'except', 'finally', 'with', 'async', 'match', 'case']);
+const COMPOUND = new Set([
+  'def',
+  'class',
+  'if',
+  'elif',
+  'else',
+  'for',
+  'while',
+  'try',
+  'except',
+  'finally',
+  'with',
+  'async',
+  'match',
+  'case',
+]);
 const KEEP_FIRST = new Set(['import', 'from', 'global', 'nonlocal', 'pass']);
-const OPERATORS = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@='];
+const OPERATORS = [
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+];
 const OPENERS = { '(': ')', '[': ']', '{': '}' };
 const STRING_START = /(?:[rRbBuUfF]{1,2})?(?:'''|"""|'|")/y;
 const NAME = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
@@ -23,11 +63,18 @@ const NUMBER = /(?:0[xXoObB][\w]*|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d[\d_]*)?
 export function logicalLines(source) {
   const lines = [];
   const n = source.length;
-  let i = 0, depth = 0, line = null;
-  const at = (re, pos) => { re.lastIndex = pos; const m = re.exec(source); return m && m.index === pos ? m[0] : null; };
+  let i = 0,
+    depth = 0,
+    line = null;
+  const at = (re, pos) => {
+    re.lastIndex = pos;
+    const m = re.exec(source);
+    return m && m.index === pos ? m[0] : null;
+  };
   const push = (type, value, start) => line.tokens.push({ type, value, start, end: start + value.length });
   while (i < n) {
-    if (!line) { // the start of a physical line outside brackets: indentation, or a blank/comment line
+    if (!line) {
+      // the start of a physical line outside brackets: indentation, or a blank/comment line
       let j = i;
       while (j < n && ' \t\f'.includes(source[j])) j++;
       if (j >= n) break;
@@ -42,22 +89,45 @@ export function logicalLines(source) {
     }
     const c = source[i];
     if (c === '\n') {
-      if (depth === 0) { line.end = i; lines.push(line); line = null; }
+      if (depth === 0) {
+        line.end = i;
+        lines.push(line);
+        line = null;
+      }
       i++;
       continue;
     }
-    if (c === '\\' && (source[i + 1] === '\n' || (source[i + 1] === '\r' && source[i + 2] === '\n'))) { i += source[i + 1] === '\n' ? 2 : 3; continue; }
-    if (c === ' ' || c === '\t' || c === '\f' || c === '\r') { i++; continue; }
-    if (c === '#') { while (i < n && source[i] !== '\n') i++; continue; }
+    if (c === '\\' && (source[i + 1] === '\n' || (source[i + 1] === '\r' && source[i + 2] === '\n'))) {
+      i += source[i + 1] === '\n' ? 2 : 3;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\f' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < n && source[i] !== '\n') i++;
+      continue;
+    }
     const quote = at(STRING_START, i);
     if (quote) {
-      const q = quote.replace(/^[rRbBuUfF]+/, ''), raw = /[rR]/.test(quote.slice(0, quote.length - q.length));
+      const q = quote.replace(/^[rRbBuUfF]+/, ''),
+        raw = /[rR]/.test(quote.slice(0, quote.length - q.length));
       let j = i + quote.length;
       for (;;) {
         if (j >= n) break;
-        if (!raw && source[j] === '\\') { j += 2; continue; }
-        if (raw && source[j] === '\\' && j + 1 < n) { j += 2; continue; }
-        if (source.startsWith(q, j)) { j += q.length; break; }
+        if (!raw && source[j] === '\\') {
+          j += 2;
+          continue;
+        }
+        if (raw && source[j] === '\\' && j + 1 < n) {
+          j += 2;
+          continue;
+        }
+        if (source.startsWith(q, j)) {
+          j += q.length;
+          break;
+        }
         if (q.length === 1 && source[j] === '\n') break; // unterminated: the compiler will say so
         j++;
       }
@@ -66,9 +136,17 @@ export function logicalLines(source) {
       continue;
     }
     const number = /[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[i + 1] ?? '')) ? at(NUMBER, i) : null;
-    if (number) { push('number', number, i); i += number.length; continue; }
+    if (number) {
+      push('number', number, i);
+      i += number.length;
+      continue;
+    }
     const name = at(NAME, i);
-    if (name) { push('name', name, i); i += name.length; continue; }
+    if (name) {
+      push('name', name, i);
+      i += name.length;
+      continue;
+    }
     const op = OPERATORS.find((o) => source.startsWith(o, i)) ?? c;
     if (OPENERS[op]) depth++;
     else if (')]}'.includes(op)) depth = Math.max(0, depth - 1);
@@ -84,39 +162,85 @@ function statements(lines) {
   const out = [];
   let decorators = [];
   for (const line of lines) {
-    if (line.indented) { // the body of the top-level statement before it
+    if (line.indented) {
+      // the body of the top-level statement before it
       const last = out[out.length - 1];
-      if (last) { last.end = line.end; last.block = true; }
+      if (last) {
+        last.end = line.end;
+        last.block = true;
+      }
       continue;
     }
     const first = line.tokens[0];
-    if (first?.value === '@') { decorators.push(line); continue; }
+    if (first?.value === '@') {
+      decorators.push(line);
+      continue;
+    }
     const lead = decorators;
     decorators = [];
     if (first && COMPOUND.has(first.value) && first.type === 'name') {
-      out.push({ tokens: line.tokens, start: (lead[0] ?? line).start, end: line.end, compound: true, decorated: lead.length > 0 });
+      out.push({
+        tokens: line.tokens,
+        start: (lead[0] ?? line).start,
+        end: line.end,
+        compound: true,
+        decorated: lead.length > 0,
+      });
       continue;
     }
     // Simple statements, split at top-level semicolons.
-    let depth = 0, from = 0;
+    let depth = 0,
+      from = 0;
     const parts = [];
     line.tokens.forEach((tok, k) => {
       if (OPENERS[tok.value]) depth++;
       else if (')]}'.includes(tok.value)) depth--;
-      else if (tok.value === ';' && depth === 0) { parts.push({ tokens: line.tokens.slice(from, k), semicolon: tok }); from = k + 1; }
+      else if (tok.value === ';' && depth === 0) {
+        parts.push({ tokens: line.tokens.slice(from, k), semicolon: tok });
+        from = k + 1;
+      }
     });
     parts.push({ tokens: line.tokens.slice(from) });
     for (const [k, p] of parts.entries()) {
       if (!p.tokens.length) continue;
-      out.push({ tokens: p.tokens, start: k === 0 && lead.length ? lead[0].start : p.tokens[0].start, end: p.semicolon ? p.semicolon.end : k === parts.length - 1 ? line.end : p.tokens.at(-1).end, lineStart: line.start, first: k === 0 });
+      out.push({
+        tokens: p.tokens,
+        start: k === 0 && lead.length ? lead[0].start : p.tokens[0].start,
+        end: p.semicolon ? p.semicolon.end : k === parts.length - 1 ? line.end : p.tokens.at(-1).end,
+        lineStart: line.start,
+        first: k === 0,
+      });
     }
   }
   return out;
 }
 
-const CALL_BEFORE = (prev) => prev && (prev.type === 'name' || prev.type === 'string' || prev.value === ')' || prev.value === ']' || prev.value === '}');
+const CALL_BEFORE = (prev) =>
+  prev &&
+  (prev.type === 'name' || prev.type === 'string' || prev.value === ')' || prev.value === ']' || prev.value === '}');
 const KEYWORD_VALUES = new Set(['True', 'False', 'None', 'and', 'or', 'not', 'in', 'is', 'if', 'else', 'lambda']);
-const STATEMENT_WORDS = new Set(['for', 'yield', 'await', 'async', 'del', 'import', 'from', 'return', 'raise', 'assert', 'global', 'nonlocal', 'pass', 'break', 'continue', 'while', 'with', 'try', 'def', 'class']);
+const STATEMENT_WORDS = new Set([
+  'for',
+  'yield',
+  'await',
+  'async',
+  'del',
+  'import',
+  'from',
+  'return',
+  'raise',
+  'assert',
+  'global',
+  'nonlocal',
+  'pass',
+  'break',
+  'continue',
+  'while',
+  'with',
+  'try',
+  'def',
+  'class',
+]);
 
 /** A value that evaluating runs none of the student's code beyond reading names (a call only inside a lambda). */
 function isInert(tokens) {
@@ -134,11 +258,17 @@ function isInert(tokens) {
 
 /** A simple statement that only declares: an import, an assignment or annotation of names to an inert value, a docstring. */
 function isDeclaration(st) {
-  if (st.compound) return st.tokens[0].value === 'def' || st.tokens[0].value === 'class' || (st.tokens[0].value === 'async' && st.tokens[1]?.value === 'def');
+  if (st.compound)
+    return (
+      st.tokens[0].value === 'def' ||
+      st.tokens[0].value === 'class' ||
+      (st.tokens[0].value === 'async' && st.tokens[1]?.value === 'def')
+    );
   const [first] = st.tokens;
   if (first.type === 'name' && KEEP_FIRST.has(first.value)) return true;
   if (st.tokens.length === 1 && (first.type === 'string' || first.value === '...')) return true;
-  let depth = 0, lambda = false;
+  let depth = 0,
+    lambda = false;
   const eq = []; // top-level `=` and `:` before any lambda (whose defaults and colon are its own)
   st.tokens.forEach((t, k) => {
     if (t.value === 'lambda' && t.type === 'name') lambda = true;
@@ -150,8 +280,13 @@ function isDeclaration(st) {
   if (!eq.length) return false;
   const last = eq[eq.length - 1];
   const target = st.tokens.slice(0, eq[0]);
-  if (!target.length || !target.every((t) => t.type === 'name' || t.value === ',' || t.value === '(' || t.value === ')' || t.value === '*')) return false;
-  if (target.some((t) => t.type === 'name' && (STATEMENT_WORDS.has(t.value) || KEYWORD_VALUES.has(t.value)))) return false;
+  if (
+    !target.length ||
+    !target.every((t) => t.type === 'name' || t.value === ',' || t.value === '(' || t.value === ')' || t.value === '*')
+  )
+    return false;
+  if (target.some((t) => t.type === 'name' && (STATEMENT_WORDS.has(t.value) || KEYWORD_VALUES.has(t.value))))
+    return false;
   // `x: T = v`, `x: T`, `a = b = v`: every part after the targets is inert.
   return isInert(st.tokens.slice(eq[0] + 1, last)) && isInert(st.tokens.slice(last + 1));
 }
@@ -169,7 +304,10 @@ function functionReads(sts, lines, source) {
     if (!st.compound) continue;
     const at = st.tokens[0].value === 'async' ? 1 : 0;
     if (st.tokens[at]?.value !== 'def' || st.tokens[at + 1]?.type !== 'name') continue;
-    bodies.set(st.tokens[at + 1].value, lines.filter((l) => l.start >= st.start && l.end <= st.end));
+    bodies.set(
+      st.tokens[at + 1].value,
+      lines.filter((l) => l.start >= st.start && l.end <= st.end),
+    );
   }
   const own = new Map();
   const info = (name) => {
@@ -182,21 +320,31 @@ function functionReads(sts, lines, source) {
         if (t.value === '.' && next?.type === 'name') r.members.add(next.value);
         if (t.type === 'name' && bodies.has(t.value) && tokens[k - 1]?.value !== '.') r.uses.add(t.value);
         // `K.shape[0]`: the object, `.shape`, and a non-negative integer literal alone in the brackets
-        if (t.value === 'shape' && tokens[k - 1]?.value === '.' && tokens[k - 2]?.type === 'name' && next?.value === '[' &&
-            tokens[k + 2]?.type === 'number' && /^\d+$/.test(tokens[k + 2].value) && tokens[k + 3]?.value === ']') {
+        if (
+          t.value === 'shape' &&
+          tokens[k - 1]?.value === '.' &&
+          tokens[k - 2]?.type === 'name' &&
+          next?.value === '[' &&
+          tokens[k + 2]?.type === 'number' &&
+          /^\d+$/.test(tokens[k + 2].value) &&
+          tokens[k + 3]?.value === ']'
+        ) {
           r.shapeAxes.push(source.slice(tokens[k - 2].start, tokens[k + 3].end));
         }
         // a call with a literal argument: from the dotted name before `(` to its `)`
         if (t.value === '(' && tokens[k - 1]?.type === 'name') {
           let from = k - 1;
           while (tokens[from - 1]?.value === '.' && tokens[from - 2]?.type === 'name') from -= 2;
-          let depth = 0, to = k, literal = false;
+          let depth = 0,
+            to = k,
+            literal = false;
           for (; to < tokens.length; to++) {
             if (OPENERS[tokens[to].value]) depth++;
             else if (')]}'.includes(tokens[to].value) && --depth === 0) break;
             else if (depth === 1 && tokens[to].type === 'number') literal = true;
           }
-          if (literal && to < tokens.length) r.calls.add(source.slice(tokens[from].start, tokens[to].end).replace(/\s+/g, ' '));
+          if (literal && to < tokens.length)
+            r.calls.add(source.slice(tokens[from].start, tokens[to].end).replace(/\s+/g, ' '));
         }
       });
     }
@@ -228,7 +376,9 @@ export function prepareSource(source) {
   const lines = logicalLines(source);
   const members = new Set();
   for (const line of lines) {
-    line.tokens.forEach((t, k) => { if (t.value === '.' && line.tokens[k + 1]?.type === 'name') members.add(line.tokens[k + 1].value); });
+    line.tokens.forEach((t, k) => {
+      if (t.value === '.' && line.tokens[k + 1]?.type === 'name') members.add(line.tokens[k + 1].value);
+    });
   }
   const sts = statements(lines);
   const names = new Set();
@@ -236,13 +386,19 @@ export function prepareSource(source) {
     const [a, b] = st.tokens;
     if (st.compound && (a.value === 'def' || a.value === 'class') && b?.type === 'name') names.add(b.value);
     else if (st.compound && a.value === 'async' && st.tokens[2]?.type === 'name') names.add(st.tokens[2].value);
-    else if (!st.compound && a.type === 'name' && (b?.value === '=' || b?.value === ':') && !KEEP_FIRST.has(a.value)) names.add(a.value);
+    else if (!st.compound && a.type === 'name' && (b?.value === '=' || b?.value === ':') && !KEEP_FIRST.has(a.value))
+      names.add(a.value);
   }
   const units = source.split('');
-  const blank = (from, to) => { for (let i = from; i < to; i++) if (units[i] !== '\n' && units[i] !== '\r') units[i] = ' '; };
+  const blank = (from, to) => {
+    for (let i = from; i < to; i++) if (units[i] !== '\n' && units[i] !== '\r') units[i] = ' ';
+  };
   const byLine = new Map(); // simple statements sharing a line (`a = 1; print(a)`)
   for (const st of sts) {
-    if (st.compound) { if (!isDeclaration(st)) blank(st.start, st.end); continue; }
+    if (st.compound) {
+      if (!isDeclaration(st)) blank(st.start, st.end);
+      continue;
+    }
     if (!byLine.has(st.lineStart)) byLine.set(st.lineStart, []);
     byLine.get(st.lineStart).push(st);
   }
@@ -251,11 +407,23 @@ export function prepareSource(source) {
     if (kept.length === group.length) continue;
     blank(group[0].start, group[group.length - 1].end);
     // What is kept moves to the start of the line, unless that would move a line break.
-    const text = kept.map((st) => source.slice(st.start, st.end)).join(' ').replace(/;\s*$/, '');
+    const text = kept
+      .map((st) => source.slice(st.start, st.end))
+      .join(' ')
+      .replace(/;\s*$/, '');
     if (!/[\r\n]/.test(text)) for (let i = 0; i < text.length; i++) units[lineStart + i] = text[i];
   }
-  return { ok: true, source, declarations: units.join(''), aliases: {}, names: [...names], members, reads: functionReads(sts, lines, source) };
+  return {
+    ok: true,
+    source,
+    declarations: units.join(''),
+    aliases: {},
+    names: [...names],
+    members,
+    reads: functionReads(sts, lines, source),
+  };
 }
 
 /** The module's tokens for the grader's reading of a syntax error (core/syntax.mjs): [{ value, offset, op }]. */
-export const tokens = (source) => logicalLines(source).flatMap((l) => l.tokens.map((t) => ({ value: t.value, offset: t.start, op: t.type === 'op' })));
+export const tokens = (source) =>
+  logicalLines(source).flatMap((l) => l.tokens.map((t) => ({ value: t.value, offset: t.start, op: t.type === 'op' })));

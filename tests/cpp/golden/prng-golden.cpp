@@ -45,5 +45,6 @@ int main() {
               fnv1a64_of_normals(2017, 1000000));
   const char* keys[] = {"", "sdpa/causal_mask", "sdpa/softmax", "ru/тест", "emoji/\xF0\x9F\x98\x80"};
   for (const std::uint32_t seed : {2017u, 7u, 0u, 4294967295u})
-    for (const char* key : keys) std::printf("derive_seed(%u, \"%s\") = 0x%08x\n", seed, key, attnlab::derive_seed(seed, key));
+    for (const char* key : keys)
+      std::printf("derive_seed(%u, \"%s\") = 0x%08x\n", seed, key, attnlab::derive_seed(seed, key));
 }

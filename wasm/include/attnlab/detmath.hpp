@@ -203,17 +203,21 @@ inline double log(double x) {
 inline double cos(double x) {
   ATTNLAB_NO_FMA
   const std::int32_t ix = detail::high_word(x) & 0x7fffffff;
-  if (ix <= 0x3fe921fb) {              // |x| <= ~pi/4
+  if (ix <= 0x3fe921fb) {             // |x| <= ~pi/4
     if (ix < 0x3e46a09e) return 1.0;  // |x| < 2^-27 * sqrt(2): cos(x) rounds to 1
     return detail::kernel_cos(x, 0.0);
   }
   if (ix >= 0x413921fb) return std::numeric_limits<double>::quiet_NaN();  // inf, NaN, or too large
   double y[2];
   switch (detail::rem_pio2(x, y) & 3) {
-    case 0: return detail::kernel_cos(y[0], y[1]);
-    case 1: return -detail::kernel_sin(y[0], y[1]);
-    case 2: return -detail::kernel_cos(y[0], y[1]);
-    default: return detail::kernel_sin(y[0], y[1]);
+    case 0:
+      return detail::kernel_cos(y[0], y[1]);
+    case 1:
+      return -detail::kernel_sin(y[0], y[1]);
+    case 2:
+      return -detail::kernel_cos(y[0], y[1]);
+    default:
+      return detail::kernel_sin(y[0], y[1]);
   }
 }
 

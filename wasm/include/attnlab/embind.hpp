@@ -56,7 +56,8 @@ val to_js(const xt::xarray<T>& a) {
   val shape = val::array();
   for (auto d : a.shape()) shape.call<void>("push", d);
   val out = val::object();
-  out.set("data", val::global(ctor).new_(emscripten::typed_memory_view(a.size(), reinterpret_cast<const Elem<T>*>(a.data()))));
+  out.set("data",
+          val::global(ctor).new_(emscripten::typed_memory_view(a.size(), reinterpret_cast<const Elem<T>*>(a.data()))));
   out.set("shape", shape);
   return out;
 }
@@ -113,10 +114,11 @@ val guarded(F&& f) {
   }
 }
 
-
 /** Registers `fn` as Module[name]; `name` is "<slug>.<function>" for a pack. */
 template <class F>
-void def(const char* name, F fn) { emscripten::function(name, fn); }
+void def(const char* name, F fn) {
+  emscripten::function(name, fn);
+}
 
 }  // namespace attnlab::js
 

@@ -73,7 +73,11 @@ struct Vec4 {
   static constexpr int W = 4;
   static const char* name() { return "vec128"; }
   static T splat(float x) { return T{x, x, x, x}; }
-  static T load(const float* p) { T v; std::memcpy(&v, p, sizeof v); return v; }
+  static T load(const float* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
   static void store(float* p, T v) { std::memcpy(p, &v, sizeof v); }
   // a * b + c, rounded once or twice: the engine picks (f32x4.relaxed_madd: one FMA instruction on
   // CPUs that have it, else mul + add). Clang 14 (Emscripten 3.1.6) names it __builtin_wasm_fma_f32x4
@@ -110,9 +114,11 @@ struct Vec4 {
     x = max(x, splat(-127.0f));
     const T magic = splat(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
     const T t = x + magic;
-    u32x4 bits; std::memcpy(&bits, &t, 16);
+    u32x4 bits;
+    std::memcpy(&bits, &t, 16);
     const u32x4 e = (bits - 0x4B400000u + 127u) << 23;  // 0x4B400000 = bits of magic
-    T pow2n; std::memcpy(&pow2n, &e, 16);
+    T pow2n;
+    std::memcpy(&pow2n, &e, 16);
     return exp2_poly(x - (t - magic)) * pow2n;
   }
 };
@@ -132,9 +138,11 @@ struct Scalar {
   static T exp2(T x) {
     x = max(x, -127.0f);
     const float t = x + 12582912.0f;
-    std::uint32_t bits; std::memcpy(&bits, &t, 4);
+    std::uint32_t bits;
+    std::memcpy(&bits, &t, 4);
     const std::uint32_t e = (bits - 0x4B400000u + 127u) << 23;
-    float pow2n; std::memcpy(&pow2n, &e, 4);
+    float pow2n;
+    std::memcpy(&pow2n, &e, 4);
     return exp2_poly(x - (t - 12582912.0f)) * pow2n;
   }
 };
@@ -142,11 +150,18 @@ struct Scalar {
 // Tile shapes per path. R query rows share each K/V load; G keys = NV vectors per score
 // accumulator row; C output columns = NVO vectors per P.V accumulator row; BC keys per tile.
 // R*NV and R*NVO accumulators stay below the 16 vector registers of x86-64 (V8 keeps one).
-template <class P> struct Tiles;
+template <class P>
+struct Tiles;
 // NB register blocks of R rows (a super-block of NB*R rows) visit each key tile in turn while it is
 // in cache: K and V stream from memory once per NB*R query rows instead of once per R.
-template <> struct Tiles<Vec4> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 256, NB = 8; };
-template <> struct Tiles<Scalar> { static constexpr int R = 4, NV = 2, NVO = 2, BC = 128, NB = 8; };
+template <>
+struct Tiles<Vec4> {
+  static constexpr int R = 4, NV = 2, NVO = 2, BC = 256, NB = 8;
+};
+template <>
+struct Tiles<Scalar> {
+  static constexpr int R = 4, NV = 2, NVO = 2, BC = 128, NB = 8;
+};
 
 #if defined(ATTNLAB_FUSED_SCALAR) || (defined(__wasm__) && !defined(__wasm_simd128__))
 using DefaultPath = Scalar;
@@ -183,8 +198,7 @@ inline std::string check(const Dims& s, const Options& o = {}) {
     return "(B=" + std::to_string(s.B) + ", H=" + std::to_string(s.H) + ", Tq=" + std::to_string(s.Tq) +
            ", Tk=" + std::to_string(s.Tk) + ", d=" + std::to_string(s.d) + ", dv=" + std::to_string(s.dv) + ")";
   };
-  if (!s.B || !s.H || !s.Tq || !s.Tk || !s.d || !s.dv)
-    return "attention_f32: every size must be >= 1, got " + shape();
+  if (!s.B || !s.H || !s.Tq || !s.Tk || !s.d || !s.dv) return "attention_f32: every size must be >= 1, got " + shape();
   // The largest buffer (weights, or a padded workspace) must be addressable in bytes (32-bit WASM).
   const double limit = double(std::numeric_limits<std::size_t>::max()) / 8;
   const double bh = double(s.B) * double(s.H);
@@ -239,7 +253,7 @@ class Kernel {
   Kernel(const Dims& s, const Options& o) : s_(s), causal_(o.causal) {
     const double scale = o.scale ? *o.scale : 1.0 / std::sqrt(double(s.d));
     qscale_ = float(scale * 1.4426950408889634);  // log2(e): softmax in base 2
-    tk_pad_ = (s.Tk + G - 1) / G * G;  // tiles read whole groups only, never past this
+    tk_pad_ = (s.Tk + G - 1) / G * G;             // tiles read whole groups only, never past this
     nt_ = (s.Tk + BC - 1) / BC;
     dv_pad_ = (s.dv + C - 1) / C * C;
   }
@@ -253,7 +267,9 @@ class Kernel {
 
   // Sizes sc for this call (grow only).
   void prepare(Scratch<P>& sc) const {
-    const auto grow = [](auto& v, std::size_t n) { if (v.size() < n) v.resize(n); };
+    const auto grow = [](auto& v, std::size_t n) {
+      if (v.size() < n) v.resize(n);
+    };
     grow(sc.qs, NB * s_.d * R);
     if (kSpreadP) grow(sc.ps, BC * R);
     grow(sc.o, NB * R * dv_pad_);
@@ -405,7 +421,8 @@ class Kernel {
   // s_tile[r][0..G) = (q_r . k_j) for the G keys of one packed group; rmax[r] takes their max.
   void scores(const T* qs, const float* kg, float* st, T* rmax) const noexcept {
     T acc[R][NV];
-    for (auto& row : acc) for (auto& a : row) a = P::splat(0.0f);
+    for (auto& row : acc)
+      for (auto& a : row) a = P::splat(0.0f);
     for (std::size_t x = 0; x < s_.d; ++x, kg += G, qs += R) {
       T kv[NV];
       for (int u = 0; u < NV; ++u) kv[u] = P::load(kg + u * W);
@@ -424,7 +441,8 @@ class Kernel {
     for (int r = 0; r < R; ++r) {
       const std::size_t lim = causal_ ? std::min(s_.Tk, i0 + r + 1) : s_.Tk;  // first hidden key
       float* srow = &s_tile[r * BC];
-      for (std::size_t j = std::max(lim, j0); j < j0 + width; ++j) srow[j - j0] = -std::numeric_limits<float>::infinity();
+      for (std::size_t j = std::max(lim, j0); j < j0 + width; ++j)
+        srow[j - j0] = -std::numeric_limits<float>::infinity();
       rmax[r] = P::load(srow);
       for (std::size_t j = W; j < width; j += W) rmax[r] = P::max(rmax[r], P::load(srow + j));
     }
@@ -475,8 +493,8 @@ class Kernel {
 // Runs attention with the lane type P (tests use both); throws std::invalid_argument on bad shapes.
 // weights may be null (then no Tq x Tk buffer exists anywhere); ws may be null (a temporary one).
 template <class P>
-void attention_f32_with(const float* q, const float* k, const float* v, float* out, float* weights,
-                        const Dims& s, const Options& o = {}, Workspace* ws = nullptr) {
+void attention_f32_with(const float* q, const float* k, const float* v, float* out, float* weights, const Dims& s,
+                        const Options& o = {}, Workspace* ws = nullptr) {
   if (const std::string err = check(s, o); !err.empty()) throw std::invalid_argument(err);
   Workspace local;
   Workspace& w = ws ? *ws : local;
@@ -489,8 +507,8 @@ void attention_f32_with(const float* q, const float* k, const float* v, float* o
 }
 
 // The production entry point: vector path, or scalar in the baseline WASM build.
-inline void attention_f32(const float* q, const float* k, const float* v, float* out, float* weights,
-                          const Dims& s, const Options& o = {}, Workspace* ws = nullptr) {
+inline void attention_f32(const float* q, const float* k, const float* v, float* out, float* weights, const Dims& s,
+                          const Options& o = {}, Workspace* ws = nullptr) {
   attention_f32_with<DefaultPath>(q, k, v, out, weights, s, o, ws);
 }
 

@@ -37,8 +37,8 @@ namespace attnlab::fused {
 
 template <class P>
 struct ParallelWorkspace {
-  std::vector<float> kp, vp;       // packed K and V of every (b, h)
-  std::vector<Scratch<P>> scratch; // one per thread
+  std::vector<float> kp, vp;                              // packed K and V of every (b, h)
+  std::vector<Scratch<P>> scratch;                        // one per thread
   std::unique_ptr<std::atomic<std::uint32_t>[]> pending;  // pack chunks not yet done, per (b, h)
   std::size_t pending_size = 0;
 };
@@ -87,18 +87,21 @@ bool attention_f32_parallel_with(const float* q, const float* k, const float* v,
 
   for (std::size_t bh = 0; bh < BH; ++bh) ws.pending[bh].store(std::uint32_t(chunks), std::memory_order_relaxed);
   const std::size_t npack = BH * chunks;
-  pool.run(npack + BH * nsb, [&](std::size_t item, int t) {
-    if (item < npack) {
-      const std::size_t bh = item / chunks;
-      kernel.pack(kin(bh), vin(bh), kp + bh * nk, vp + bh * nv, item % chunks);
-      ws.pending[bh].fetch_sub(1, std::memory_order_release);
-      return;
-    }
-    // Super-blocks last to first (cost grows with the row under the causal mask), (b, h) innermost.
-    const std::size_t m = item - npack, bh = m % BH, sb = nsb - 1 - m / BH;
-    while (ws.pending[bh].load(std::memory_order_acquire) != 0) cpu_relax();
-    block(bh, sb, t);
-  }, threads);
+  pool.run(
+      npack + BH * nsb,
+      [&](std::size_t item, int t) {
+        if (item < npack) {
+          const std::size_t bh = item / chunks;
+          kernel.pack(kin(bh), vin(bh), kp + bh * nk, vp + bh * nv, item % chunks);
+          ws.pending[bh].fetch_sub(1, std::memory_order_release);
+          return;
+        }
+        // Super-blocks last to first (cost grows with the row under the causal mask), (b, h) innermost.
+        const std::size_t m = item - npack, bh = m % BH, sb = nsb - 1 - m / BH;
+        while (ws.pending[bh].load(std::memory_order_acquire) != 0) cpu_relax();
+        block(bh, sb, t);
+      },
+      threads);
   return true;
 }
 

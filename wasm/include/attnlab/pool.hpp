@@ -192,10 +192,10 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex m_;
   std::condition_variable cv_, done_cv_;  // workers wait for a job; the caller for its end
-  bool stop_ = false;     // guarded by m_
-  int registered_ = 0;    // guarded by m_: workers that have started
-  int expected_ = 0;      // acks the current job waits for (written by the caller only)
-  Job job_{};             // written under m_ before gen_ moves on
+  bool stop_ = false;                     // guarded by m_
+  int registered_ = 0;                    // guarded by m_: workers that have started
+  int expected_ = 0;                      // acks the current job waits for (written by the caller only)
+  Job job_{};                             // written under m_ before gen_ moves on
   std::atomic<std::uint64_t> gen_{0};
   std::atomic<std::size_t> next_{0}, done_{0};
   std::atomic<int> acks_{0}, participants_{0};

@@ -47,7 +47,8 @@ class Rng {
   }
   double uniform(double lo = 0, double hi = 1) {
     ATTNLAB_NO_FMA  // lo + (hi - lo) * u rounds twice, as in JS
-    return lo + (hi - lo) * next();
+        return lo +
+        (hi - lo) * next();
   }
   double normal() {
     const double u1 = 1.0 - next();  // (0, 1]: log stays finite

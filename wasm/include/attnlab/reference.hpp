@@ -49,7 +49,9 @@ namespace detail {
 [[noreturn]] inline void fail(const std::string& msg) { throw std::invalid_argument(msg); }
 
 template <class S>
-Shape to_shape(const S& s) { return Shape(s.begin(), s.end()); }
+Shape to_shape(const S& s) {
+  return Shape(s.begin(), s.end());
+}
 
 inline std::size_t product(const Shape& s) {
   std::size_t n = 1;
@@ -59,7 +61,9 @@ inline std::size_t product(const Shape& s) {
 
 // All axes but the last two.
 template <class S>
-Shape batch_of(const S& s) { return Shape(s.begin(), s.end() - 2); }
+Shape batch_of(const S& s) {
+  return Shape(s.begin(), s.end() - 2);
+}
 
 inline Shape concat(Shape a, std::initializer_list<std::size_t> tail) {
   a.insert(a.end(), tail.begin(), tail.end());
@@ -105,14 +109,13 @@ inline xt::xarray<double> swap_last_two(const xt::xarray<double>& a) {
 // Shapes of one attention call, validated once for both implementations.
 struct AttentionShapes {
   std::size_t Tq, Tk, dk, dv;
-  Shape q, k, v, mask;       // operand batch axes; mask padded to >= 2 axes first
+  Shape q, k, v, mask;         // operand batch axes; mask padded to >= 2 axes first
   std::size_t mq = 1, mk = 1;  // the mask's last two axes (1 or T_q, 1 or T_k)
-  Shape wbatch, obatch;      // batch axes of weights and of out
+  Shape wbatch, obatch;        // batch axes of weights and of out
 };
 
-inline AttentionShapes check_attention(const char* fn, const xt::xarray<double>& Q,
-                                       const xt::xarray<double>& K, const xt::xarray<double>& V,
-                                       const xt::xarray<bool>* mask) {
+inline AttentionShapes check_attention(const char* fn, const xt::xarray<double>& Q, const xt::xarray<double>& K,
+                                       const xt::xarray<double>& V, const xt::xarray<bool>* mask) {
   const std::string f = fn;
   const auto sq = shape_str(Q.shape()), sk = shape_str(K.shape()), sv = shape_str(V.shape());
   if (Q.dimension() < 2) fail(f + ": Q has shape " + sq + " but needs at least 2 axes (..., T_q, d_k)");
@@ -132,8 +135,8 @@ inline AttentionShapes check_attention(const char* fn, const xt::xarray<double>&
   s.v = batch_of(V.shape());
   auto qk = broadcast(s.q, s.k);
   if (!qk)
-    fail(f + ": Q has shape " + sq + " but K has shape " + sk + ": batch axes " + shape_str(s.q) +
-         " and " + shape_str(s.k) + " do not broadcast");
+    fail(f + ": Q has shape " + sq + " but K has shape " + sk + ": batch axes " + shape_str(s.q) + " and " +
+         shape_str(s.k) + " do not broadcast");
   s.wbatch = *qk;
   if (mask) {
     Shape m = to_shape(mask->shape());
@@ -149,8 +152,8 @@ inline AttentionShapes check_attention(const char* fn, const xt::xarray<double>&
   }
   auto o = broadcast(s.wbatch, s.v);
   if (!o)
-    fail(f + ": V has shape " + sv + " but the weights have shape " +
-         shape_str(concat(s.wbatch, {s.Tq, s.Tk})) + ": batch axes do not broadcast");
+    fail(f + ": V has shape " + sv + " but the weights have shape " + shape_str(concat(s.wbatch, {s.Tq, s.Tk})) +
+         ": batch axes do not broadcast");
   s.obatch = *o;
   return s;
 }
@@ -167,8 +170,7 @@ inline xt::xarray<bool> causal_mask(std::size_t T) {
 inline xt::xarray<double> softmax(const xt::xarray<double>& x, std::ptrdiff_t axis = -1) {
   const auto nd = static_cast<std::ptrdiff_t>(x.dimension());
   if (axis < -nd || axis >= nd)
-    detail::fail("softmax: axis " + std::to_string(axis) + " is out of range for x of shape " +
-                 shape_str(x.shape()));
+    detail::fail("softmax: axis " + std::to_string(axis) + " is out of range for x of shape " + shape_str(x.shape()));
   if (x.size() == 0) return x;
   const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + nd : axis);
   // Subtracting the max keeps exp() finite; exp(-inf - max) is exactly 0.
@@ -181,8 +183,7 @@ inline xt::xarray<double> softmax(const xt::xarray<double>& x, std::ptrdiff_t ax
 inline xt::xarray<double> matmul(const xt::xarray<double>& a_in, const xt::xarray<double>& b_in) {
   const auto sa = shape_str(a_in.shape()), sb = shape_str(b_in.shape());
   if (a_in.dimension() == 0 || b_in.dimension() == 0)
-    detail::fail("matmul: a has shape " + sa + " and b has shape " + sb +
-                 ": scalars (0-d arrays) are not allowed");
+    detail::fail("matmul: a has shape " + sa + " and b has shape " + sb + ": scalars (0-d arrays) are not allowed");
   // NumPy promotes a 1-D a to (1, n) and a 1-D b to (n, 1), then drops the added axis.
   const bool a_vec = a_in.dimension() == 1, b_vec = b_in.dimension() == 1;
   Shape ash = detail::to_shape(a_in.shape()), bsh = detail::to_shape(b_in.shape());
@@ -190,13 +191,12 @@ inline xt::xarray<double> matmul(const xt::xarray<double>& a_in, const xt::xarra
   if (b_vec) bsh.push_back(1);
   const std::size_t n = ash[ash.size() - 2], k = ash.back(), m = bsh.back();
   if (bsh[bsh.size() - 2] != k)
-    detail::fail("matmul: a has shape " + sa + " but b has shape " + sb +
-                 ": a's last axis must equal b's " + (b_vec ? "only" : "second-to-last") + " axis");
+    detail::fail("matmul: a has shape " + sa + " but b has shape " + sb + ": a's last axis must equal b's " +
+                 (b_vec ? "only" : "second-to-last") + " axis");
   const auto batch = detail::broadcast(detail::batch_of(ash), detail::batch_of(bsh));
   if (!batch)
     detail::fail("matmul: a has shape " + sa + " but b has shape " + sb + ": batch axes " +
-                 shape_str(detail::batch_of(ash)) + " and " + shape_str(detail::batch_of(bsh)) +
-                 " do not broadcast");
+                 shape_str(detail::batch_of(ash)) + " and " + shape_str(detail::batch_of(bsh)) + " do not broadcast");
   // Promoting a 1-D operand leaves its row-major layout unchanged, so both are read in place;
   // broadcast_index maps each output batch entry to the operands' own batch entries.
   const Shape a_batch = detail::batch_of(ash), b_batch = detail::batch_of(bsh);
@@ -231,8 +231,8 @@ struct AttentionResult {
   xt::xarray<double> out, weights;  // (..., T_q, d_v), (..., T_q, T_k)
 };
 
-inline AttentionResult attention(const xt::xarray<double>& Q, const xt::xarray<double>& K,
-                                 const xt::xarray<double>& V, const AttentionOptions& opt = {}) {
+inline AttentionResult attention(const xt::xarray<double>& Q, const xt::xarray<double>& K, const xt::xarray<double>& V,
+                                 const AttentionOptions& opt = {}) {
   const auto s = detail::check_attention("attention", Q, K, V, opt.mask ? &*opt.mask : nullptr);
   const double scale = opt.scale.value_or(1.0 / std::sqrt(static_cast<double>(s.dk)));
   xt::xarray<double> scores = matmul(Q, detail::swap_last_two(K)) * scale;
@@ -253,12 +253,11 @@ inline AttentionResult causal_self_attention(const xt::xarray<double>& X, const 
   const std::pair<const char*, const xt::xarray<double>*> ws[] = {{"W_q", &Wq}, {"W_k", &Wk}, {"W_v", &Wv}};
   for (const auto& [name, w] : ws)
     if (w->dimension() != 2 || w->shape()[0] != d_model)
-      detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " +
-                   shape_str(w->shape()) + ": expected a 2-D (d_model, ...) matrix with d_model = " +
-                   std::to_string(d_model));
+      detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " + shape_str(w->shape()) +
+                   ": expected a 2-D (d_model, ...) matrix with d_model = " + std::to_string(d_model));
   if (Wq.shape()[1] != Wk.shape()[1])
-    detail::fail(fn + "W_q has shape " + shape_str(Wq.shape()) + " but W_k has shape " +
-                 shape_str(Wk.shape()) + ": last axes (d_k) differ");
+    detail::fail(fn + "W_q has shape " + shape_str(Wq.shape()) + " but W_k has shape " + shape_str(Wk.shape()) +
+                 ": last axes (d_k) differ");
   AttentionOptions opt;
   opt.mask = causal_mask(X.shape()[X.dimension() - 2]);
   return attention(matmul(X, Wq), matmul(X, Wk), matmul(X, Wv), opt);
