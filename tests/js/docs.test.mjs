@@ -36,7 +36,7 @@ function usage(lines) {
   const commands = new Map();
   let current = null;
   for (const line of lines) {
-    const m = /node grader\/cli\.mjs ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)(.*)$/.exec(line);
+    const m = /node grader\/cli\.mjs ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)(?= <| \[|$)(.*)$/.exec(line); // (not an example: its file names are not words)
     if (m) {
       current = m[1];
       if (!commands.has(current)) commands.set(current, new Set());
