@@ -24,30 +24,20 @@
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
 //   decodeResponse() validates every field. The child is watched at all times, not only during a
 //   request: an exit between requests is noticed and the next request gets a new child.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { guestBundle } from './guest-bundle.mjs';
 import { DEFAULT_TRACK } from '../../tracks/index.mjs';
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
+import { takeChild } from './spawn.mjs';
 
-const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 const GRACE_MS = 250;
 const POLL_MS = 10;
 const WALL_FACTOR = LIMITS.wallFactor; // the wall-clock backstop of a request, as a multiple of its CPU limit
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s (USER_HZ)
 const PROC = existsSync('/proc/self/stat');
 const STDERR_CAP = 8192;
-// V8's stack for the child, in KiB: about what a Chromium Web Worker gets (measured: 6,352 frames of
-// a one-line recursion there, 6,3xx here with 455, 13,663 with Node's default), so that recursion or a
-// spread of many arguments fails at about the same size in both hosts.
-const STACK_KB = 455;
 const PAGE = 4096;
-// Node 20-21 spell it --experimental-permission; later versions --permission.
-const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission')
-  ? '--permission'
-  : '--experimental-permission';
 
 /** The child's own timing of its start ([name, ms, cpuMs] triples, child.mjs), checked; null if malformed. */
 function phasesOf(v) {
@@ -82,20 +72,7 @@ class Child {
   constructor({ guest, memoryMb }) {
     this.reusable = guest.realm.reusable;
     this.memoryBytes = memoryMb * 2 ** 20;
-    this.proc = spawn(
-      process.execPath,
-      [
-        PERMISSION,
-        `--allow-fs-read=${CHILD}`,
-        '--no-warnings',
-        `--max-old-space-size=${memoryMb}`,
-        '--max-semi-space-size=16',
-        `--stack-size=${STACK_KB}`,
-        '--disallow-code-generation-from-strings',
-        CHILD,
-      ],
-      { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true },
-    );
+    this.proc = takeChild(memoryMb); // (./spawn.mjs: the process and its flags; maybe started early by the CLI)
     this.pid = this.proc.pid;
     this.stderr = '';
     this.pending = null; // { resolve } of the request in flight

@@ -1,0 +1,328 @@
+// attnlab grader CLI.
+//   node grader/cli.mjs --help [--lang ru|en]   (the usage lines, every option, exit codes, examples: cli-text.mjs)
+// grade-batch: grader/batch/README.md (each submission in its own child, resume, summary, report, shards).
+// The track (the submission's language): --track, else the file's extension (.py: python, else js).
+// The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
+// whose functions the submission defines. --backend picks the float32 fast path for large hidden
+// cases (expected values of every other check come from the double reference): auto = WASM SIMD
+// (the single-threaded build, as grade-batch loads it: one case gains nothing from worker threads,
+// whose start a cold grade would pay), else plain WASM. WebGPU only when asked for: starting a GPU device costs more than a whole run.
+// Exit code: 0 every test passed; 1 graded with a failure or an error (a syntax error included);
+// 2 the grader could not be invoked (bad arguments, missing file, a broken exercise pack).
+import { readFileSync, realpathSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { availableParallelism } from 'node:os';
+import { BACKEND_NAMES } from '../wasm/index.mjs';
+import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/exercise.mjs';
+import { PackError } from './core/pack.mjs';
+import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
+import { parseShard } from './batch/shard.mjs';
+import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
+// The rest is imported once the arguments are known to be good, with the sandbox's child process and
+// the WASM core starting first so that they boot while the grader's own modules load.
+
+/** A usage error: a sentence of cli-text.mjs by key (said in --lang), or `text` as it is (grade-batch's own refusals). */
+class UsageError extends Error {
+  constructor(key, params = {}, text = null) {
+    super(text ?? key);
+    this.key = text === null ? key : null;
+    this.params = params;
+  }
+  say(lang) {
+    if (!this.key) return this.message;
+    const params = Object.fromEntries(
+      Object.entries(this.params).map(([k, v]) => [
+        k,
+        v?.key ? cliSay(lang, v.key, { ...v, slugs: v.slugs?.join(cliSay(lang, 'or')) }) : v,
+      ]),
+    );
+    const text = cliSay(lang, this.key, params);
+    return params.suggestion ? `${text}; ${cliSay(lang, 'did_you_mean', params)}` : text;
+  }
+}
+
+const int = (name, s, min, max) => {
+  if (s === undefined) return undefined;
+  if (!/^\d+$/.test(s) || +s < min || +s > max)
+    throw new UsageError('int', { option: `--${name}`, min, max, value: s });
+  return +s;
+};
+const oneOf = (name, value, allowed, lang) => {
+  if (!allowed.includes(value))
+    throw new UsageError('bad_value', {
+      option: `--${name}`,
+      value,
+      allowed: `${allowed.slice(0, -1).join(', ')}${cliSay(lang, 'or')}${allowed.at(-1)}`,
+      suggestion: closest(value, allowed),
+    });
+};
+
+/** node:util's parseArgs, its refusals turned into usage errors in --lang; an unknown option or command gets the closest known one. */
+function parse(argv, options) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  } catch (e) {
+    const option = /'(-[^'\s=]*)/.exec(e.message)?.[1] ?? '';
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const known = Object.entries(options).flatMap(([k, o]) => [`--${k}`, ...(o.short ? [`-${o.short}`] : [])]);
+      throw new UsageError('unknown_option', { option, suggestion: closest(option, known) });
+    }
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      throw new UsageError(options[option.replace(/^-+/, '')]?.type === 'boolean' ? 'no_value' : 'missing_value', {
+        option,
+      });
+    }
+    throw new UsageError(null, {}, e.message);
+  }
+}
+
+const BATCH_OPTIONS = {
+  exercise: { type: 'string' },
+  out: { type: 'string' },
+  jobs: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  shard: { type: 'string' },
+  lang: { type: 'string', default: 'ru' },
+  seed: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+};
+
+/** grade-batch's arguments (grader/batch/README.md). */
+function batchOptions(argv, lang) {
+  const { values: v, positionals: p } = parse(argv, BATCH_OPTIONS);
+  oneOf('lang', v.lang, ['ru', 'en'], lang);
+  if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
+  if (p[0] === 'merge' || p[0] === 'gradebook') {
+    if (p.length < 2) throw new UsageError('batch_dirs', { command: p[0] });
+    const extra = Object.keys(v).filter((k) => !['out', 'lang', 'force'].includes(k) && v[k] !== undefined);
+    if (extra.length) throw new UsageError('batch_only', { command: p[0], option: `--${extra[0]}` });
+    return { command: `batch-${p[0]}`, dirs: p.slice(1), out: v.out, lang: v.lang };
+  }
+  if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
+  if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
+  knownExercise(v.exercise);
+  const shard = v.shard === undefined ? null : parseShard(v.shard);
+  if (shard === null && v.shard !== undefined) throw new UsageError('shard', { value: v.shard });
+  return {
+    command: 'grade-batch',
+    input: p[0],
+    exercise: v.exercise,
+    out: v.out,
+    force: v.force,
+    shard,
+    lang: v.lang,
+    jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(),
+    seed: int('seed', v.seed, 0, 2 ** 32 - 1),
+    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+  };
+}
+
+const GRADE_OPTIONS = {
+  exercise: { type: 'string' },
+  track: { type: 'string' },
+  format: { type: 'string', default: 'text' },
+  seed: { type: 'string' },
+  lang: { type: 'string', default: 'ru' },
+  'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  backend: { type: 'string', default: 'auto' },
+  verbose: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+};
+const COMMANDS = ['list', 'grade', 'grade-batch'];
+
+/** --exercise names a pack that exists (else the closest slug is suggested). */
+function knownExercise(slug) {
+  const slugs = listExercises();
+  if (slug !== undefined && !slugs.includes(slug))
+    throw new UsageError('unknown_exercise', { slug, slugs: slugs.join(', '), suggestion: closest(slug, slugs) });
+  return slug;
+}
+
+function options(argv, lang) {
+  const { values: v, positionals: p } = parse(argv, GRADE_OPTIONS);
+  if (v.help) return { help: true };
+  if (p[0] === 'list') {
+    if (p.length > 1) throw new UsageError('extra', { arg: p[1] });
+    return { command: 'list' };
+  }
+  if (p[0] !== 'grade')
+    throw new UsageError(p[0] ? 'unknown_command' : 'missing_command', {
+      command: p[0],
+      suggestion: p[0] && closest(p[0], COMMANDS),
+    });
+  if (p.length !== 2) throw new UsageError(p.length < 2 ? 'missing_file' : 'extra', { arg: p[2] });
+  oneOf('format', v.format, ['text', 'json', 'gradescope'], lang);
+  oneOf('lang', v.lang, ['ru', 'en'], lang);
+  oneOf('backend', v.backend, BACKEND_NAMES, lang);
+  if (v.track !== undefined) oneOf('track', v.track, TRACK_NAMES, lang);
+  return {
+    command: 'grade',
+    file: p[1],
+    exercise: knownExercise(v.exercise),
+    format: v.format,
+    lang: v.lang,
+    backend: v.backend,
+    track: v.track ? TRACKS[v.track] : (trackOfFile(p[1]) ?? DEFAULT_TRACK),
+    seed: int('seed', v.seed, 0, 2 ** 32 - 1),
+    timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
+    deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+    verbose: v.verbose,
+  };
+}
+
+/** The exercise a submission is for, when --exercise does not say: see the header. */
+async function inferExercise(file, source, track) {
+  const slugs = listExercises();
+  const inside = relative(realpathSync(EXERCISES), realpathSync(file)).split(sep);
+  if (inside.length > 1 && slugs.includes(inside[0])) return inside[0];
+  if (slugs.length === 1) return slugs[0];
+  const prepared = track.prepareSource(source);
+  // A file that does not parse still says what it defines (its syntax error is then the grader's to report).
+  const names = new Set(
+    prepared.ok
+      ? prepared.names
+      : [
+          ...source.matchAll(
+            /^\s*(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+|def\s+)([A-Za-z_$][\w$]*)/gm,
+          ),
+        ].map((m) => m[1]),
+  );
+  const scored = [];
+  for (const slug of slugs) {
+    const { spec } = await readPack(slug);
+    const hits = (spec?.functions ?? []).filter((f) => names.has(f)).length;
+    if (hits) scored.push({ slug, hits, all: hits === spec.functions.length });
+  }
+  const best = scored.filter((s) => s.all);
+  if (best.length === 1) return best[0].slug;
+  const top = Math.max(0, ...scored.map((s) => s.hits)),
+    leaders = scored.filter((s) => s.hits === top);
+  if (!best.length && leaders.length === 1) return leaders[0].slug;
+  throw new UsageError('which', {
+    file,
+    slugs: slugs.join('|'),
+    why: leaders.length ? { key: 'which_could', slugs: leaders.map((s) => s.slug) } : { key: 'which_none' },
+  });
+}
+
+async function list() {
+  const rows = [];
+  for (const slug of listExercises()) {
+    const { spec } = await loadExercise(slug);
+    rows.push([slug, spec.title.en, spec.functions.join(', '), `${spec.tests.length} tests`]);
+  }
+  const width = (i) => Math.max(...rows.map((r) => r[i].length));
+  for (const r of rows) console.log(r.map((c, i) => (i < r.length - 1 ? c.padEnd(width(i)) : c)).join('  '));
+  return 0;
+}
+
+/** grade-batch and its merge and gradebook: grader/batch/. Its own refusals (an input that is not a folder or zip, an --out of another exercise) are usage errors. */
+async function batch(opts) {
+  const b = await import('./batch/index.mjs');
+  const { InputError } = await import('./batch/inputs.mjs');
+  try {
+    if (opts.command === 'batch-merge') return await b.mergeBatch(opts);
+    if (opts.command === 'batch-gradebook') return b.gradebookOf(opts);
+    return await b.runBatch(opts);
+  } catch (e) {
+    if (e instanceof b.BatchError || e instanceof InputError) throw new UsageError(null, {}, e.message);
+    throw e;
+  }
+}
+
+/**
+ * argv: the arguments after `node grader/cli.mjs`. early: a sandbox cli.mjs already started for the
+ * track it guessed from the arguments ({ track, sandbox: Promise }); used when the guess was right,
+ * closed otherwise.
+ */
+export async function main(argv, early = null) {
+  let opts, source, exercise, sandboxReady;
+  const lang = cliLang(argv);
+  try {
+    opts =
+      argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h')
+        ? batchOptions(argv.slice(1), lang)
+        : options(argv, lang);
+    if (opts.help) {
+      console.log(helpText(lang, listExercises()[0]));
+      return 0;
+    }
+    if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
+    if (opts.command === 'list') return await list();
+    try {
+      source = readFileSync(opts.file, 'utf8');
+    } catch (e) {
+      throw new UsageError(e.code === 'ENOENT' ? 'no_file' : 'read', { file: opts.file, message: e.message });
+    }
+    // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
+    if (early?.track === opts.track) sandboxReady = early.sandbox;
+    else {
+      early?.sandbox.then(
+        (s) => s.close(),
+        () => {},
+      );
+      sandboxReady = import('./hosts/node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
+    }
+    early = null;
+    exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
+  } catch (e) {
+    await early?.sandbox.then(
+      (s) => s.close(),
+      () => {},
+    );
+    await sandboxReady?.then(
+      (s) => s.close(),
+      () => {},
+    );
+    if (e instanceof PackError) {
+      console.error(`attnlab: ${cliSay(lang, 'pack')}\n${e.message}`);
+      return 2;
+    }
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`attnlab: ${e.say(lang)}\n${cliSay(lang, 'more')}`);
+    return 2;
+  }
+  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
+  const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
+  const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
+  let fast;
+  try {
+    if (opts.backend === 'webgpu' || (opts.backend === 'wasm' && core.flavour !== 'baseline')) {
+      const { chooseBackend } = await import('../wasm/webgpu/backend.mjs');
+      try {
+        fast = await chooseBackend({ backend: opts.backend });
+      } catch (e) {
+        console.error(`attnlab: ${cliSay(lang, 'backend', { backend: opts.backend, message: e.message })}`);
+        return 2;
+      }
+    }
+    const report = await grade({
+      exercise,
+      source,
+      track: opts.track,
+      sandbox,
+      core,
+      fast,
+      lang: opts.lang,
+      seed: opts.seed,
+      timeoutMs: opts.timeoutMs,
+      deadlineMs: opts.deadlineMs,
+      onGraderError: (e) => console.error(`attnlab: grader fault: ${e && e.stack ? e.stack : e}`),
+    });
+    const out =
+      opts.format === 'json'
+        ? reporters.exercism(report)
+        : opts.format === 'gradescope'
+          ? reporters.gradescope(report)
+          : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR, verbose: opts.verbose });
+    process.stdout.write(out + '\n');
+    return report.status === 'pass' ? 0 : 1;
+  } finally {
+    fast?.destroy();
+    await sandbox.close();
+  }
+}
