@@ -83,7 +83,9 @@ class Child {
     this.proc.on('error', (e) =>
       this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }),
     );
-    this.proc.on('exit', (code, signal) => this.#die(this.verdict ?? deathOf(code, signal, this.stderr)));
+    // 'close', not 'exit': stderr is read to its end by then, so what V8 printed as it died (an OOM
+    // abort) is there to read on a busy machine too, where it can arrive after the exit.
+    this.proc.on('close', (code, signal) => this.#die(this.verdict ?? deathOf(code, signal, this.stderr)));
     this.proc.stderr.on('data', (d) => {
       if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP);
     });
