@@ -11,13 +11,13 @@ const argv = process.argv.slice(2);
 let early = null;
 if (argv[0] === 'grade' && !argv.includes('-h') && !argv.includes('--help')) {
   prespawn();
-  const named = argv[argv.indexOf('--track') + 1] ?? '';
-  const file = argv.slice(1).find((a) => !a.startsWith('-')) ?? '';
   const [{ NodeSandbox }, { trackNamed, trackOfFile }] = await Promise.all([
     import('./hosts/node/sandbox.mjs'),
     import('./tracks/index.mjs'),
   ]);
-  const track = (argv.includes('--track') ? trackNamed(named) : trackOfFile(file)) ?? null;
+  // The same rule as cli-main.mjs's (--track, else the file's extension); a wrong guess only costs a child.
+  const at = argv.indexOf('--track');
+  const track = at >= 0 ? trackNamed(argv[at + 1]) : trackOfFile(argv.slice(1).find((a) => !a.startsWith('-')) ?? '');
   if (track) early = { track, sandbox: NodeSandbox.create({ track }) };
 }
 const { main } = await import('./cli-main.mjs');
