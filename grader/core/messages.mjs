@@ -72,7 +72,7 @@ const en = {
   'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
   'dtype.bool.py':
     '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
-  // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
   'syntax.unclosed': 'this `{bracket}` is never closed',
   'syntax.unfinished': 'the line ends with `{op}`, and the next line does not go on from it',
   'not_run.parse': 'Not run ({n} {n|test|tests}): the file does not parse.',
@@ -159,7 +159,7 @@ const ru = {
   'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
   'dtype.bool.py':
     '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
-  // langcli: a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
   'syntax.unclosed': 'скобка `{bracket}`, открытая здесь, нигде не закрыта',
   'syntax.unfinished': 'строка кончается на `{op}`, а следующая строка её не продолжает',
   'not_run.parse': 'Не запускались ({n} {n|тест|теста|тестов}): файл не разбирается.',

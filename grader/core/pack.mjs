@@ -295,7 +295,7 @@ export function packProblems(pack, tracks) {
 
 /**
  * A file's English twin, where a pack has one: `starter.js` → `starter.en.js`. The plain file is the
- * course's first language (Russian); the page and the grader fall back to it (langcli).
+ * course's first language (Russian); the page and the grader fall back to it.
  */
 export const englishFile = (file) => file.replace(/(\.[^.]+)$/, '.en$1');
 

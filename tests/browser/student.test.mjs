@@ -1,4 +1,4 @@
-// The page's flow as a student meets it (issue 17 items 1-4), at 1280×800, 1366×768 and 390×844:
+// The page's flow as a student meets it, at 1280×800, 1366×768 and 390×844:
 // every test listed (pending) before the first Check; after a failing Check the first failure's message
 // on screen, the verdict focused and linking to it, progress test by test; results dimmed once out of
 // date; the hints drawer opening without moving the editor; Tab/Shift+Tab and Escape-then-Tab in the

@@ -1,4 +1,4 @@
-// The docs against the code (issue 18, habits):
+// The docs against the code:
 // - the top README's usage blocks name, per command, exactly the options `node grader/cli.mjs --help` names;
 // - tests/README.md and tests/browser/README.md list exactly the test files that exist;
 // - grader/hosts/README.md (the sandbox contract) names every `invalid` reason the message tables have, and no other;

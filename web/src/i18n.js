@@ -132,7 +132,7 @@ export const STRINGS = {
       tooLong: (n, max) =>
         `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
-    // pagelook (layouts, theme, comforts)
+    // layouts, theme, comforts
     tabsLabel: 'Разделы страницы',
     resultsTab: 'Результаты',
     themeDark: 'Тёмная тема',
@@ -143,7 +143,7 @@ export const STRINGS = {
     cheerLast: 'Это было последнее упражнение курса.',
     crashed: (action) =>
       `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
-    // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
+    // the student's flow: verdict line, progress, Stop, pending tests, hints drawer
     stop: 'Остановить',
     hintsH: 'Подсказки',
     hintNext: 'Ещё подсказка',
@@ -163,7 +163,7 @@ export const STRINGS = {
     testOutput: 'Что напечатал код в этом тесте',
     testCode: 'Код теста',
     trackQueued: (label) => `Переключусь на ${label}, как только закончится текущая операция.`,
-    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    // the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
     backendWhy: (b) =>
       `Сейчас считает ${b.label}${b.threads > 1 ? `, ${b.threads} ${b.threads % 10 === 1 && b.threads % 100 !== 11 ? 'поток' : [2, 3, 4].includes(b.threads % 10) && ![12, 13, 14].includes(b.threads % 100) ? 'потока' : 'потоков'}` : ', один поток'}. Технические подробности — на английской странице.`,
   },
@@ -295,7 +295,7 @@ export const STRINGS = {
       tooLong: (n, max) =>
         `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },
-    // pagelook (layouts, theme, comforts)
+    // layouts, theme, comforts
     tabsLabel: 'Page sections',
     resultsTab: 'Results',
     themeDark: 'Dark theme',
@@ -306,7 +306,7 @@ export const STRINGS = {
     cheerLast: 'That was the last exercise of the course.',
     crashed: (action) =>
       `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
-    // pageflow (issue 17 items 1-4): verdict line, progress, Stop, pending tests, hints drawer
+    // the student's flow: verdict line, progress, Stop, pending tests, hints drawer
     stop: 'Stop',
     hintsH: 'Hints',
     hintNext: 'Next hint',
@@ -323,7 +323,7 @@ export const STRINGS = {
     testOutput: 'What the code printed in this test',
     testCode: "The test's code",
     trackQueued: (label) => `Switching to ${label} as soon as the current action ends.`,
-    // langcli: the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
+    // the badge's reason in the page's language (en: the backend's own technical lines; ru: what runs, in words)
     backendWhy: (b, notes) => [b.reason, ...notes].join('\n'),
   },
 };
