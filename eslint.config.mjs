@@ -53,7 +53,7 @@ export default [
   },
   {
     // Web Workers: the sandbox worker of each track.
-    files: ['grader/hosts/browser/worker*.js'],
+    files: ['grader/hosts/browser/worker*.js', 'grader/tracks/*/worker.js', 'tests/fixtures/toy-track/worker.js'],
     languageOptions: { globals: { ...globals.worker } },
   },
 ];

@@ -12,6 +12,7 @@ export { NodeSandbox } from './hosts/node/sandbox.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerEntry } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';
+export { trackFolders, trackFile } from './tracks/list.mjs';
 
 // Batch grading (grade-batch): a class, shards and their merge, gradebooks, zips.
 export { runBatch, mergeBatch, gradebookOf, BatchError } from './batch/index.mjs';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the exercise page into web/dist: one ESM bundle for the page (plus a chunk per single-threaded
-// WASM flavour's glue and one for the Python editor mode), one classic-script bundle per track's sandbox
+// WASM flavour's glue and one per lazily loaded editor language, e.g. Python's), one classic-script bundle per track's sandbox
 // worker, the .wasm files (the cores', MicroPython's), the threaded builds' glue and pthread worker
 // scripts (wasm/*-mt.{mjs,worker.js}), and a service
 // worker whose precache list and version (a hash of every asset) are written in at build time, so
@@ -26,6 +26,8 @@ import {
   guestWasm,
   workerFile,
   workerEntry,
+  trackFile,
+  trackFolders,
 } from '../grader/index.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -136,6 +138,38 @@ const packsPlugin = (only) => ({
   },
 });
 
+// The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/list.mjs does in
+// Node, which the page cannot): grader/tracks/index.mjs's `./list.mjs` becomes a module that imports
+// each track's index.mjs, and `import { editors } from 'attnlab:editors'` (web/src/editor.js) one that
+// imports each track's editor.mjs (its editor mode; a track without one gets the default's). Adding a
+// track folder needs no edit here.
+const tracksPlugin = {
+  name: 'tracks',
+  setup(b) {
+    const tracksDir = join(root, 'grader', 'tracks');
+    b.onResolve({ filter: /^\.\/list\.mjs$/ }, (a) =>
+      a.importer === join(tracksDir, 'index.mjs') ? { path: 'list', namespace: 'attnlab-tracks' } : undefined,
+    );
+    b.onResolve({ filter: /^attnlab:editors$/ }, () => ({ path: 'editors', namespace: 'attnlab-tracks' }));
+    const generated = (file, exported, shape) => {
+      const names = trackFolders.filter((n) => trackFile(n, file));
+      const lines = names.map((n, i) => `import t${i} from ${JSON.stringify(join(tracksDir, n, file))};`);
+      return {
+        contents: `${lines.join('\n')}\nexport const ${exported} = ${shape(names.map((n, i) => [n, `t${i}`]))};\n`,
+        loader: 'js',
+        resolveDir: root,
+        watchDirs: [tracksDir],
+      };
+    };
+    b.onLoad({ filter: /^list$/, namespace: 'attnlab-tracks' }, () =>
+      generated('index.mjs', 'tracks', (l) => `[${l.map(([, v]) => v).join(', ')}]`),
+    );
+    b.onLoad({ filter: /^editors$/, namespace: 'attnlab-tracks' }, () =>
+      generated('editor.mjs', 'editors', (l) => `{ ${l.map(([n, v]) => `${JSON.stringify(n)}: ${v}`).join(', ')} }`),
+    );
+  },
+};
+
 async function upToDate() {
   try {
     const built = (await stat(join(distDir, STAMP))).mtimeMs;
@@ -169,7 +203,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     sourcemap: dev ? 'inline' : false,
     target: ['es2022'],
     metafile: true,
-    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), ...guestPlugins, ...plugins],
+    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), tracksPlugin, ...guestPlugins, ...plugins],
     logLevel: quiet ? 'error' : 'warning',
     legalComments: 'none',
     loader: { '.wgsl': 'text' }, // the WGSL kernel of wasm/webgpu/browser.mjs (the Python guest's .py files: guestPlugins, as bytecode)
@@ -188,7 +222,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
       outdir: out,
       chunkNames: 'chunks/[name]-[hash]',
     }),
-    // One worker per track (grader/hosts/browser/worker.js, worker-<track>.js), each with its own CSP.
+    // One worker per track (grader/tracks/<name>/worker.js), each with its own CSP (web/csp.mjs).
     ...tracks.map((t) =>
       esbuild.build({
         ...common,
@@ -241,13 +275,14 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     },
   });
 
-  // exercises/ itself: its mtime changes when a pack is added or removed.
+  // exercises/ and grader/tracks/ themselves: their mtime changes when a pack or a track is added or removed.
   const inputs = new Set([
     ...copied.map(([from]) => from),
     'web/index.html',
     'web/build.mjs',
     'web/csp.mjs',
     'exercises',
+    'grader/tracks',
   ]);
   for (const r of [...results, sw]) {
     // A plugin's namespace prefix (`raw:`, `attnlab-glue:`) before an absolute path: the file itself.

@@ -3,9 +3,8 @@
 // offline too), and web/build.mjs writes the page's into index.html as a <meta> for hosts that send none.
 // - page: nothing from another origin, no plugins, no framing; WebAssembly compiled from our own files.
 // - sandbox workers: their own policies (workers get theirs from their response): no network at all, no
-//   script URLs (no importScripts, no import()); the JavaScript track's only the eval that runs the
-//   student's code,
-import { workerFile } from '../grader/browser.mjs';
+//   script URLs (no importScripts, no import()); only what the track's realm needs (workerCsp below).
+import { DEFAULT_TRACK, TRACKS, workerFile } from '../grader/browser.mjs';
 
 const PAGE = [
   "default-src 'self'",
@@ -61,12 +60,20 @@ export function embedFrameAncestors(parentOrigin, sources = [DEFAULT_EMBED_ANCES
   return list.length ? [...new Set(list)].join(' ') : "'none'";
 }
 
-// - the Python track's worker: no network, no script URLs, no eval; only WebAssembly (MicroPython).
-export const WORKER_CSPS = Object.freeze({
-  js: "default-src 'none'; script-src 'unsafe-eval'",
-  python: "default-src 'none'; script-src 'wasm-unsafe-eval'",
-});
-export const WORKER_CSP = WORKER_CSPS.js;
+// Each track's worker policy comes from what its realm needs (grader/tracks/<name>/index.mjs `realm`):
+// evaluating strings → 'unsafe-eval' (JavaScript), compiling WebAssembly → 'wasm-unsafe-eval'
+// (Python's MicroPython); a realm that needs neither runs no script beyond its own file.
+/** A sandbox worker's CSP for a realm { strings, wasm }. */
+export function workerCsp({ strings, wasm }) {
+  const script = [strings && "'unsafe-eval'", wasm && "'wasm-unsafe-eval'"].filter(Boolean);
+  return `default-src 'none'; script-src ${script.length ? script.join(' ') : "'none'"}`;
+}
+/** Per track: its worker's CSP. */
+export const WORKER_CSPS = Object.freeze(
+  Object.fromEntries(Object.values(TRACKS).map((t) => [t.name, workerCsp(t.realm)])),
+);
+/** The default track's worker CSP. */
+export const WORKER_CSP = WORKER_CSPS[DEFAULT_TRACK.name];
 
 // The file a track's sandbox worker is built to (web/build.mjs), which gets WORKER_CSPS[track], is the
 // browser host's workerFile.

@@ -6,26 +6,21 @@
 // COMMON submissions (what everybody writes), are removed; a pair is flagged when it shares at least MIN_SHARED fingerprints that make up
 // at least THRESHOLD of the smaller submission's.
 import { createHash } from 'node:crypto';
+import { DEFAULT_TRACK, TRACKS, trackNamed } from '../tracks/index.mjs';
 
 export const K = 12,
   W = 8,
   THRESHOLD = 0.5,
   MIN_SHARED = 6,
   COMMON = 10;
-const KEYWORDS = new Set(
-  (
-    'break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false ' +
-    'and as assert def del elif except from global is lambda nonlocal not or pass raise with None True False self range len'
-  ).split(' '),
-);
+// Keywords (and names every submission uses, such as Python's `range`) stay themselves: those of every
+// track, from each track's `lexicon` (grader/tracks/README.md).
+const KEYWORDS = new Set(Object.values(TRACKS).flatMap((t) => t.lexicon?.keywords ?? []));
 
-/** Tokens of a JavaScript or Python source: [{ t, line }]. */
+/** Tokens of a source in the track called `track` (its `lexicon.tokens`, else the default track's): [{ t, line }]. */
 export function tokens(source, track) {
   const out = [];
-  const re =
-    track === 'python'
-      ? /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_]\w*)|(\n)|([^\s\w])/g
-      : /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\n)|([^\s\w])/g;
+  const re = (trackNamed(track)?.lexicon ?? DEFAULT_TRACK.lexicon).tokens;
   let line = 1,
     prev = '';
   for (const m of source.matchAll(re)) {

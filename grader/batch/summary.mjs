@@ -1,7 +1,7 @@
 // From the records of a batch (run.mjs) to what a teacher reads: the diagnosis keys of each report,
 // summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
 import { SENTENCES, say } from '../core/messages.mjs';
-import { TRACKS } from '../tracks/index.mjs';
+import { DEFAULT_TRACK, TRACKS } from '../tracks/index.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A message template as a pattern that any sentence made from it matches (each field: any text). */
@@ -90,7 +90,7 @@ function matchersFor(exercise, lang, trackName) {
  * said: { key: [ids of the tests whose message says it in full] } }
  */
 export function diagnosesOf(report, exercise, trackName) {
-  const { causes, kinds, same } = matchersFor(exercise, report.lang, trackName ?? 'js');
+  const { causes, kinds, same } = matchersFor(exercise, report.lang, trackName ?? DEFAULT_TRACK.name);
   const byName = new Map(),
     tests = {},
     said = {};

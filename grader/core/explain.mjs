@@ -1,35 +1,9 @@
 // An error the student's code raised, explained in the student's language (the raw NumPy-style
-// message stays as it was): which JavaScript operator or Math function met an array (found at the
-// error's line and column in the source), a broadcast that lost a reduced axis (keepdims), a matmul
-// whose inner axes differ. → a message key and its params, or null when there is nothing to add.
+// message stays as it was): first what the track itself explains (its `explain.error` hook: the
+// JavaScript track names the operator or Math function that met an array), then what every track
+// shares: a broadcast that lost a reduced axis (keepdims, spelled as the track's `explain.keepdims`),
+// a matmul whose inner axes differ. → a message key and its params, or null when there is nothing to add.
 
-// What each operator means for arrays, in the JS track's np.
-const OPERATORS = {
-  '/': 'np.divide(a, b)',
-  '*': 'np.multiply(a, b)',
-  '-': 'np.subtract(a, b)',
-  '+': 'np.add(a, b)',
-  '**': 'np.power(a, b)',
-  '%': 'np.mod(a, b)',
-  '<': 'np.less(a, b)',
-  '<=': 'np.less_equal(a, b)',
-  '>': 'np.greater(a, b)',
-  '>=': 'np.greater_equal(a, b)',
-  '@': 'np.matmul(a, b)',
-};
-const MATH = {
-  exp: 'exp',
-  log: 'log',
-  sqrt: 'sqrt',
-  abs: 'abs',
-  max: 'max',
-  min: 'min',
-  pow: 'power',
-  round: 'round',
-  tanh: 'tanh',
-  sin: 'sin',
-  cos: 'cos',
-};
 const SHAPE = '\\(([\\d, ]*)\\)';
 const parseShape = (s) =>
   s
@@ -42,21 +16,15 @@ const fmt = (dims) => `(${dims.join(',')}${dims.length === 1 ? ',' : ''})`;
 /**
  * @param {{ message: string, line?: number, column?: number }} error as the sandbox answered
  * @param {string} source the prepared source (lines and columns as the student's)
- * @param {string} track 'js' | 'python'
+ * @param {{ explain?: { error?: Function, syntax?: Function, keepdims?: string } }} track the track the source is
+ *   written in (grader/tracks/index.mjs)
  * @returns {{ key: string, params: object } | null}
  */
-export function explainError({ message, line, column }, source, track = 'js') {
+export function explainError(error, source, track) {
+  const { message } = error;
   if (typeof message !== 'string') return null;
-  // np refuses JS operators and Math functions on arrays; the position says which one it was.
-  if (track === 'js' && /do not work on arrays/.test(message) && line && column) {
-    const text = source.split('\n')[line - 1] ?? '';
-    const at = text.slice(column - 1);
-    const op = /^(\*\*|<=|>=|[/*\-+%<>])/.exec(at)?.[1];
-    if (op && OPERATORS[op]) return { key: 'explain.operator', params: { op, fix: OPERATORS[op] } };
-    const math = /^(?:Math\.)?(\w+)\s*\(/.exec(at) ?? /Math\.(\w+)\s*\($/.exec(text.slice(0, column - 1));
-    if (math && MATH[math[1]] && /Math\.\w+\s*\(/.test(text))
-      return { key: 'explain.math', params: { name: math[1], np: MATH[math[1]] } };
-  }
+  const own = track?.explain?.error?.(error, source);
+  if (own) return own;
   const broadcast = new RegExp(`could not be broadcast together with shapes ${SHAPE} ${SHAPE}`).exec(message);
   if (broadcast) {
     const [a, b] = [parseShape(broadcast[1]), parseShape(broadcast[2])];
@@ -68,7 +36,7 @@ export function explainError({ message, line, column }, source, track = 'js') {
         params: {
           a: fmt(big),
           b: fmt(small),
-          keepdims: track === 'python' ? 'keepdims=True' : '{ axis: -1, keepdims: true }',
+          keepdims: track?.explain?.keepdims ?? 'keepdims',
         },
       };
     }
@@ -88,10 +56,9 @@ export function explainError({ message, line, column }, source, track = 'js') {
 
 /**
  * A syntax error the track's compiler reports in its own words, explained where a NumPy user would
- * not expect it: MicroPython refuses `*x` inside a tuple or list display.
+ * not expect it: the track's `explain.syntax` hook (Python: MicroPython refuses `*x` inside a tuple).
+ * @param {{ message: string }} error
+ * @param {{ explain?: { syntax?: Function } }} track
  * @returns {string | null} a message key
  */
-export function explainSyntax({ message }, track) {
-  if (track === 'python' && /\*x must be assignment target/.test(String(message))) return 'syntax.star_display';
-  return null;
-}
+export const explainSyntax = (error, track) => track?.explain?.syntax?.(error) ?? null;

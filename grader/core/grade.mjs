@@ -145,7 +145,10 @@ export async function grade({
     status,
     message,
     output: capOutput(output, lang),
-    test_code: typeof test.test_code === 'string' ? test.test_code : (test.test_code[track.name] ?? test.test_code.js),
+    test_code:
+      typeof test.test_code === 'string'
+        ? test.test_code
+        : (test.test_code[track.name] ?? Object.values(test.test_code)[0]),
   });
   const notRun = (message) => {
     report.status = 'error';
@@ -160,7 +163,7 @@ export async function grade({
   // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
     const where = readSyntax(source, error, track, t);
-    const why = explainSyntax(error, track.name);
+    const why = explainSyntax(error, track);
     report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
     report.error = { ...where, sourceLine: capText(where.sourceLine, 1000) };
     return notRun(t('not_run.syntax', where));
@@ -378,7 +381,7 @@ function makeContext({
         );
       if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
       const where = res.line ? t('error.where', { line: res.line }) : '';
-      const why = explainError(res, source, ctx.track);
+      const why = explainError(res, source, track);
       const cause = why && t(why.key, why.params);
       // Explained: the error's type and where, then the explanation (in the student's language).
       const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(res.message))?.[1];

@@ -72,16 +72,17 @@ const TEST = {
   id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },
   task_id: { required: true, check: (v) => (Number.isInteger(v) ? null : 'must be an integer') },
   name: { required: true, check: texts },
-  // What the test runs, for Exercism/Gradescope: one string, or one per track ({ "js": …, "python": … }, js required).
+  // What the test runs, for Exercism/Gradescope: one string, or one per track ({ "js": …, "python": … }, the
+  // first track's required: the default track, js).
   test_code: {
     required: true,
     check: (v, tracks) =>
       typeof v === 'string' ||
       (isObj(v) &&
-        typeof v.js === 'string' &&
+        typeof v[Object.keys(tracks)[0]] === 'string' &&
         Object.entries(v).every(([k, c]) => Object.hasOwn(tracks, k) && typeof c === 'string'))
         ? null
-        : `must be a string, or an object of strings per track (${Object.keys(tracks).join(', ')}; js required)`,
+        : `must be a string, or an object of strings per track (${Object.keys(tracks).join(', ')}; ${Object.keys(tracks)[0]} required)`,
   },
   params: { check: (v) => (isObj(v) ? null : 'must be an object') },
   tolerance: { check: tolerance },

@@ -84,8 +84,8 @@ for (const [track, scorm, schemaversion] of [
       ),
       [],
     );
-    assert.ok(names.includes(track === 'js' ? 'sandbox-worker.js' : 'sandbox-worker-python.js'));
-    assert.ok(!names.includes(other === 'js' ? 'sandbox-worker.js' : 'sandbox-worker-python.js'), `no ${other} worker`);
+    assert.ok(names.includes(`sandbox-worker-${track}.js`));
+    assert.ok(!names.includes(`sandbox-worker-${other}.js`), `no ${other} worker`);
     assert.equal(names.includes('micropython.wasm'), track === 'python');
     const html = spawnSync(
       'python3',

@@ -9,8 +9,12 @@ import assert from 'node:assert/strict';
 import { cli } from './cli.mjs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { explainError, explainSyntax } from '../../grader/core/explain.mjs';
 import { join } from 'node:path';
-import { TRACKS, TRACK_NAMES, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
+import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
+import { trackFile, trackFolders, guestPlugins, guestWasm, workerEntry, workerFile } from '../../grader/index.mjs';
+import { workerCsp, WORKER_CSPS, WORKER_CSP, securityHeaders } from '../../web/csp.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
 import { grade, sayForTrack } from '../../grader/core/grade.mjs';
 import { packProblems } from '../../grader/index.mjs';
@@ -27,8 +31,10 @@ const file = (name, text) => {
 };
 const nd = (shape, data, dtype = 'float64') => ({ $array: { dtype, shape, data } });
 
-test('the table: two tracks, each with the fields the rooms read', () => {
+test('the table: two tracks found by listing their folders, in their order, each with the fields the rooms read', () => {
   assert.deepEqual(TRACK_NAMES, ['js', 'python']);
+  assert.deepEqual(trackFolders, ['js', 'python']);
+  assert.equal(DEFAULT_TRACK, TRACKS.js);
   for (const t of Object.values(TRACKS)) {
     for (const k of [
       'name',
@@ -42,6 +48,9 @@ test('the table: two tracks, each with the fields the rooms read', () => {
       'variant',
       'warmUp',
       'scaleProbe',
+      'order',
+      'explain',
+      'lexicon',
     ])
       assert.ok(k in t, `${t.name}.${k}`);
     assert.ok(Object.isFrozen(t));
@@ -53,6 +62,48 @@ test('the table: two tracks, each with the fields the rooms read', () => {
   assert.equal(trackNamed('__proto__'), null);
   assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, reusable: false });
   assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, reusable: true });
+});
+
+test("errors explained by the track's hooks: JS names the operator, each spells keepdims its way, Python's `*x`", () => {
+  const op = { message: 'TypeError: JS operators do not work on arrays', line: 1, column: 13 };
+  assert.deepEqual(explainError(op, 'const a = x / y;', TRACKS.js), {
+    key: 'explain.operator',
+    params: { op: '/', fix: 'np.divide(a, b)' },
+  });
+  assert.equal(explainError(op, 'const a = x / y;', TRACKS.python), null);
+  const lost = { message: 'ValueError: operands could not be broadcast together with shapes (3,4) (3,)' };
+  const keepdims = (track) => explainError(lost, '', track)?.params.keepdims;
+  assert.equal(keepdims(TRACKS.js), '{ axis: -1, keepdims: true }');
+  assert.equal(keepdims(TRACKS.python), 'keepdims=True');
+  assert.equal(keepdims({ name: 'bare' }), 'keepdims'); // a track with no explain hooks still gets the core's
+  const star = { message: 'SyntaxError: *x must be assignment target' };
+  assert.equal(explainSyntax(star, TRACKS.python), 'syntax.star_display');
+  assert.equal(explainSyntax(star, TRACKS.js), null);
+});
+
+test("a track's folder: its worker entry, its editor mode for the page, its build plugins; the worker CSP from its realm", async () => {
+  for (const name of TRACK_NAMES) {
+    assert.ok(trackFile(name, 'worker.js'), `${name}/worker.js`);
+    assert.ok(trackFile(name, 'guest-entry.mjs'), `${name}/guest-entry.mjs`);
+    assert.equal(fileURLToPath(workerEntry(name)), fileURLToPath(trackFile(name, 'worker.js')));
+    assert.equal(workerFile(name), `sandbox-worker-${name}.js`);
+  }
+  assert.equal(trackFile('js', 'build.mjs'), null);
+  assert.equal(guestPlugins.length, 2); // the Python track's build.mjs: glue and bytecode
+  assert.equal(guestWasm(TRACKS.js), null);
+  assert.match(guestWasm(TRACKS.python), /micropython\.wasm$/);
+  // CSP source expressions of CSP Level 3: eval needs 'unsafe-eval', WebAssembly 'wasm-unsafe-eval'.
+  assert.equal(workerCsp({ strings: true, wasm: false }), "default-src 'none'; script-src 'unsafe-eval'");
+  assert.equal(workerCsp({ strings: false, wasm: true }), "default-src 'none'; script-src 'wasm-unsafe-eval'");
+  assert.equal(
+    workerCsp({ strings: true, wasm: true }),
+    "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'",
+  );
+  assert.equal(workerCsp({ strings: false, wasm: false }), "default-src 'none'; script-src 'none'");
+  assert.equal(WORKER_CSPS.python, workerCsp(TRACKS.python.realm));
+  assert.equal(WORKER_CSP, "default-src 'none'; script-src 'unsafe-eval'");
+  assert.equal(securityHeaders('/sandbox-worker-python.js')['content-security-policy'], WORKER_CSPS.python);
+  assert.match(securityHeaders('/index.html')['content-security-policy'], /^default-src 'self'/);
 });
 
 test('CLI: solution.py 7/7 (exit 0), starter.py 0/7 "not implemented" (exit 1)', () => {

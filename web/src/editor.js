@@ -1,5 +1,6 @@
-// CodeMirror 6 editor with the track's highlighting and indentation (JavaScript bundled; Python loaded on
-// first use, a chunk of its own), Ctrl/Cmd+Enter → run, Shift+Ctrl/Cmd+Enter → check, and a change hook
+// CodeMirror 6 editor with the track's highlighting and indentation, from the track's editor mode
+// (grader/tracks/<name>/editor.mjs: `{ indent, language() }`, listed by web/build.mjs as
+// `attnlab:editors`; JavaScript's language is bundled, Python's a chunk loaded on first use), Ctrl/Cmd+Enter → run, Shift+Ctrl/Cmd+Enter → check, and a change hook
 // for autosave. basicSetup brings bracket matching and auto-closed brackets.
 // Tab and Shift+Tab indent and dedent (indentWithTab); Escape then Tab leaves the editor (CodeMirror's
 // accessible pattern, see its Tab example): Escape turns tab-focus mode on until another key is typed
@@ -9,14 +10,10 @@ import { EditorView, keymap } from '@codemirror/view';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { indentUnit } from '@codemirror/language';
 import { indentWithTab } from '@codemirror/commands';
-import { javascript } from '@codemirror/lang-javascript';
+import { editors } from 'attnlab:editors';
 
-const LANGUAGES = {
-  js: async () => javascript(),
-  python: async () => (await import('@codemirror/lang-python')).python(),
-};
-// The starters' indentation: 2 spaces in JavaScript, 4 in Python (PEP 8).
-const INDENT = { js: '  ', python: '    ' };
+// A track without an editor.mjs gets the first track's mode (the default track's).
+const modeOf = (name) => editors[name] ?? Object.values(editors)[0];
 const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta', 'Tab', 'Escape'];
 
 /** Escape: the next Tab (or Shift+Tab) moves focus out instead of indenting; any other key ends that. */
@@ -43,22 +40,19 @@ const escapeThenTab = () => {
   });
 };
 
-export function createEditor({ parent, doc, onRun, onCheck, onChange, label, track = 'js' }) {
+export function createEditor({ parent, doc, onRun, onCheck, onChange, label, track }) {
   const labelling = new Compartment();
   const language = new Compartment();
   const indent = new Compartment();
   const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text });
-  const indentExt = (name) => [
-    indentUnit.of(INDENT[name] ?? INDENT.js),
-    EditorState.tabSize.of((INDENT[name] ?? INDENT.js).length),
-  ];
+  const indentExt = (name) => [indentUnit.of(modeOf(name).indent), EditorState.tabSize.of(modeOf(name).indent.length)];
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc,
       extensions: [
         basicSetup,
-        language.of(javascript()),
+        language.of([]), // until setLanguage(track) has loaded it
         indent.of(indentExt(track)),
         Prec.highest(
           keymap.of([
@@ -106,9 +100,9 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
     setLabel(text) {
       view.dispatch({ effects: labelling.reconfigure(labelExt(text)) });
     },
-    /** Switches the highlighting and the indentation to a track's language ('js' | 'python'). */
+    /** Switches the highlighting and the indentation to a track's language (its name). */
     async setLanguage(name) {
-      const lang = await (LANGUAGES[name] ?? LANGUAGES.js)();
+      const lang = await modeOf(name).language();
       view.dispatch({ effects: [language.reconfigure(lang), indent.reconfigure(indentExt(name))] });
     },
   };

@@ -11,6 +11,7 @@ import {
   referenceOf,
   callLimitMs,
   TRACKS,
+  DEFAULT_TRACK,
   say,
   visible,
   LIMITS,
@@ -89,11 +90,11 @@ const { exercise, unknown: unknownExercise } = await chooseExercise(
   throw e;
 });
 store.set(EXERCISE_KEY, exercise.slug);
-// Each (exercise, track) keeps its own code (JavaScript's key is the one it always had). `running`: set
+// Each (exercise, track) keeps its own code (the default track's key, JavaScript's, is the one it always had, without a suffix). `running`: set
 // while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
 // the worker ends the whole renderer) says so when it is opened again.
 const KEY = {
-  code: (tr) => (tr.name === 'js' ? `attnlab:${exercise.slug}:code` : `attnlab:${exercise.slug}:${tr.name}:code`),
+  code: (tr) => (tr === DEFAULT_TRACK ? `attnlab:${exercise.slug}:code` : `attnlab:${exercise.slug}:${tr.name}:code`),
   track: `attnlab:${exercise.slug}:track`,
   lang: LANG_KEY,
   running: `attnlab:${exercise.slug}:running`,
@@ -204,7 +205,7 @@ function messageDom(text) {
  */
 function readError(error, source) {
   if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p));
-  const why = explainError(error, source, track.name);
+  const why = explainError(error, source, track);
   const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(error.message))?.[1];
   return why && type
     ? {

@@ -22,7 +22,6 @@
 // (main.js keeps a marker while a request runs).
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
-import { DEFAULT_TRACK } from '../../tracks/index.mjs';
 import { workerFile } from './workers.mjs';
 
 // What the host knows of a track: which worker script runs its guest (./workers.mjs), the WebAssembly
@@ -131,9 +130,12 @@ export class BrowserSandbox {
   /**
    * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
    * whole run (grading, as the Node host) or per request (the Scale panel, which times growing sizes);
-   * the track whose guest the workers run (grader/tracks/index.mjs)
+   * the track whose guest the workers run (grader/tracks/index.mjs), given by the page: this host
+   * imports no track (a track's worker.js is built on ./worker-core.js)
    */
-  constructor({ memory = 'run', track = DEFAULT_TRACK } = {}) {
+  constructor({ memory = 'run', track } = {}) {
+    if (!track?.name)
+      throw new TypeError('BrowserSandbox: `track` must be one of the tracks (grader/browser.mjs TRACKS)');
     this.memory = memory;
     this.track = track;
     this.spare = new Realm(memory, track);

@@ -1,15 +1,29 @@
 // The JavaScript track (grader/tracks/README.md): submissions are scripts with a global `np`
 // (grader/np), prepared on the trusted side with acorn (./source.mjs) and run by ./guest.mjs.
 import { prepareSource, tokens } from './source.mjs';
+import { explainError } from './explain.mjs';
 
 export default Object.freeze({
   name: 'js',
+  order: 0, // the first track: the default (a file of no known extension; storage keys without a suffix)
   label: 'JavaScript',
   short: 'JS', // where space is short (the Scale panel's legend)
   extensions: ['.js'],
   files: { starter: 'starter.js', solution: 'solution.js', submission: 'submission.js' },
   prepareSource,
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
+  // Errors explained (grader/core/explain.mjs): the operator or Math function that met an array; a
+  // lost axis is put back with this spelling.
+  explain: { error: explainError, keepdims: '{ axis: -1, keepdims: true }' },
+  // The batch's similarity (grader/batch/similarity.mjs): groups comment, string, number, name, newline.
+  lexicon: {
+    tokens:
+      /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\n)|([^\s\w])/g,
+    keywords:
+      'break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false'.split(
+        ' ',
+      ),
+  },
   // The guest bundle's entry (relative to this folder) and what its realm must allow: strings are
   // evaluated (the student's script), nothing is compiled to WebAssembly, and a realm whose request
   // was interrupted can take the next request.

@@ -7,12 +7,28 @@ import { prepareSource, tokens } from './source.mjs';
 
 export default Object.freeze({
   name: 'python',
+  order: 1,
   label: 'Python',
   short: 'Python', // where space is short (the Scale panel's legend)
   extensions: ['.py'],
   files: { starter: 'starter.py', solution: 'solution.py', submission: 'submission.py' },
   prepareSource,
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
+  // Errors explained (grader/core/explain.mjs): a lost axis is put back with this spelling, and
+  // MicroPython's compiler refuses `*x` inside a tuple or list display, where NumPy users write it.
+  explain: {
+    keepdims: 'keepdims=True',
+    syntax: ({ message }) => (/\*x must be assignment target/.test(String(message)) ? 'syntax.star_display' : null),
+  },
+  // The batch's similarity (grader/batch/similarity.mjs): groups comment, string, number, name, newline.
+  lexicon: {
+    tokens:
+      /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_]\w*)|(\n)|([^\s\w])/g,
+    keywords:
+      'and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield None True False self range len'.split(
+        ' ',
+      ),
+  },
   // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
   // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
   guest: {
