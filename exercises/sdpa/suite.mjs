@@ -1,18 +1,20 @@
 // The seven graded tests of the scaled dot-product attention exercise (ids as in spec.json), on the
 // grader's kit (grader/kit/index.mjs). Inputs: seeded (ctx.rng) or the lesson's own numbers
-// (spec.json). Expected values: sdpa's reference (ctx.ref, the shared C++ engine's functions).
+// (spec.json). Expected values: sdpa's reference (ctx.ref: reference/sdpa.hpp, the shared C++ engine's
+// functions with an options object).
 //
 // When an output is wrong, the test says what differs, then why, if it can: each classic mistake is
-// recomputed with the engine (scores, masks, softmax variants, scales, projections, the V step) and
-// named only when it alone explains both out and weights, on these inputs and on a second call with
-// other sizes (kit.diagnose). Non-finite values are looked at before anything else (a fully masked
-// row is NaN, not a causality leak). A batch that goes wrong while each sample alone is right is
-// traced to the construct on the failing function's path (`.T`, a shape read from the front,
-// swapaxes of the first axes, np.dot, a boolean index), named only when the error shows what that
-// construct makes of a batch. Where nothing explains the output, the message names the step to check.
+// recomputed by the reference with the options spec.json declares ("mistakes": scales, softmax
+// variants, masks, the V step, rounding, a swapped return) or, where it depends on the inputs, with
+// options built here (a batch axis read as d_k, the projections), and named only when it alone
+// explains both out and weights, on these inputs and on a second call with other sizes
+// (kit.diagnose). Non-finite values are looked at before anything else (a fully masked row is NaN,
+// not a causality leak). A batch that goes wrong while each sample alone is right is traced to the
+// construct on the failing function's path (`.T`, a shape read from the front, swapaxes of the first
+// axes, np.dot, a boolean index), named only when the error shows what that construct makes of a
+// batch. Where nothing explains the output, the message names the step to check.
 import {
   tensor,
-  swapLast2,
   take0,
   mapData,
   close,
@@ -27,207 +29,55 @@ import {
 } from '../../grader/kit/index.mjs';
 
 const PAIR = ['out', 'weights'];
+const SELF = 'causal_self_attention';
 const tril = (T, k = 0) => maskOf(T, T, (i, j) => j - i <= k);
-const not = (m) => mapData(m, (x) => (x ? 0 : 1), 'bool');
-
-// ---- recomputing mistakes: engine pieces and data moves ---------------------------------------
-
-/** Applies `f(row, out)` to every row (last axis) of `t` into a new tensor. */
-function byRows(t, f) {
-  const n = t.shape.at(-1),
-    out = new Float64Array(t.data.length);
-  for (let o = 0; o < t.data.length; o += n) f(t.data.subarray(o, o + n), out.subarray(o, o + n));
-  return tensor(out, t.shape);
-}
-const rowMax = (r) => r.reduce((a, b) => Math.max(a, b), -Infinity);
-const rowMin = (r) => r.reduce((a, b) => Math.min(a, b), Infinity);
 const rowSum = (r) => r.reduce((a, b) => a + b, 0);
 
-/** softmax over the last axis the way each classic mistake computes it. */
-const SOFTMAX = {
-  global_max: (S) => {
-    const m = rowMax(S.data);
-    return byRows(S, (r, o) => {
-      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
-      const s = rowSum(o);
-      for (let i = 0; i < r.length; i++) o[i] /= s;
-    });
-  },
-  min_shift: (S) =>
-    byRows(S, (r, o) => {
-      const m = rowMin(r);
-      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
-      const s = rowSum(o);
-      for (let i = 0; i < r.length; i++) o[i] /= s;
-    }),
-  no_max: (S) =>
-    byRows(S, (r, o) => {
-      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i]);
-      const s = rowSum(o);
-      for (let i = 0; i < r.length; i++) o[i] /= s;
-    }),
-  no_norm: (S) =>
-    byRows(S, (r, o) => {
-      const m = rowMax(r);
-      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
-    }),
-  all: (S) => {
-    const e = byRows(S, (r, o) => {
-      const m = rowMax(r);
-      for (let i = 0; i < r.length; i++) o[i] = Math.exp(r[i] - m);
-    });
-    const s = rowSum(e.data);
-    return mapData(e, (x) => x / s);
-  },
-  // max and sum without keepdims: NumPy broadcasts the reduced (…, n) shape from the right, so on a
-  // square (…, n, n) input row i is shifted and divided by the values of rows 0…n-1, entry by entry.
-  keepdims: (S) => {
-    const n = S.shape.at(-1),
-      rows = S.data.length / n;
-    if (S.shape.length < 2 || S.shape.at(-2) !== n || S.shape.length > 2) throw new Error('not applicable');
-    const m = new Float64Array(rows),
-      s = new Float64Array(rows),
-      e = new Float64Array(S.data.length);
-    for (let i = 0; i < rows; i++) m[i] = rowMax(S.data.subarray(i * n, (i + 1) * n));
-    for (let i = 0; i < rows; i++) for (let j = 0; j < n; j++) e[i * n + j] = Math.exp(S.data[i * n + j] - m[j]);
-    for (let i = 0; i < rows; i++) s[i] = rowSum(e.subarray(i * n, (i + 1) * n));
-    return tensor(
-      e.map((x, k) => x / s[k % n]),
-      S.shape,
-    );
-  },
-};
+// ---- the mistakes: the reference with the options spec.json declares, and those of these inputs ----
 
-/**
- * Everything one attention computation needs, with its pieces recomputed by the engine:
- * { Q, K, V, mask, causal (the mask is the causal one), dModel? (causal_self_attention), X?, W? }.
- */
-function attentionModel(ctx, inp) {
-  const e = ctx.engine;
-  const { Q, K, V, mask } = inp;
-  const dk = K.shape.at(-1),
-    dv = V.shape.at(-1),
-    Tq = Q.shape.at(-2),
-    Tk = K.shape.at(-2);
-  const scores = (scale, q = Q, k = K) => mapData(asTensor(e.matmul(q, swapLast2(k))), (x) => x * scale);
-  const fill = (S, m, value = -Infinity) => {
-    if (!m) return S;
-    const n = m.data.length;
-    return mapData(S, (x, i) => (m.data[i % n] ? x : value));
-  };
-  const softmax = (S) => asTensor(e.softmax(S));
-  const outOf = (W, v = V) => asTensor(e.matmul(W, v));
-  const pair = (W, v = V) => [outOf(W, v), W];
-  const s = 1 / Math.sqrt(dk);
-  const W0 = softmax(fill(scores(s), mask));
-  return { ...inp, dk, dv, Tq, Tk, scores, fill, softmax, outOf, pair, s, W0 };
+/** The reference's arguments for inputs `inp` ({ Q, K, V, mask } of attention, or { X, W } of causal_self_attention). */
+const refArgs = (inp) =>
+  inp.self ? [inp.X, inp.W.W_q, inp.W.W_k, inp.W.W_v] : [inp.Q, inp.K, inp.V, inp.mask ?? null];
+
+/** Q, K and V projected from the other weight matrices, named by what was used ("Q = X @ W_k"). */
+const RIGHT = ['W_q', 'W_k', 'W_v'];
+function projections(ctx, args) {
+  const list = [];
+  for (const q of RIGHT)
+    for (const k of RIGHT)
+      for (const v of RIGHT) {
+        const used = [q, k, v];
+        // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
+        if (used.join() === RIGHT.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
+        const wrong = ['Q', 'K', 'V']
+          .map((name, i) => (used[i] !== RIGHT[i] ? `${name} = X @ ${used[i]}` : null))
+          .filter(Boolean)
+          .join(', ');
+        list.push({ key: 'd.projection', params: { wrong }, run: () => ctx.ref[SELF](...args, { projection: used }) });
+      }
+  return list;
 }
 
-/** The classic mistakes of attention and causal_self_attention, each as { key, params?, run } → [out, weights]. */
+/**
+ * The candidate mistakes for an [out, weights] result of attention or causal_self_attention on `inp`:
+ * those spec.json declares, then those that depend on the inputs: the scale by a batch axis read as d_k
+ * (K.shape[0] on (B, T, d); not where that size is d_k or T_k, named otherwise), and for
+ * causal_self_attention each projection from each weight matrix.
+ */
 function mistakes(ctx, inp) {
-  const m = attentionModel(ctx, inp);
-  const { mask, scores, fill, softmax, pair, s, W0, dk, dv, Tq, Tk } = m;
-  const weighted = (scale) => pair(softmax(fill(scores(scale), mask)));
-  const list = [
-    { key: 'd.no_scaling', run: () => weighted(1) },
-    { key: 'd.scale_dk', run: () => weighted(1 / dk) },
-    dv !== dk && { key: 'd.scale_dv', run: () => weighted(1 / Math.sqrt(dv)) },
-    Tk !== dk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tk)) },
-    Tq !== dk && Tq !== Tk && { key: 'd.scale_T', run: () => weighted(1 / Math.sqrt(Tq)) },
-    // a batch axis read as d_k (K.shape[0] on (B, T, d))
-    ...m.K.shape
-      .slice(0, -2)
-      .filter((n) => n !== dk && n !== Tk)
-      .map((n) => ({ key: 'd.scale_batch', params: { n }, run: () => weighted(1 / Math.sqrt(n)) })),
-    { key: 'd.scale_multiply', run: () => weighted(Math.sqrt(dk)) },
-    m.dModel && m.dModel !== dk && { key: 'd.scale_dmodel', run: () => weighted(1 / Math.sqrt(m.dModel)) },
-    { key: 'd.scale_after_softmax', run: () => pair(mapData(softmax(fill(scores(1), mask)), (x) => x * s)) },
-    // (no_max and global_max only differ from softmax on extreme inputs: the softmax test has those)
-    ...['min_shift', 'no_norm', 'all', 'keepdims'].map((k) => ({
-      key: `d.softmax_${k}`,
-      run: () => pair(SOFTMAX[k](fill(scores(s), mask))),
-    })),
-    { key: 'd.softmax_axis', run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), -2))) },
-    // (on 3-D inputs axis 1 is axis -2, named above)
-    m.Q.shape.length > 3 && {
-      key: 'd.softmax_axis_front',
-      params: { axis: 1 },
-      run: () => pair(asTensor(ctx.engine.softmax(fill(scores(s), mask), 1))),
-    },
-    Tq === Tk && { key: 'd.weights_transposed', run: () => pair(softmax(fill(scores(s, m.K, m.Q), mask))) },
-    { key: 'd.out_from_scores', run: () => [m.outOf(fill(scores(s), mask)), W0] },
-    { key: 'd.out_from_scores', run: () => [m.outOf(scores(s)), W0] },
-    { key: 'd.v_order', run: () => [asTensor(ctx.engine.matmul(m.V, W0)), W0] },
-    // a causal triangle of attention's own instead of the mask it was given (or none)
-    !inp.causal &&
-      !inp.self &&
-      Tq === Tk && { key: 'd.mask_hardcoded', run: () => pair(softmax(fill(scores(s), tril(Tq)))) },
-    ...[1, 2, 3, 4].map((digits) => ({
-      key: 'd.rounded_weights',
-      params: { digits },
-      run: () => {
-        const W = mapData(W0, (x) => Math.round(x * 10 ** digits) / 10 ** digits);
-        return pair(W);
-      },
-    })),
-    { key: 'd.swapped_return', run: () => [W0, m.outOf(W0)] },
-  ];
-  if (mask) {
-    const n = mask.data.length;
-    list.push(
-      { key: 'd.mask_zero', run: () => pair(softmax(fill(scores(s), mask, 0))) },
-      { key: 'd.mask_inverted', run: () => pair(softmax(fill(scores(s), not(mask)))) },
-      { key: 'd.mask_inverted', run: () => pair(softmax(fill(scores(s), not(mask), -1e9))) },
-      { key: inp.self ? 'd.no_mask' : 'd.mask_ignored', run: () => pair(softmax(scores(s))) },
-      { key: 'd.mask_added', run: () => pair(softmax(mapData(scores(s), (x, i) => x + mask.data[i % n]))) },
-      {
-        key: 'd.mask_after_softmax',
-        run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : 0))),
-      },
-      {
-        key: 'd.mask_after_softmax_inf',
-        run: () => pair(mapData(softmax(scores(s)), (x, i) => (mask.data[i % n] ? x : -Infinity))),
-      },
-    );
-    if (inp.self) {
-      // causal_self_attention builds its own mask
-      list.push(
-        { key: 'd.mask_too_wide', run: () => pair(softmax(fill(scores(s), tril(Tq, 1)))) },
-        { key: 'd.row_all_masked', run: () => pair(softmax(fill(scores(s), tril(Tq, -1)))) },
-        { key: 'd.mask_upper', run: () => pair(softmax(fill(scores(s), not(tril(Tq, -1))))) },
-      );
-    }
-  }
-  if (inp.X) {
-    // Each projection from each weight matrix: name the ones actually used.
-    const { X, W } = inp;
-    const proj = {
-      W_q: asTensor(ctx.engine.matmul(X, W.W_q)),
-      W_k: asTensor(ctx.engine.matmul(X, W.W_k)),
-      W_v: asTensor(ctx.engine.matmul(X, W.W_v)),
-    };
-    const right = ['W_q', 'W_k', 'W_v'];
-    for (const q of right)
-      for (const k of right)
-        for (const v of right) {
-          const used = [q, k, v];
-          // Q from W_k and K from W_q give exactly K·Qᵀ: that one is named as transposed scores.
-          if (used.join() === right.join() || (q === 'W_k' && k === 'W_q' && v === 'W_v')) continue;
-          const wrong = ['Q', 'K', 'V']
-            .map((name, i) => (used[i] !== right[i] ? `${name} = X @ ${used[i]}` : null))
-            .filter(Boolean)
-            .join(', ');
-          list.push({
-            key: 'd.projection',
-            params: { wrong },
-            run: () => {
-              const r = ctx.engine.attention(proj[q], proj[k], proj[v], { mask });
-              return [asTensor(r.out), asTensor(r.weights)];
-            },
-          });
-        }
-  }
-  return list.filter(Boolean);
+  const fn = inp.self ? SELF : 'attention',
+    args = refArgs(inp);
+  const K = inp.self ? inp.X : inp.K,
+    dk = inp.self ? inp.W.W_k.shape.at(-1) : K.shape.at(-1);
+  const batch = K.shape
+    .slice(0, -2)
+    .filter((n) => n !== dk && n !== K.shape.at(-2))
+    .map((n) => ({
+      key: 'd.scale_batch',
+      params: { n },
+      run: () => ctx.ref[fn](...args, { scale: 1 / Math.sqrt(n) }),
+    }));
+  return [...ctx.mistakes(fn, args), ...batch, ...(inp.self ? projections(ctx, args) : [])];
 }
 
 /**
@@ -449,14 +299,8 @@ export async function softmax(ctx) {
   for (const [i, c] of ctx.params.cases.entries()) {
     const problem = ctx.mismatch(got[i], expected[i], `softmax(x), x ${c.name[ctx.lang] ?? c.name.en}`);
     if (!problem) continue;
-    // The same axis for every case: -2, or one counted from the front (right on 2-D inputs only).
-    const front = (axis) => (x) => asTensor(ctx.engine.softmax(x, axis < x.shape.length ? axis : -1));
-    const variants = [
-      ...Object.entries(SOFTMAX).map(([k, f]) => ({ key: `d.softmax_${k}`, f })),
-      { key: 'd.softmax_axis', f: (x) => asTensor(ctx.engine.softmax(x, -2)) },
-      ...[0, 1].map((axis) => ({ key: 'd.softmax_axis_front', params: { axis }, f: front(axis) })),
-    ].map(({ key, params, f }) => ({ key, params, run: () => xs.map((x) => f(x)) }));
-    const why = explainWhy(got, variants, ctx.tol);
+    // spec.json's mistakes, each on every case (the same axis for all: -2, or one counted from the front).
+    const why = explainWhy(got, ctx.mistakes('softmax', null, { calls: xs.map((x) => [x]) }), ctx.tol);
     ctx.fail(problem, why ? ctx.t(why.key, why.params) : null);
   }
 }
@@ -590,9 +434,12 @@ function batchCause(ctx, fn, inp, message = '', got = null) {
     const axis = Number(/\[(\d+)\]$/.exec(expr)[1]);
     const sizes = new Set(batched.map((s) => s[axis]));
     const scaledBy = (n) => {
-      const m = attentionModel(ctx, inp);
       try {
-        return matches(got, m.pair(m.softmax(m.fill(m.scores(1 / Math.sqrt(n)), inp.mask))), ctx.tol);
+        return matches(
+          got,
+          ctx.ref.attention(inp.Q, inp.K, inp.V, inp.mask ?? null, { scale: 1 / Math.sqrt(n) }),
+          ctx.tol,
+        );
       } catch {
         return false;
       }

@@ -417,14 +417,20 @@ function makeContext({
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     /**
-     * The test's declared mistakes for reference function `fn` (spec.json tests[].mistakes: "the
-     * reference with these options gives the student's output") as kit.explain() candidates: each
-     * recomputes ctx.ref[fn](...args, options).
+     * The declared mistakes for reference function `fn` (spec.json tests[].mistakes, then the pack's
+     * "mistakes" that hold for every test: "the reference with these options gives the student's
+     * output") as kit.explain() candidates { key, params, run }: each recomputes ctx.ref[fn](...args,
+     * options). `calls`: a list of argument lists instead of `args`, for a test that calls `fn` on several
+     * inputs: then each run gives the list of results.
      */
-    mistakes: (fn, args) =>
-      (test.mistakes ?? [])
+    mistakes: (fn, args, { calls = null } = {}) =>
+      [...(test.mistakes ?? []), ...(spec.mistakes ?? [])]
         .filter((m) => m.function === fn)
-        .map((m) => ({ key: m.key, run: () => ctx.ref[fn](...args, m.options) })),
+        .map((m) => ({
+          key: m.key,
+          params: m.params ?? {},
+          run: calls ? () => calls.map((a) => ctx.ref[fn](...a, m.options)) : () => ctx.ref[fn](...args, m.options),
+        })),
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 

@@ -21,6 +21,21 @@ const tolerance = (v) =>
   isObj(v) && Object.keys(v).every((k) => ['rtol', 'atol'].includes(k) && typeof v[k] === 'number' && v[k] >= 0)
     ? null
     : 'must be { "rtol": number, "atol": number }';
+// A list of declared mistakes (a test's, or the pack's for every test): the reference function with
+// these options gives what the mistake gives; `params` fill the message's {placeholders}.
+const mistakeList = (v) =>
+  Array.isArray(v) &&
+  v.every(
+    (m) =>
+      isObj(m) &&
+      typeof m.key === 'string' &&
+      typeof m.function === 'string' &&
+      isObj(m.options) &&
+      (m.params === undefined || isObj(m.params)) &&
+      Object.keys(m).every((k) => ['key', 'function', 'options', 'params'].includes(k)),
+  )
+    ? null
+    : 'must be a list of { "key": message key, "function": reference function, "options": { … }, "params"?: { … } }';
 const SPEC = {
   slug: { required: true, check: (v) => (typeof v === 'string' && SLUG.test(v) ? null : 'must be a lowercase slug') },
   title: { required: true, check: texts },
@@ -67,6 +82,8 @@ const SPEC = {
         : `must be an object of panels (${Object.keys(PANELS).join(', ')})`,
   },
   tests: { required: true, check: (v) => (Array.isArray(v) && v.length ? null : 'must be a non-empty list') },
+  // Mistakes every test may name (after the test's own "mistakes"), where the same ones hold for several tests.
+  mistakes: { check: (v) => mistakeList(v) },
 };
 const TEST = {
   id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },
@@ -90,20 +107,7 @@ const TEST = {
   timeout_ms: {
     check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000'),
   },
-  mistakes: {
-    check: (v) =>
-      Array.isArray(v) &&
-      v.every(
-        (m) =>
-          isObj(m) &&
-          typeof m.key === 'string' &&
-          typeof m.function === 'string' &&
-          isObj(m.options) &&
-          Object.keys(m).every((k) => ['key', 'function', 'options'].includes(k)),
-      )
-        ? null
-        : 'must be a list of { "key": message key, "function": reference function, "options": { … } }',
-  },
+  mistakes: { check: (v) => mistakeList(v) },
 };
 // Panels a pack may ask the page for. heatmap: the attention weights of the student's `function` on
 // the pack's example (suite.mjs exports `heatmap(kit)`, see exercises/README.md), with `tokens` as labels.
@@ -179,6 +183,21 @@ export function packProblems(pack, tracks) {
       p.push(`${at('spec.json')}: tasks[${i}].function "${t.function}" is not in "functions"`);
     if (isObj(t)) taskIds.add(t.id);
   }
+  // A declared mistake: its key in messages.json (both languages), its function one that reference/bind.cpp binds.
+  const bound = boundFunctions(pack);
+  const mistakeProblems = (where, m) => {
+    if (!isObj(m)) return;
+    if (typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key]))
+      p.push(`${at('spec.json')}: ${where}.key "${m.key}" is not in ${at('messages.json')} (both languages)`);
+    if (bound && typeof m.function === 'string' && !bound.has(m.function))
+      p.push(`${at('spec.json')}: ${where}.function "${m.function}" ${unbound(bound)}`);
+  };
+  const unbound = (names) =>
+    `is not bound in ${at('reference/bind.cpp')} (def("${pack.slug}.<name>", …) binds: ${[...names].join(', ') || 'none'})`;
+  for (const [j, m] of (Array.isArray(spec.mistakes) ? spec.mistakes : []).entries())
+    mistakeProblems(`mistakes[${j}]`, m);
+  for (const name of bound && typeof pack.suiteSource === 'string' ? referenceCalls(pack.suiteSource) : [])
+    if (!bound.has(name)) p.push(`${at('suite.mjs')} calls the reference function "${name}", which ${unbound(bound)}`);
   const ids = new Set();
   for (const [i, t] of (Array.isArray(spec.tests) ? spec.tests : []).entries()) {
     checkFields(`${at('spec.json')}: tests[${i}]`, t, TEST, p, tracks);
@@ -187,12 +206,8 @@ export function packProblems(pack, tracks) {
     ids.add(t.id);
     if (Number.isInteger(t.task_id) && !taskIds.has(t.task_id))
       p.push(`${at('spec.json')}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
-    for (const [j, m] of (Array.isArray(t.mistakes) ? t.mistakes : []).entries()) {
-      if (isObj(m) && typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key]))
-        p.push(
-          `${at('spec.json')}: tests[${i}].mistakes[${j}].key "${m.key}" is not in ${at('messages.json')} (both languages)`,
-        );
-    }
+    for (const [j, m] of (Array.isArray(t.mistakes) ? t.mistakes : []).entries())
+      mistakeProblems(`tests[${i}].mistakes[${j}]`, m);
     if (pack.suite && typeof pack.suite[t.id] !== 'function')
       p.push(
         `${at('spec.json')}: test "${t.id}" has no function in ${at('suite.mjs')} (export async function ${t.id}(ctx))`,
@@ -292,6 +307,34 @@ export function packProblems(pack, tracks) {
       )} is missing: a pack needs a starter and a solution for at least one track`,
     );
   return p;
+}
+
+/**
+ * The reference functions a pack's reference/bind.cpp binds (its `def("<slug>.<name>", …)` lines) as a
+ * Set of names, or null when the pack was read without that file (`pack.bindings`, its text).
+ */
+export function boundFunctions(pack) {
+  if (typeof pack.bindings !== 'string') return null;
+  const slug = pack.slug.replace(/[^\w]/g, '');
+  return new Set([...pack.bindings.matchAll(new RegExp(`\\bdef\\(\\s*"${slug}\\.(\\w+)"`, 'g'))].map((m) => m[1]));
+}
+
+/**
+ * The reference functions a suite's source names: `ref.<name>`, `ref['<name>']`, `ref[NAME]` and
+ * `mistakes(NAME, …)` / `mistakes('<name>', …)` (ctx.ref, ctx.mistakes, a hook's `{ ref }`), where NAME is
+ * a `const NAME = '<name>'` of that source (other expressions cannot be read without running it).
+ */
+export function referenceCalls(source) {
+  const consts = new Map(
+    [...source.matchAll(/\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*['"](\w+)['"]/g)].map((m) => [m[1], m[2]]),
+  );
+  const names = new Set();
+  for (const m of source.matchAll(/\bref\.([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
+  for (const m of source.matchAll(/\b(?:ref\[|mistakes\()\s*(?:['"](\w+)['"]|([A-Za-z_$][\w$]*))/g)) {
+    const name = m[1] ?? consts.get(m[2]);
+    if (name) names.add(name);
+  }
+  return names;
 }
 
 /**

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { packProblems } from '../../grader/index.mjs';
-import { FLAVOURS, bestFlavour } from '../../wasm/index.mjs';
+import { boundFunctions } from '../../grader/core/pack.mjs';
+import { FLAVOURS, bestFlavour, loadCore } from '../../wasm/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const slugs = listExercises();
@@ -144,6 +145,39 @@ test('a broken pack is an author error: exit 2 with the file and the key', () =>
     assert.match(unknown.stderr, /unknown exercise "nope" \(exercises: /);
   } finally {
     rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test('a misspelled reference function is a pack problem at load and build: in spec.json "mistakes" and in suite.mjs', async () => {
+  const sdpa = await readPack('sdpa');
+  const spec = structuredClone(sdpa.spec);
+  spec.mistakes[0].function = 'atention';
+  spec.tests.find((t) => t.id === 'softmax').mistakes[0].function = 'sofmax';
+  const suiteSource = sdpa.suiteSource.replace('ctx.ref.causal_mask(', 'ctx.ref.causal_mask_(');
+  const binds =
+    'is not bound in exercises/sdpa/reference/bind.cpp (def("sdpa.<name>", …) binds: causal_mask, softmax, attention, causal_self_attention)';
+  assert.deepEqual(packProblems({ ...sdpa, spec, suiteSource }), [
+    `exercises/sdpa/spec.json: mistakes[0].function "atention" ${binds}`,
+    `exercises/sdpa/suite.mjs calls the reference function "causal_mask_", which ${binds}`,
+    `exercises/sdpa/spec.json: tests[1].mistakes[0].function "sofmax" ${binds}`,
+  ]);
+  // A name held in a constant (mha: ctx.ref[MHA], ctx.mistakes(MHA, …)) is read through it.
+  const mha = await readPack('mha');
+  const misspelt = mha.suiteSource.replace("const MHA = 'multi_head_attention'", "const MHA = 'multi_head_atention'");
+  assert.match(
+    packProblems({ ...mha, suiteSource: misspelt }).join('\n'),
+    /exercises\/mha\/suite\.mjs calls the reference function "multi_head_atention", which is not bound/,
+  );
+});
+
+test('the functions read from each bind.cpp are those the loaded core registers for its pack', async () => {
+  const core = await loadCore();
+  for (const slug of slugs) {
+    const registered = core
+      .functions()
+      .filter((n) => n.startsWith(`${slug}.`))
+      .map((n) => n.slice(slug.length + 1));
+    assert.deepEqual([...boundFunctions(await readPack(slug))].sort(), registered.sort(), slug);
   }
 });
 

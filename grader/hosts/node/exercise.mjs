@@ -64,6 +64,9 @@ export async function readPack(slug, root = EXERCISES) {
     dir,
     spec: json('spec.json'),
     suite,
+    // The texts packProblems reads the reference functions from: those bind.cpp binds, those suite.mjs names.
+    suiteSource: read('suite.mjs'),
+    bindings: read('reference/bind.cpp'),
     messages: json('messages.json'),
     hints: json('hints.json'),
     texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },

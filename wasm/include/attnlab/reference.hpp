@@ -243,21 +243,32 @@ inline AttentionResult attention(const xt::xarray<double>& Q, const xt::xarray<d
   return r;
 }
 
-// X (..., T, d_model) — usually (T, d_model) or (B, T, d_model); W_q, W_k (d_model, d_k); W_v (d_model, d_v).
-inline AttentionResult causal_self_attention(const xt::xarray<double>& X, const xt::xarray<double>& Wq,
-                                             const xt::xarray<double>& Wk, const xt::xarray<double>& Wv) {
+namespace detail {
+
+// causal_self_attention's operands: X (..., T, d_model) with at least 2 axes; W_q, W_k, W_v 2-D
+// (d_model, ...); W_q and W_k with the same d_k.
+inline void check_self_attention(const xt::xarray<double>& X, const xt::xarray<double>& Wq,
+                                 const xt::xarray<double>& Wk, const xt::xarray<double>& Wv) {
   const std::string fn = "causal_self_attention: ";
   if (X.dimension() < 2)
-    detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but needs at least 2 axes (..., T, d_model)");
+    fail(fn + "X has shape " + shape_str(X.shape()) + " but needs at least 2 axes (..., T, d_model)");
   const std::size_t d_model = X.shape().back();
   const std::pair<const char*, const xt::xarray<double>*> ws[] = {{"W_q", &Wq}, {"W_k", &Wk}, {"W_v", &Wv}};
   for (const auto& [name, w] : ws)
     if (w->dimension() != 2 || w->shape()[0] != d_model)
-      detail::fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " + shape_str(w->shape()) +
-                   ": expected a 2-D (d_model, ...) matrix with d_model = " + std::to_string(d_model));
+      fail(fn + "X has shape " + shape_str(X.shape()) + " but " + name + " has shape " + shape_str(w->shape()) +
+           ": expected a 2-D (d_model, ...) matrix with d_model = " + std::to_string(d_model));
   if (Wq.shape()[1] != Wk.shape()[1])
-    detail::fail(fn + "W_q has shape " + shape_str(Wq.shape()) + " but W_k has shape " + shape_str(Wk.shape()) +
-                 ": last axes (d_k) differ");
+    fail(fn + "W_q has shape " + shape_str(Wq.shape()) + " but W_k has shape " + shape_str(Wk.shape()) +
+         ": last axes (d_k) differ");
+}
+
+}  // namespace detail
+
+// X (..., T, d_model) — usually (T, d_model) or (B, T, d_model); W_q, W_k (d_model, d_k); W_v (d_model, d_v).
+inline AttentionResult causal_self_attention(const xt::xarray<double>& X, const xt::xarray<double>& Wq,
+                                             const xt::xarray<double>& Wk, const xt::xarray<double>& Wv) {
+  detail::check_self_attention(X, Wq, Wk, Wv);
   AttentionOptions opt;
   opt.mask = causal_mask(X.shape()[X.dimension() - 2]);
   return attention(matmul(X, Wq), matmul(X, Wk), matmul(X, Wv), opt);
