@@ -1,9 +1,11 @@
 // Shared by the browser tests and tools/measure-page: build the page if needed, serve web/dist on a
 // free 127.0.0.1 port in this process, and drive Debian's chromium with playwright-core.
-// One browser for a whole run: `node tools/lib/chromium.mjs` (tools/test starts it) launches a browser
-// server per flag set (SHARED_ARGS) and prints one line of JSON, { "<flags>": wsEndpoint }; with that line in
-// ATTNLAB_CHROMIUM, launch() and openBrowser() connect to the server of their flags and each call gets a
-// fresh context of its own; without it (a file run alone, tools/measure-page) each call launches chromium.
+// One page build and one browser for a whole run: `node tools/lib/chromium.mjs` (tools/test starts it)
+// builds the page (ensureBuilt), launches a browser server per flag set (SHARED_ARGS) and prints one line
+// of JSON, { "<flags>": wsEndpoint }; with that line in ATTNLAB_CHROMIUM, launch() builds nothing, and it and
+// openBrowser() connect to the server of their flags, each call with a fresh context of its own; without it
+// (a file run alone, tools/measure-page) launch() builds the page once per process and each call launches
+// a chromium of its own.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -52,7 +54,7 @@ export async function openBrowser({ args = [] } = {}) {
  * `isolated`: false serves the page without COOP/COEP (not cross-origin isolated: one thread).
  */
 export async function launch({ build = true, args = [], isolated = true } = {}) {
-  if (build) built ??= ensureBuilt({ quiet: true });
+  if (build && !process.env.ATTNLAB_CHROMIUM) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
   const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated });
@@ -153,10 +155,11 @@ export async function otherOrigin(respond) {
 }
 
 /**
- * The run's shared browsers: a chromium server per flag set in SHARED_ARGS → { env, close() }, where env
- * is the value for ATTNLAB_CHROMIUM.
+ * The run's page and shared browsers: the page built if needed, then a chromium server per flag set in
+ * SHARED_ARGS → { env, close() }, where env is the value for ATTNLAB_CHROMIUM.
  */
 export async function startShared() {
+  await ensureBuilt({ quiet: true });
   const servers = await Promise.all(
     SHARED_ARGS.map((args) =>
       chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args] }),
@@ -166,7 +169,7 @@ export async function startShared() {
   return { env: JSON.stringify(endpoints), close: () => Promise.all(servers.map((s) => s.close())) };
 }
 
-// `node tools/lib/chromium.mjs`: start the shared browsers, print ATTNLAB_CHROMIUM's value on one line, and
+// `node tools/lib/chromium.mjs`: build the page, start the shared browsers, print ATTNLAB_CHROMIUM's value on one line, and
 // keep them until a SIGTERM or SIGINT (tools/test sends it), or until the process that started this one is gone.
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const run = await startShared();
