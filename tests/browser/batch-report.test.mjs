@@ -10,8 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, ARGS } from '../../tools/lib/chromium.mjs';
+import { openBrowser } from '../../tools/lib/chromium.mjs';
 import { cli } from '../js/cli.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 
@@ -19,7 +18,7 @@ const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 test('report.html: offline, plots drawn, similar pair side by side, table sorted by score', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'attnlab-report-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const browser = await openBrowser();
   try {
     const cases = casesFor('sdpa');
     const input = join(tmp, 'class');

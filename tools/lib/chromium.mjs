@@ -1,10 +1,17 @@
 // Shared by the browser tests and tools/measure-page: build the page if needed, serve web/dist on a
 // free 127.0.0.1 port in this process, and drive Debian's chromium with playwright-core.
+// One page build and one browser for a whole run: `node tools/lib/chromium.mjs` (tools/test starts it)
+// builds the page (ensureBuilt), launches a browser server per flag set (SHARED_ARGS) and prints one line
+// of JSON, { "<flags>": wsEndpoint }; with that line in ATTNLAB_CHROMIUM, launch() builds nothing, and it and
+// openBrowser() connect to the server of their flags, each call with a fresh context of its own; without it
+// (a file run alone, tools/measure-page) launch() builds the page once per process and each call launches
+// a chromium of its own.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureBuilt, startServer } from '../../web/server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -20,26 +27,49 @@ export const ARGS = [
 
 export const WEBGPU = ['--enable-unsafe-webgpu'];
 
+/** The flag sets the shared servers are started with: the plain page's and WebGPU's. */
+export const SHARED_ARGS = [[], WEBGPU];
+const flagsKey = (args) => [...args].sort().join(' ');
+const shared = process.env.ATTNLAB_CHROMIUM ? JSON.parse(process.env.ATTNLAB_CHROMIUM) : {};
+
 let built = null;
 
 /**
- * → { server, context, page, url, served, errors, close() }. One browser per call, with a new empty
- * user-data-dir (a persistent context, so service workers and localStorage behave as for a student).
+ * → a playwright Browser with these extra flags: connected to the run's shared server for them
+ * (ATTNLAB_CHROMIUM), else a chromium of its own. browser.close() disconnects from a shared one (closing
+ * the contexts this connection made) and ends one of its own.
+ */
+export async function openBrowser({ args = [] } = {}) {
+  const endpoint = shared[flagsKey(args)];
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args] });
+}
+
+/**
+ * → { server, context, page, url, served, errors, close() }. A new empty browser context per call, in
+ * the run's shared chromium for these flags (ATTNLAB_CHROMIUM: a fresh context, its own storage, cache
+ * and service workers), else in a chromium of its own with a new empty user-data-dir (a persistent
+ * context). Either way service workers and localStorage behave as for a student.
  * `args`: extra chromium flags, e.g. WEBGPU (SwiftShader's WebGPU on machines without a GPU).
  * `isolated`: false serves the page without COOP/COEP (not cross-origin isolated: one thread).
  */
 export async function launch({ build = true, args = [], isolated = true } = {}) {
-  if (build) built ??= ensureBuilt({ quiet: true });
+  if (build && !process.env.ATTNLAB_CHROMIUM) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
   const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated });
-  const profile = await mkdtemp(join(tmpdir(), 'attnlab-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...ARGS, ...args],
-    viewport: { width: 1400, height: 1000 },
-  });
+  const viewport = { width: 1400, height: 1000 };
+  const endpoint = shared[flagsKey(args)];
+  const connected = endpoint ? await chromium.connect(endpoint) : null;
+  const profile = connected ? null : await mkdtemp(join(tmpdir(), 'attnlab-chromium-'));
+  const context = connected
+    ? await connected.newContext({ viewport })
+    : await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [...ARGS, ...args],
+        viewport,
+      });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -52,8 +82,9 @@ export async function launch({ build = true, args = [], isolated = true } = {}) 
     errors,
     async close() {
       await context.close();
+      await connected?.close();
       await server.close();
-      await rm(profile, { recursive: true, force: true });
+      if (profile) await rm(profile, { recursive: true, force: true });
     },
   };
 }
@@ -121,4 +152,38 @@ export async function otherOrigin(respond) {
         server.close(r);
       }),
   };
+}
+
+/**
+ * The run's page and shared browsers: the page built if needed, then a chromium server per flag set in
+ * SHARED_ARGS → { env, close() }, where env is the value for ATTNLAB_CHROMIUM.
+ */
+export async function startShared() {
+  await ensureBuilt({ quiet: true });
+  const servers = await Promise.all(
+    SHARED_ARGS.map((args) =>
+      chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args] }),
+    ),
+  );
+  const endpoints = Object.fromEntries(SHARED_ARGS.map((args, i) => [flagsKey(args), servers[i].wsEndpoint()]));
+  return { env: JSON.stringify(endpoints), close: () => Promise.all(servers.map((s) => s.close())) };
+}
+
+// `node tools/lib/chromium.mjs`: build the page, start the shared browsers, print ATTNLAB_CHROMIUM's value on one line, and
+// keep them until a SIGTERM or SIGINT (tools/test sends it), or until the process that started this one is gone.
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  const run = await startShared();
+  process.stdout.write(`${run.env}\n`);
+  let closing = null;
+  const end = () => (closing ??= run.close().then(() => process.exit(0)));
+  process.on('SIGTERM', end);
+  process.on('SIGINT', end);
+  const parent = process.ppid;
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      end();
+    }
+  }, 2000);
 }

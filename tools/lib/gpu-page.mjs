@@ -1,13 +1,12 @@
 // Opens a bundled script in headless Chromium with WebGPU on (SwiftShader on these machines).
 // Shared by tests/webgpu/chromium.test.mjs and tools/benchmark/webgpu.mjs.
-import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import { mkdtemp, rm, writeFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/server.mjs';
-import { CHROMIUM, ARGS } from './chromium.mjs';
+import { WEBGPU, openBrowser } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -35,10 +34,7 @@ export async function openGpuPage({ entry, source, links = {}, webgpu = true }) 
   await writeFile(join(dir, 'favicon.ico'), '');
   for (const [name, target] of Object.entries(links)) await symlink(target, join(dir, name));
   const server = await startServer({ dir });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...ARGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
-  });
+  const browser = await openBrowser({ args: webgpu ? WEBGPU : [] });
   const close = async () => {
     await browser.close();
     await server.close();
