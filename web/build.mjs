@@ -286,8 +286,11 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   ]);
   for (const r of [...results, sw]) {
     // A plugin's namespace prefix (`raw:`, `attnlab-glue:`) before an absolute path: the file itself.
+    // A virtual module (`attnlab:pack/sdpa`, `attnlab-tracks:list`) is no file: what it is made of is
+    // listed by its own watchFiles, and the folders above cover a pack or track added or removed.
     for (const f of Object.keys(r.metafile.inputs))
-      if (!f.startsWith('<')) inputs.add(/^[\w-]+:\//.test(f) ? relative(root, f.slice(f.indexOf(':') + 1)) : f);
+      if (!f.startsWith('<') && !/^[\w-]+:(?!\/)/.test(f))
+        inputs.add(/^[\w-]+:\//.test(f) ? relative(root, f.slice(f.indexOf(':') + 1)) : f);
   }
   await writeFile(join(out, STAMP), JSON.stringify([...inputs].sort(), null, 1));
   const old = join(root, 'build', `web-dist.old-${process.pid}`);

@@ -5,8 +5,9 @@
 //    before committing;
 // 2. aims.json states, independently of those snapshots, what each case must show (aimProblems in
 //    tests/fixtures/cases.mjs, the same check the page's fixture suite applies).
-// ATTNLAB_QUICK=1 (tools/test --quick) grades one case per set and track: the first that names a
-// mistake (a name not starting with "pass"), else the first.
+// ATTNLAB_QUICK=1 grades one case per set and track: the first that names a mistake (a name not
+// starting with "pass"), else the first. tools/test sets it, in --quick and in the full run, whose stress
+// phase (tests/stress/fixtures.test.mjs) grades every case against the same snapshot and aim.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,8 +1,11 @@
 // Verdicts that do not depend on the machine's load: every fixture of every set (each pack's fixtures on
 // both tracks, and the sandbox's attacks) graded in Node, STRESS_JOBS (default 6) at a time, while
 // `tools/test --stress` keeps two CPU hogs running beside it. Each case's Exercism results.json must
-// equal its committed expected_results.json, the snapshot tests/js/fixtures.test.mjs checks one at a
-// time on a quiet machine: the same statuses and the same messages, however busy the machine is.
+// equal its committed expected_results.json (the snapshot UPDATE_FIXTURES=1 node --test
+// tests/js/fixtures.test.mjs writes on a quiet machine), and its report must meet its aim (aimProblems,
+// the check the Node and page fixture suites apply): the same statuses and the same messages, however
+// busy the machine is. This is where the full tools/test grades every fixture in Node; its
+// tests/js/fixtures.test.mjs grades one case per set and track (ATTNLAB_QUICK=1).
 // Run: tools/test --stress (the hogs included), or node --test tests/stress/ alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +15,7 @@ import { exercism } from '../../grader/reporters/index.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 
 const JOBS = Number(process.env.STRESS_JOBS) || 6;
 const core = await loadCore();
@@ -23,11 +26,20 @@ for (const set of fixtureSets()) {
   for (const c of fixtureCases(set).cases) cases.push({ ...c, id: `${set.name}/${c.name}`, exercise });
 }
 
-/** Grades one case → its Exercism results text. */
-async function results({ exercise, track, source }) {
+const LANG = 'en';
+
+/** Grades one case → its Exercism results text and what its aim says of the report. */
+async function results({ name, aim, exercise, track, source }) {
   const sandbox = await NodeSandbox.create({ track });
   try {
-    return exercism(await grade({ exercise, source: source(), track, sandbox, core, lang: 'en' })) + '\n';
+    const report = await grade({ exercise, source: source(), track, sandbox, core, lang: LANG });
+    const problems = aimProblems(name, aim, report, {
+      lang: LANG,
+      cpuSeconds: sandbox.clock === 'cpu' ? report.time_ms / 1000 : undefined,
+      messages: exercise.messages,
+      track,
+    });
+    return { text: exercism(report) + '\n', problems };
   } finally {
     await sandbox.close();
   }
@@ -43,7 +55,7 @@ async function gradeAll() {
       try {
         out.set(c.id, await results(c));
       } catch (e) {
-        out.set(c.id, `grader error: ${e.stack}`);
+        out.set(c.id, { text: `grader error: ${e.stack}`, problems: [] });
       }
     }
   };
@@ -57,9 +69,10 @@ for (const c of cases) {
   test(`${c.id}: the same report graded ${JOBS} at a time on a busy machine`, async () => {
     const got = (await graded).get(c.id);
     assert.equal(
-      got,
+      got.text,
       readFileSync(c.expectedFile, 'utf8'),
       `${c.id}: results differ from expected_results.json under load`,
     );
+    assert.deepEqual(got.problems, [], `${c.id}: the report misses its aim (aims.json)`);
   });
 }
