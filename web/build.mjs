@@ -286,7 +286,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   ]);
   for (const r of [...results, sw]) {
     // A plugin's namespace prefix (`raw:`, `attnlab-glue:`) before an absolute path: the file itself.
-    // A virtual module (`attnlab:pack/sdpa`, `attnlab-tracks:list`) is no file: what it is made of is
+    // A virtual module (`attnlab:pack/<slug>`, `attnlab-tracks:list`) is no file: what it is made of is
     // listed by its own watchFiles, and the folders above cover a pack or track added or removed.
     for (const f of Object.keys(r.metafile.inputs))
       if (!f.startsWith('<') && !/^[\w-]+:(?!\/)/.test(f))
