@@ -2,10 +2,11 @@
 // free 127.0.0.1 port in this process, and drive Debian's chromium with playwright-core.
 // One page build and one browser for a whole run: `node tools/lib/chromium.mjs` (tools/test starts it)
 // builds the page (ensureBuilt), launches a browser server per flag set (SHARED_ARGS) and prints one line
-// of JSON, { "<flags>": wsEndpoint }; with that line in ATTNLAB_CHROMIUM, launch() builds nothing, and it and
-// openBrowser() connect to the server of their flags, each call with a fresh context of its own; without it
-// (a file run alone, tools/measure-page) launch() builds the page once per process and each call launches
-// a chromium of its own.
+// of JSON, { "<flags>": wsEndpoint }; with that line in ATTNLAB_CHROMIUM, launch() and openBrowser() connect
+// to the server of their flags, each call with a fresh context of its own; without it (a file run alone,
+// tools/measure-page) each call launches a chromium of its own. Either way launch() asks web/build.mjs for
+// the page once per process, which is a look at the inputs' times when it is up to date (and a real build
+// in a tree copy, as the toy-track test's).
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -54,7 +55,7 @@ export async function openBrowser({ args = [] } = {}) {
  * `isolated`: false serves the page without COOP/COEP (not cross-origin isolated: one thread).
  */
 export async function launch({ build = true, args = [], isolated = true } = {}) {
-  if (build && !process.env.ATTNLAB_CHROMIUM) built ??= ensureBuilt({ quiet: true });
+  if (build) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
   const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated });
