@@ -5,7 +5,7 @@
 //    before committing;
 // 2. aims.json states, independently of those snapshots, what each case must show (aimProblems in
 //    tests/fixtures/cases.mjs, the same check the page's fixture suite applies).
-// ATTNLAB_QUICK=1 grades one case per set and track: the first that names a mistake (a name not
+// ATTNLAB_FIXTURE_SAMPLE=1 grades one case per set and track: the first that names a mistake (a name not
 // starting with "pass"), else the first. tools/test sets it, in --quick and in the full run, whose stress
 // phase (tests/stress/fixtures.test.mjs) grades every case against the same snapshot and aim.
 import { test } from 'node:test';
@@ -23,7 +23,7 @@ import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
 
 const LANG = 'en';
 const UPDATE = Boolean(process.env.UPDATE_FIXTURES);
-const QUICK = Boolean(process.env.ATTNLAB_QUICK);
+const SAMPLE = Boolean(process.env.ATTNLAB_FIXTURE_SAMPLE);
 const core = await loadCore();
 const scratch = mkdtempSync(join(tmpdir(), 'attnlab-fixtures-'));
 
@@ -41,7 +41,7 @@ function update(t, name, file, results) {
 }
 
 /** One case per track: the first naming a mistake, else the first. */
-function quickCases(cases) {
+function sampleCases(cases) {
   const byTrack = new Map();
   for (const c of cases) {
     const had = byTrack.get(c.track.name);
@@ -61,7 +61,7 @@ for (const { set, aims, cases, exercise } of sets) {
       cases.map((c) => c.name),
     );
   });
-  const picked = QUICK ? quickCases(cases) : cases;
+  const picked = SAMPLE ? sampleCases(cases) : cases;
   for (const { name, aim, track, expectedFile: file, source: read } of picked) {
     test(`fixture ${set.name}/${name}`, async (t) => {
       const source = read();

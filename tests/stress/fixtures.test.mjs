@@ -5,7 +5,7 @@
 // tests/js/fixtures.test.mjs writes on a quiet machine), and its report must meet its aim (aimProblems,
 // the check the Node and page fixture suites apply): the same statuses and the same messages, however
 // busy the machine is. This is where the full tools/test grades every fixture in Node; its
-// tests/js/fixtures.test.mjs grades one case per set and track (ATTNLAB_QUICK=1).
+// tests/js/fixtures.test.mjs grades one case per set and track (ATTNLAB_FIXTURE_SAMPLE=1).
 // Run: tools/test --stress (the hogs included), or node --test tests/stress/ alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
