@@ -77,6 +77,7 @@ const versionOfNumpy = () =>
 for (const [name, want] of expected) {
   test(`numpy-diff ${name}`, () => {
     const got = actual.get(name);
-    if (got !== want) assert.equal(got, want, `${name}: the Python track prints otherwise than NumPy ${versionOfNumpy()}`);
+    if (got !== want)
+      assert.equal(got, want, `${name}: the Python track prints otherwise than NumPy ${versionOfNumpy()}`);
   });
 }
