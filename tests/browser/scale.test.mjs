@@ -42,6 +42,30 @@ async function measured(trigger) {
 const series = (r, id) => r.series.find((s) => s.id === id);
 const cells = (id) => page.$$eval(`.scale-table td[data-series=${id}]`, (tds) => tds.map((td) => td.textContent));
 
+/**
+ * A series covers every size: its measured points, then the sizes it skipped, each with its reason.
+ * WebGPU here is SwiftShader, which computes on this machine's CPU: on a busy machine the time a size is
+ * extrapolated to take can pass the 1 s limit, and the panel then rightly does not start it ('predicted',
+ * then 'after'); so for `gpu` only its first size must be measured. The other two measure every size:
+ * their times at T ≤ 128 are hundreds of times under the limit.
+ */
+function assertCovered(s, id) {
+  assert.deepEqual(
+    [...s.points, ...s.skipped].map((x) => x.T),
+    SIZES,
+    id,
+  );
+  if (id !== 'gpu' || !s.skipped.length) return assert.deepEqual(s.skipped, [], id);
+  assert.ok(s.points.length >= 1, `${id}: its first size is always measured`);
+  const [first, ...rest] = s.skipped;
+  assert.ok(first.why === 'predicted' && first.ms > LIMIT_MS, `${id}: ${JSON.stringify(first)}`);
+  assert.ok(
+    rest.every((k) => k.why === 'after'),
+    `${id}: ${JSON.stringify(rest)}`,
+  );
+}
+const LIMIT_MS = 1000;
+
 test('the panel opens on demand and measures all three series at every size', async () => {
   assert.equal(await page.isVisible('#scale-panel'), false);
   assert.equal(await page.textContent('#scale'), 'Scale');
@@ -49,21 +73,17 @@ test('the panel opens on demand and measures all three series at every size', as
   const r = await measured(() => page.click('#scale'));
   assert.equal(await page.getAttribute('#scale', 'aria-expanded'), 'true');
   assert.deepEqual(r.sizes, SIZES);
+  assert.equal(r.limitMs, LIMIT_MS);
   for (const id of ['student', 'cpu', 'gpu']) {
     const s = series(r, id);
     assert.equal(s.error, undefined, `${id}: ${JSON.stringify(s.error)}`);
-    assert.deepEqual(
-      s.points.map((p) => p.T),
-      SIZES,
-      id,
-    );
+    assertCovered(s, id);
     for (const p of s.points)
       assert.ok(p.ms > 0 && Number.isFinite(p.ms) && p.calls >= 1, `${id} T=${p.T}: ${JSON.stringify(p)}`);
-    assert.deepEqual(s.skipped, [], id);
-    // The plot: a line with a marker per size; the table: the same numbers.
-    assert.equal(await page.locator(`.scale-plot [data-series=${id}] > :not(polyline)`).count(), SIZES.length, id);
+    // The plot: a line with a marker per measured size; the table: the same numbers.
+    assert.equal(await page.locator(`.scale-plot [data-series=${id}] > :not(polyline)`).count(), s.points.length, id);
     assert.ok(
-      (await cells(id)).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)),
+      (await cells(id)).slice(0, s.points.length).every((c) => /^\d+(\.\d+)? (µs|ms|s)$/.test(c)),
       `${id}: ${await cells(id)}`,
     );
   }
@@ -80,7 +100,8 @@ test('the panel opens on demand and measures all three series at every size', as
   assert.equal(await page.locator('.scale-plot .guide').count(), 1);
   assert.match(await page.textContent('.scale-fig figcaption'), /T²/);
   assert.ok(await page.isVisible('#scale-sw'), 'the SwiftShader note');
-  assert.match(await page.textContent('#scale-status'), /Done, 12 points measured/);
+  const points = r.series.reduce((n, x) => n + x.points.length, 0); // 12 on a quiet machine
+  assert.match(await page.textContent('#scale-status'), new RegExp(`Done, ${points} points measured`));
   await page.locator('#scale-panel').screenshot({ path: new URL('scale-panel.png', artifacts).pathname });
   // Closing and reopening shows the same results without measuring again.
   await page.click('#scale');
@@ -123,10 +144,7 @@ function attention(Q, K, V, mask = null) {
   assert.deepEqual((await cells('student')).slice(2), ['> 1 s, cut off', 'skipped']);
   assert.equal(await page.locator('.scale-plot [data-series=student] > :not(polyline)').count(), 3); // 2 points + the cut-off one
   // The fast paths are measured as before, and the page still works afterwards.
-  assert.deepEqual(
-    series(r, 'gpu').points.map((p) => p.T),
-    SIZES,
-  );
+  assertCovered(series(r, 'gpu'), 'gpu');
 });
 
 test('an attention that returns nothing (the starter) is named; the fast paths are still measured', async () => {
