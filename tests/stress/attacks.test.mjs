@@ -263,27 +263,22 @@ test('every attack fixture has an aim', () => {
   );
 });
 
-// Every attack's JSON run, started JOBS at a time as soon as the file loads; each test waits for its own.
-const jsonRuns = new Map();
-{
-  let next = 0;
-  const start = () => {
-    if (next >= attacks.length) return;
-    const name = attacks[next++];
-    const run = runCli(submission(name), ['--format', 'json', '--lang', 'en', '--exercise', SET.exercise]);
-    jsonRuns.set(name, run);
-    run.then(start);
-  };
-  for (let i = 0; i < JOBS; i++) start();
-}
-const jsonRun = async (name) => {
-  while (!jsonRuns.has(name)) await new Promise((r) => setTimeout(r, 50)); // not started yet
-  return jsonRuns.get(name);
+// Every attack's JSON run, started JOBS at a time as soon as the file loads; each test awaits its own.
+const settle = []; // settle[i](run): hands attack i's run to its promise below
+const jsonRuns = new Map(attacks.map((name, i) => [name, new Promise((r) => (settle[i] = r))]));
+let next = 0;
+const startNext = () => {
+  if (next >= attacks.length) return;
+  const i = next++;
+  const run = runCli(submission(attacks[i]), ['--format', 'json', '--lang', 'en', '--exercise', SET.exercise]);
+  settle[i](run);
+  run.then(startNext);
 };
+for (let k = 0; k < JOBS; k++) startNext();
 
 for (const name of attacks) {
   test(`attack ${name}: a bounded report in Node, its snapshot on a busy machine`, async (t) => {
-    const r = await jsonRun(name);
+    const r = await jsonRuns.get(name);
     table.push(row(name, r));
     t.diagnostic(table.at(-1));
     assert.deepEqual(
