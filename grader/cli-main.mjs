@@ -22,6 +22,31 @@ import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
+/**
+ * The progress of a text report on a terminal: one status line on stderr, rewritten as each test
+ * finishes ("checked 3 of 7: softmax — passed; checking 4 of 7…") and erased before the report is
+ * printed, so a long test (an endless loop being timed out) is never a silent wait. Nothing when stderr
+ * is not a terminal or the format is JSON: a pipe or a file gets the report alone.
+ */
+function progressLine(opts, total, statusWord) {
+  if (opts.format !== 'text' || !process.stderr.isTTY) return null;
+  const show = (line) => process.stderr.write(`\r\x1b[2K${line}`);
+  show(cliSay(opts.lang, 'running', { n: 1, total }));
+  return {
+    test(entry, { index }) {
+      const done = index + 1;
+      const line = cliSay(opts.lang, 'progress', {
+        done,
+        total,
+        id: entry.id,
+        status: statusWord(`status.${entry.status}`),
+      });
+      show(done < total ? `${line}; ${cliSay(opts.lang, 'running', { n: done + 1, total })}` : line);
+    },
+    clear: () => show(''),
+  };
+}
+
 /** A usage error: a sentence of cli-text.mjs by key (said in --lang), or `text` as it is (grade-batch's own refusals). */
 class UsageError extends Error {
   constructor(key, params = {}, text = null) {
@@ -287,7 +312,11 @@ export async function main(argv, early = null) {
     return 2;
   }
   const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
-  const [{ grade }, reporters] = await Promise.all([import('./core/grade.mjs'), import('./reporters/index.mjs')]);
+  const [{ grade }, reporters, { say }] = await Promise.all([
+    import('./core/grade.mjs'),
+    import('./reporters/index.mjs'),
+    import('./core/messages.mjs'),
+  ]);
   const [core, sandbox] = await Promise.all([coreReady, sandboxReady]);
   let fast;
   try {
@@ -300,6 +329,7 @@ export async function main(argv, early = null) {
         return 2;
       }
     }
+    const status = progressLine(opts, exercise.spec.tests.length, (key) => say(opts.lang, key));
     const report = await grade({
       exercise,
       source,
@@ -312,7 +342,9 @@ export async function main(argv, early = null) {
       timeoutMs: opts.timeoutMs,
       deadlineMs: opts.deadlineMs,
       onGraderError: (e) => console.error(`attnlab: grader fault: ${e && e.stack ? e.stack : e}`),
+      onTest: status?.test,
     });
+    status?.clear();
     const out =
       opts.format === 'json'
         ? reporters.exercism(report)

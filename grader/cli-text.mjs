@@ -133,6 +133,8 @@ const ERRORS = {
     backend: '--backend {backend} здесь недоступен: {message}',
     pack: 'ошибка в упражнении:',
     or: ' или ',
+    progress: 'проверено {done} из {total}: {id} — {status}',
+    running: 'проверяется {n} из {total}…',
   },
   en: {
     prefix: 'attnlab',
@@ -162,6 +164,8 @@ const ERRORS = {
     backend: '--backend {backend} is not available here: {message}',
     pack: 'exercise pack error:',
     or: ' or ',
+    progress: 'checked {done} of {total}: {id} — {status}',
+    running: 'checking {n} of {total}…',
   },
 };
 

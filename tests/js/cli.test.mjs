@@ -256,3 +256,27 @@ test('tools/grade: its set-up is silent once everything is built; the CLI gets i
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /did you mean --format\?/);
 });
+
+test('progress on a terminal: a status line on stderr as each test finishes, erased before the report; none in --format json or through a pipe', () => {
+  // util-linux `script` gives the CLI a terminal (stdout and stderr both a tty, merged into one stream).
+  const onTty = (...args) =>
+    spawnSync('script', ['-qec', ['node', 'grader/cli.mjs', ...args].join(' '), '/dev/null'], {
+      cwd: new URL('../../', import.meta.url),
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  const tty = onTty('grade', 'exercises/sdpa/solution.js', '--lang', 'en');
+  assert.equal(tty.status, 0, tty.stdout);
+  for (let i = 1; i <= 7; i++) assert.match(tty.stdout, new RegExp(`checked ${i} of 7: \\w+ — passed`));
+  assert.match(tty.stdout, /checking 1 of 7…/);
+  // the last status line is erased before the report begins
+  assert.match(tty.stdout, /checked 7 of 7: batching — passed\r\x1b\[2K/);
+  const ru = onTty('grade', 'exercises/sdpa/solution.js');
+  assert.match(ru.stdout, /проверено 7 из 7: batching — пройден/);
+  const json = onTty('grade', 'exercises/sdpa/solution.js', '--format', 'json');
+  assert.doesNotMatch(json.stdout, /checked|проверено|\x1b\[2K/);
+  assert.equal(JSON.parse(json.stdout).status, 'pass');
+  const piped = cli('grade', 'exercises/sdpa/solution.js', '--lang', 'en');
+  assert.equal(piped.stderr, '');
+  assert.doesNotMatch(piped.stdout, /checked 1 of 7/);
+});
