@@ -41,7 +41,7 @@ export function compilePython(name, source) {
 export const bytecodePlugin = {
   name: 'attnlab-python-bytecode',
   setup(b) {
-    b.onLoad({ filter: /[\\/]tracks[\\/]python[\\/]\w+\.py$/ }, async (a) => ({
+    b.onLoad({ filter: /[\\/]tracks[\\/]python[\\/](?:stdlib[\\/])?\w+\.py$/ }, async (a) => ({
       contents: await compilePython(basename(a.path), readFileSync(a.path, 'utf8')),
       loader: 'binary',
       watchFiles: [a.path],

@@ -19,6 +19,7 @@ import { createBridge, hexOf } from './bridge.mjs';
 // Both as MicroPython bytecode (.mpy, a Uint8Array), compiled when the guest is bundled (./bytecode.mjs).
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';
+import { STDLIB } from './stdlib/index.mjs';
 
 const HEAP_BYTES = 32 * 2 ** 20; // the interpreter's own heap (Python objects); arrays live in the engine
 const PYSTACK_WORDS = 64 * 1024;
@@ -122,9 +123,15 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   }
   mp.FS.writeFile('/lib/numpy.mpy', NUMPY);
   mp.FS.writeFile('/lib/_attnlab.mpy', RUNTIME);
+  // The standard library stays in the file system: the import guard imports a module when asked for it.
+  for (const [name, mpy] of Object.entries(STDLIB)) mp.FS.writeFile(`/lib/_std_${name}.mpy`, mpy);
   const runtime = mp.pyimport('_attnlab');
   mark('runtime.py imported');
-  const serve = runtime.install(bridge.bridge, [LIMITS.depth, LIMITS.elements, LIMITS.string]);
+  const serve = runtime.install(
+    bridge.bridge,
+    [LIMITS.depth, LIMITS.elements, LIMITS.string],
+    Object.keys(STDLIB).join(' '),
+  );
   mark('numpy.py imported, runtime installed');
   const load = (source, wanted) => serve('load', source, wanted);
   const call = (name) => serve('call', name, null);

@@ -4,6 +4,7 @@
 // from the guest's compiler at load (with their line); the trusted side reads only the structure
 // (./source.mjs).
 import { prepareSource, tokens } from './source.mjs';
+import { rewriteSyntax } from './rewrite.mjs';
 
 export default Object.freeze({
   name: 'python',
@@ -12,7 +13,8 @@ export default Object.freeze({
   short: 'Python', // where space is short (the Scale panel's legend)
   extensions: ['.py'],
   files: { starter: 'starter.py', solution: 'solution.py', submission: 'submission.py' },
-  prepareSource,
+  // CPython's syntax that MicroPython lacks is rewritten first (./rewrite.mjs), lines kept.
+  prepareSource: (source) => prepareSource(rewriteSyntax(source).source),
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // Errors explained (grader/core/explain.mjs): a lost axis is put back with this spelling, and
   // MicroPython's compiler refuses `*x` inside a tuple or list display, where NumPy users write it.

@@ -9,13 +9,16 @@
 #   the traceback itself (frames of numpy.py and of this file) is never shown.
 
 
-def install(B, limits):
+def install(B, limits, stdlib):
     import builtins
     import io
     import math
     import struct
     import sys
     import numpy
+    import collections as mp_collections
+    import random as mp_random
+    import re
 
     names, internals = numpy._build(B, struct)
     for k in names:
@@ -210,14 +213,59 @@ def install(B, limits):
     allowed = {'numpy': numpy, 'math': math, 'numpy.random': numpy.random, 'numpy.linalg': numpy.linalg, 'time': Clock(),
                'typing': typing, 'typing_extensions': typing, 'dataclasses': Dataclasses()}
 
+    # The standard library written for this runtime (stdlib/: logging, functools, …) is imported the
+    # first time it is asked for, by the interpreter's own import, from the bytecode the guest left in
+    # /lib; those modules import through this guard too, and reach MicroPython's own collections and
+    # random (which they extend) under the names below. A module that fails to import is not kept.
+    std = stdlib.split()
+    real_import = builtins.__import__
+    allowed['_mp_collections'] = mp_collections
+    allowed['_mp_random'] = mp_random
+    allowed['re'] = re
+    OFFERED = 'numpy, math, time, typing, dataclasses, re and ' + ', '.join(std)
+
+    def module(name):
+        if name in allowed:
+            return allowed[name]
+        if name == 'os.path':
+            return module('os').path
+        if name == 'collections.abc':
+            return module('abc')
+        if name in std:
+            m = real_import('_std_' + name)
+            allowed[name] = m
+            if name == 'sys':
+                m.modules = ModulesView()
+            return m
+        return None
+
     def guard(name, globals=None, locals=None, fromlist=(), level=0):
         if level:
             raise ImportError('relative imports are not available here')
         if name == '__future__':
             return stub
-        if name in allowed:
-            return allowed[name] if fromlist else allowed[name.split('.')[0]]
-        raise ImportError("no module named '" + name + "' here: this runtime offers numpy, math, time, typing and dataclasses")
+        m = module(name)
+        if m is not None:
+            return m if fromlist else module(name.split('.')[0])
+        raise ImportError("no module named '" + name + "' here: this runtime offers " + OFFERED)
+
+    class ModulesView:
+        """sys.modules as code reads it: the modules this runtime offers, imported when looked up."""
+        def __contains__(self, name):
+            return name in allowed or name in std or name == 'os.path'
+
+        def __getitem__(self, name):
+            m = module(name)
+            if m is None:
+                raise KeyError(name)
+            return m
+
+        def get(self, name, default=None):
+            m = module(name)
+            return default if m is None else m
+
+        def keys(self):
+            return [k for k in allowed if not k.startswith('_')] + [k for k in std if k not in allowed]
 
     def blocked(name, error, why):
         def f(*args, **kwargs):
@@ -417,8 +465,54 @@ def install(B, limits):
 
     # ---- requests
 
+    # ---- the helpers the trusted side's rewrite of CPython-only syntax calls (rewrite.mjs)
+
+    def display(kind, *parts):
+        """A tuple/list/set/dict display with unpacking: plain groups and unpacked items in turn."""
+        if kind == 'd':
+            d = {}
+            for p in parts:
+                if not hasattr(p, 'keys'):
+                    raise TypeError("'" + type(p).__name__ + "' object is not a mapping")
+                for k in p.keys():
+                    d[k] = p[k]
+            return d
+        out = []
+        for p in parts:
+            out.extend(p)
+        return tuple(out) if kind == 't' else set(out) if kind == 's' else out
+
+    def metabase(meta):
+        """The base that `metaclass=meta` stands for: MicroPython's class statement takes no metaclass."""
+        if meta is type:
+            return object
+        base = getattr(meta, '_attnlab_base', None)
+        if base is None:
+            raise TypeError('metaclass=' + getattr(meta, '__name__', 'a metaclass') + ' is not supported by this runtime '
+                            '(MicroPython has no metaclasses; abc.ABCMeta works): define the class without it')
+        return base
+
+    class Subscripted:
+        def __init__(self, cls):
+            self.cls = cls
+
+        def __getitem__(self, key):
+            return self.cls
+
+    def finish_enums(g):
+        if 'enum' not in allowed:
+            return
+        enum = allowed['enum']
+        for v in list(g.values()):
+            if isinstance(v, type) and v is not enum.Enum and issubclass(v, enum.Enum):
+                enum._finish(v)
+
+    HELPERS = {'__attnlab_display__': display, '__attnlab_metabase__': metabase,
+               '__attnlab_generic__': Subscripted, '__attnlab_enum__': lambda cls: module('enum')._finish(cls)}
+
     def load(source, wanted):
         g = {'__name__': '__main__'}
+        g.update(HELPERS)
         state['globals'] = g
         state['fields'] = dataclass_fields(source) if 'dataclass' in source else {}
         try:
@@ -435,6 +529,7 @@ def install(B, limits):
             forget()
             report(e, 'memory')
         forget()
+        finish_enums(g)
         found = []
         for n in wanted.split(','):
             if n and callable(g.get(n)):
