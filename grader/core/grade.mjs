@@ -197,12 +197,23 @@ export async function grade({
         message: load.message,
       })
     : load.error
-      ? t('load.error', { line: load.error.line ?? '?', message: load.error.message })
+      ? t(/^ImportError\b/.test(load.error.message) ? 'load.import' : 'load.error', {
+          line: load.error.line ?? '?',
+          message: load.error.message,
+        })
       : null;
   if (loadNote) {
     report.message = `${loadNote} ${t('load.declarations')}`;
     if (clock.over) return notRun(t('deadline.not_run', { s: seconds }));
     load = await loadBilled(prepared.declarations);
+    // A declaration that fails in turn (an import of a module the runtime lacks) is left out, and the
+    // rest loaded again, a few times at most: the functions that do not need it are still graded.
+    for (let declarations = prepared.declarations, tries = 0; tries < 3 && load.ok && load.error?.line; tries++) {
+      const fewer = prepared.withoutLine?.(declarations, load.error.line);
+      if (!fewer || fewer === declarations) break;
+      declarations = fewer;
+      load = await loadBilled(declarations);
+    }
     if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
   }
 
@@ -379,7 +390,8 @@ function makeContext({
             }),
           }),
         );
-      if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
+      if (res.kind === 'missing')
+        fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load', { note: loadNote })));
       const where = res.line ? t('error.where', { line: res.line }) : '';
       const why = explainError(res, source, track);
       const cause = why && t(why.key, why.params);

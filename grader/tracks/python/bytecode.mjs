@@ -12,11 +12,26 @@ import { basename } from 'node:path';
 const PACKAGE = '@pybricks/mpy-cross-v6';
 const require = createRequire(import.meta.url);
 
+let queue = Promise.resolve();
+
 /** Python source → Promise<Uint8Array> of its .mpy; `name` (the file's name) is what frames and errors carry. */
 export function compilePython(name, source) {
+  // one compile at a time: each instance of the glue holds process-wide handlers while it runs
+  const done = queue.then(() => compileOne(name, source));
+  queue = done.catch(() => {});
+  return done;
+}
+
+function compileOne(name, source) {
   const MpyCross = require(`${PACKAGE}/build/mpy-cross-v6.js`);
   // The WebAssembly is handed in: the glue's own loader fetches, which Node refuses for a file path.
   const wasmBinary = readFileSync(require.resolve(`${PACKAGE}/build/mpy-cross-v6.wasm`));
+  // Emscripten's Node glue adds process-wide handlers per instance; those this compile added are
+  // removed when it ends (a dozen modules would otherwise pass Node's listener warning).
+  const events = ['uncaughtException', 'unhandledRejection'];
+  const before = events.map((e) => new Set(process.listeners(e)));
+  const tidy = () =>
+    events.forEach((e, i) => process.listeners(e).forEach((l) => before[i].has(l) || process.removeListener(e, l)));
   return new Promise((resolve, reject) => {
     MpyCross({
       arguments: [name],
@@ -25,6 +40,7 @@ export function compilePython(name, source) {
       print: () => {},
       printErr: () => {},
       callback: (status, mpy, out, err) => {
+        tidy();
         if (status === 0 && mpy?.length > 4 && mpy[0] === 0x4d && mpy[1] === 6) resolve(mpy);
         else
           reject(

@@ -217,11 +217,15 @@ def _build(B, struct):
 
     BIG = 2 ** 31
 
+    COMPLEX = ': complex numbers are not supported by this runtime (its arrays are float64, int64 or bool)'
+
     def operand(x, where):
         """(tag, value) for the bridge: 'a' handle, 'f' float, 'i' int, 'b' bool."""
         t = type(x)
         if t is ndarray:
             return 'a', x._h
+        if t is complex:
+            raise TypeError(where + COMPLEX)
         if t is bool:
             return 'b', x
         if _isinstance(x, float):
@@ -241,6 +245,8 @@ def _build(B, struct):
         return wrap(call('fromhex', operand_dtype(x, where), 0, _pack('<d', float(x)).hex()))
 
     def operand_dtype(x, where):
+        if type(x) is complex:
+            raise TypeError(where + COMPLEX)
         if type(x) is bool:
             return 'bool'
         if _isinstance(x, float):
@@ -1214,6 +1220,118 @@ def _build(B, struct):
     for n in ('sum', 'prod', 'mean', 'max', 'min', 'any', 'all', 'var', 'std'):
         names[n] = reducer(n)
     names['amax'] = names['max']
+
+    def isneginf(x, out=None):
+        unsupported('isneginf', out=out)
+        return names['logical_and'](names['isinf'](x), names['less'](x, 0))
+
+    def isposinf(x, out=None):
+        unsupported('isposinf', out=out)
+        return names['logical_and'](names['isinf'](x), names['greater'](x, 0))
+
+    class finfo:
+        """Machine limits of float64, the one float type here (np.float32 is float64 in this runtime)."""
+        def __init__(self, dtype=float):
+            name = dtype_name(dtype, 'finfo') or 'float64'
+            if name != 'float64':
+                raise ValueError('data type ' + name + ' not inexact')
+            self.dtype = names['dtype']('float64')
+            self.bits = 64
+            # built from powers of two: MicroPython's parser of decimal text rounds the extremes
+            self.eps = float64(2.0 ** -52)
+            self.epsneg = float64(2.0 ** -53)
+            self.max = float64((2.0 - 2.0 ** -52) * 2.0 ** 1023)
+            self.min = float64(-self.max)
+            self.tiny = self.smallest_normal = float64(2.0 ** -1022)
+            self.smallest_subnormal = float64(2.0 ** -1022 * 2.0 ** -52)
+            self.resolution = float64(1e-15)
+            self.precision = 15
+            self.machep = -52
+            self.negep = -53
+            self.nmant = 52
+            self.nexp = 11
+            self.maxexp = 1024
+            self.minexp = -1022
+            self.iexp = 11
+
+        def __repr__(self):
+            return 'finfo(resolution=1e-15, min=-1.7976931348623157e+308, max=1.7976931348623157e+308, dtype=float64)'
+
+        def __str__(self):
+            line = '-' * 63
+            return ('Machine parameters for float64\n' + line + '\n'
+                    'precision =  15   resolution = 1.0000000000000001e-15\n'
+                    'machep =    -52   eps =        2.2204460492503131e-16\n'
+                    'negep =     -53   epsneg =     1.1102230246251565e-16\n'
+                    'minexp =  -1022   tiny =       2.2250738585072014e-308\n'
+                    'maxexp =   1024   max =        1.7976931348623157e+308\n'
+                    'nexp =       11   min =        -max\n'
+                    'smallest_normal = 2.2250738585072014e-308   smallest_subnormal = 4.9406564584124654e-324\n' + line + '\n')
+
+    class iinfo:
+        """Limits of int64, the one integer type here."""
+        def __init__(self, int_type=int):
+            name = dtype_name(int_type, 'iinfo') or 'int64'
+            if name != 'int64':
+                raise ValueError("Invalid integer data type '" + ('f' if name == 'float64' else 'b') + "'.")
+            self.dtype = names['dtype']('int64')
+            self.bits = 64
+            self.kind = 'i'
+            self.min = -9223372036854775808
+            self.max = 9223372036854775807
+
+        def __repr__(self):
+            return 'iinfo(min=-9223372036854775808, max=9223372036854775807, dtype=int64)'
+
+        def __str__(self):
+            line = '-' * 63
+            return ('Machine parameters for int64\n' + line + '\nmin = -9223372036854775808\nmax = 9223372036854775807\n'
+                    + line + '\n')
+
+    # np.errstate / seterr / geterr: the settings are kept and given back as NumPy does; this engine
+    # never warns about a floating-point error (its results carry inf and nan as NumPy's do), so
+    # 'warn' prints nothing and 'raise' raises nothing.
+    ERR_KEYS = ('divide', 'over', 'under', 'invalid')
+    ERR_MODES = ('ignore', 'warn', 'raise', 'call', 'print', 'log')
+    err_state = {'divide': 'warn', 'over': 'warn', 'under': 'ignore', 'invalid': 'warn'}
+
+    def seterr(all=None, divide=None, over=None, under=None, invalid=None):
+        old = geterr()
+        for k, v in (('divide', divide), ('over', over), ('under', under), ('invalid', invalid)):
+            v = all if v is None else v
+            if v is None:
+                continue
+            if v not in ERR_MODES:
+                raise ValueError('invalid floating-point error mode ' + repr(v) + ' for ' + k + '; use one of ' + ', '.join(ERR_MODES))
+            err_state[k] = v
+        return old
+
+    def geterr():
+        return {k: err_state[k] for k in ERR_KEYS}
+
+    class errstate:
+        def __init__(self, call=None, **kwargs):
+            for k in kwargs:
+                if k != 'all' and k not in ERR_KEYS:
+                    raise TypeError("seterr() got an unexpected keyword argument '" + k + "'")
+            self.kwargs = kwargs
+            self.old = None
+
+        def __enter__(self):
+            self.old = seterr(**self.kwargs)
+
+        def __exit__(self, *exc):
+            seterr(**self.old)
+            return False
+
+        def __call__(self, f):
+            def wrapped(*args, **kwargs):
+                with self:
+                    return f(*args, **kwargs)
+            return wrapped
+
+    names.update({'isneginf': isneginf, 'isposinf': isposinf, 'finfo': finfo, 'iinfo': iinfo, 'errstate': errstate,
+                  'seterr': seterr, 'geterr': geterr})
     names['amin'] = names['min']
     for n in ('argmax', 'argmin'):
         names[n] = argfunc(n)
@@ -1229,7 +1347,7 @@ _INSTEAD = {
     'exp2': 'use np.power(2.0, x)', 'log2': 'use np.log(x) / np.log(2.0)', 'log10': 'use np.log(x) / np.log(10.0)',
     'fill_diagonal': 'use np.where(np.eye(n, dtype=bool), value, a)', 'diag': 'use np.eye(n) * v', 'trace': 'use np.sum(a * np.eye(n))',
     'set_printoptions': 'printing uses NumPy\'s defaults here', 'printoptions': 'printing uses NumPy\'s defaults here',
-    'seterr': 'not available', 'errstate': 'not available', 'float128': 'use np.float64',
+    'float128': 'use np.float64', 'complex64': 'this runtime has float64, int64 and bool', 'complex_': 'this runtime has float64, int64 and bool',
     'argwhere': 'use np.nonzero(a)', 'flip': 'use a[::-1]', 'roll': 'use np.concatenate of two slices',
     'isscalar': 'use np.ndim(x) == 0', 'moveaxis': 'use np.transpose(a, axes)',
     'count_nonzero': 'use np.sum(a != 0)', 'nansum': 'use np.sum(np.nan_to_num(a))',

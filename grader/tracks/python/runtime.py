@@ -327,9 +327,13 @@ def install(B, limits, stdlib):
             text = str(e)
         except BaseException:
             return 'an exception that cannot be printed'
-        if name == 'TypeError' and text.startswith('unsupported types for __') and text.endswith("'ndarray'"):
+        comparison = text.startswith(('unsupported types for __lt__', 'unsupported types for __le__',
+                                      'unsupported types for __gt__', 'unsupported types for __ge__'))
+        if name == 'TypeError' and text.startswith('unsupported types for __') and "'complex'" in text:
+            text += ' (complex numbers are not supported by this runtime: its arrays are float64, int64 or bool)'
+        elif name == 'TypeError' and comparison and text.endswith("'ndarray'"):
             text += HINT
-        elif name == 'TypeError' and text.startswith('unsupported types for __') and text.endswith(("'float64'", "'int64'")):
+        elif name == 'TypeError' and comparison and text.endswith(("'float64'", "'int64'")):
             text += SCALAR_HINT
         elif name == 'ValueError' and text.startswith('unknown format code') and text.endswith(("'float64'", "'int64'")):
             text += FORMAT_HINT

@@ -417,11 +417,26 @@ export function prepareSource(source) {
     ok: true,
     source,
     declarations: units.join(''),
+    withoutLine,
     aliases: {},
     names: [...names],
     members,
     reads: functionReads(sts, lines, source),
   };
+}
+
+/**
+ * `text` with the top-level statement that holds line `line` blanked in place (lines kept), or null if
+ * no statement holds it: the grader leaves out a declaration that failed (grade.mjs).
+ */
+export function withoutLine(text, line) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  const at = starts[line - 1];
+  if (at === undefined) return null;
+  const st = statements(logicalLines(text)).find((x) => x.start <= (starts[line] ?? text.length) - 1 && x.end >= at);
+  if (!st) return null;
+  return text.slice(0, st.start) + text.slice(st.start, st.end).replace(/[^\r\n]/g, ' ') + text.slice(st.end);
 }
 
 /** The module's tokens for the grader's reading of a syntax error (core/syntax.mjs): [{ value, offset, op }]. */
