@@ -39,7 +39,9 @@ function numpyOutput() {
 async function trackOutput() {
   const sandbox = await NodeSandbox.create({ track: TRACKS.python });
   try {
-    const load = await sandbox.load(`ATTNLAB_TRACK = True\n${readFileSync(CORPUS, 'utf8')}`, {
+    // prepared as the grader prepares a submission (the track's rewrite of CPython-only syntax included)
+    const source = TRACKS.python.prepareSource(`ATTNLAB_TRACK = True\n${readFileSync(CORPUS, 'utf8')}`).source;
+    const load = await sandbox.load(source, {
       functions: ['run_case'],
       timeoutMs: 30000,
     });

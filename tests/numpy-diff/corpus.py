@@ -1529,6 +1529,347 @@ def dataclass_unknown_keyword():
     CorpusConfig(2, heads=3)
 
 
+# ---------------------------------------------------------------- the standard library NumPy code imports
+
+@case
+def std_logging():
+    import logging
+    import sys
+    log = logging.getLogger('corpus.attn')
+    h = logging.StreamHandler(sys.stdout)
+    h.setFormatter(logging.Formatter('%(levelname)s %(name)s: %(message)s'))
+    log.addHandler(h)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    log.info('T=%d d=%d', 4, 8)
+    log.debug('not shown')
+    log.warning('scores %s', np.array([1.0, 2.0]))
+    print(log.getEffectiveLevel(), logging.getLevelName(logging.WARNING), logging.getLevelName(10), log.isEnabledFor(logging.DEBUG))
+    child = logging.getLogger('corpus.attn.head')
+    print(child.parent is log, child.getEffectiveLevel())
+    log.removeHandler(h)
+
+
+@case
+def std_logging_levels():
+    import logging
+    print(logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR, logging.CRITICAL)
+    logging.getLogger('corpus.x').setLevel('ERROR')
+    print(logging.getLogger('corpus.x').level)
+
+
+@case
+def std_functools():
+    import functools
+    print(functools.reduce(lambda a, b: a * b, [1, 2, 3, 4]), functools.reduce(lambda a, b: a + b, [], 10))
+    add3 = functools.partial(lambda a, b, c: a + b + c, 1, c=3)
+    print(add3(2))
+
+    @functools.lru_cache(maxsize=None)
+    def fib(n):
+        return n if n < 2 else fib(n - 1) + fib(n - 2)
+    print(fib(30))
+
+    @functools.wraps(fib)
+    def wrapper(*a):
+        return fib(*a)
+    print(wrapper(10))
+    print(sorted([3, 1, 2], key=functools.cmp_to_key(lambda a, b: b - a)))
+
+    class Lazy:
+        @functools.cached_property
+        def value(self):
+            print('computed')
+            return 42
+    z = Lazy()
+    print(z.value, z.value)
+
+
+@case
+def std_functools_empty_reduce():
+    import functools
+    functools.reduce(lambda a, b: a + b, [])
+
+
+@case
+def std_itertools():
+    import itertools
+    print(list(itertools.product([0, 1], repeat=2)))
+    print(list(itertools.combinations('abc', 2)), list(itertools.permutations([1, 2, 3], 2)))
+    print(list(itertools.islice(itertools.count(5, 2), 3)), list(itertools.accumulate([1, 2, 3, 4])))
+    print(list(itertools.chain([1], (2, 3))), list(itertools.chain.from_iterable([[1, 2], [3]])))
+    print([(k, list(g)) for k, g in itertools.groupby('aabbbc')])
+    print(list(itertools.zip_longest([1, 2, 3], 'ab', fillvalue='-')), list(itertools.pairwise([1, 2, 3])))
+    print(list(itertools.combinations_with_replacement([1, 2], 2)), list(itertools.starmap(pow, [(2, 3), (3, 2)])))
+    print(list(itertools.takewhile(lambda x: x < 3, [1, 2, 3, 1])), list(itertools.dropwhile(lambda x: x < 3, [1, 2, 3, 1])))
+    print(list(itertools.repeat('x', 3)), list(itertools.compress('abcd', [1, 0, 1, 0])))
+
+
+@case
+def std_collections():
+    from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
+    c = Counter('abracadabra')
+    print(c.most_common(3), c['z'], sum(c.values()))
+    d = defaultdict(list)
+    for k, v in [('a', 1), ('b', 2), ('a', 3)]:
+        d[k].append(v)
+    print(sorted(d.items()), d['q'], len(d))
+    q = deque([1, 2, 3], 3)
+    q.append(4)
+    print(list(q), q.popleft())
+    Point = namedtuple('Point', ['x', 'y'])
+    p = Point(1, y=2)
+    print(p, p.x + p.y, p._asdict()['y'])
+    o = OrderedDict()
+    o['b'] = 1
+    o['a'] = 2
+    print(list(o.keys()))
+
+
+@case
+def std_abc():
+    from abc import ABC, abstractmethod
+
+    class Layer(ABC):
+        @abstractmethod
+        def forward(self, x):
+            ...
+
+        @abstractmethod
+        def params(self):
+            ...
+
+        def describe(self):
+            return type(self).__name__
+
+    class Linear(Layer):
+        def forward(self, x):
+            return x * 2
+
+        def params(self):
+            return 1
+
+    print(Linear().forward(np.array([1.0, 2.0])), Linear().describe())
+    try:
+        Layer()
+    except TypeError as e:
+        print(e)
+
+
+@case
+def std_abc_one_method_left():
+    from abc import ABC, abstractmethod
+
+    class Base(ABC):
+        @abstractmethod
+        def go(self):
+            ...
+
+        @abstractmethod
+        def stop(self):
+            ...
+
+    class Half(Base):
+        def go(self):
+            return 1
+    Half()
+
+
+@case
+def std_metaclass_abcmeta():
+    from abc import ABCMeta, abstractmethod
+
+    class Module(metaclass=ABCMeta):
+        @abstractmethod
+        def __call__(self, x):
+            ...
+
+    class Relu(Module):
+        def __call__(self, x):
+            return np.maximum(x, 0)
+    print(Relu()(np.array([-1.0, 2.0])))
+    try:
+        Module()
+    except TypeError as e:
+        print(e)
+
+
+@case
+def std_enum():
+    from enum import Enum, IntEnum, auto
+
+    class Mode(Enum):
+        TRAIN = auto()
+        EVAL = auto()
+
+    class Head(IntEnum):
+        Q = 0
+        K = 1
+        V = 2
+    print(Mode.TRAIN, Mode.EVAL.name, Mode.EVAL.value, Mode(1) is Mode.TRAIN, repr(Mode.EVAL))
+    print(Head.K + 1, Head.V == 2, int(Head.Q), Head(2).name)
+    print([m.name for m in Mode.__members__.values()])
+
+
+@case
+def std_enum_bad_value():
+    from enum import Enum
+
+    class Color(Enum):
+        RED = 1
+    Color(5)
+
+
+@case
+def std_sys_os():
+    import os
+    import sys
+    print(sys.version_info >= (3, 8), sys.version_info[0], sys.maxsize == 2 ** 63 - 1, sys.float_info.epsilon)
+    sys.stdout.write('to stdout\n')
+    print(os.path.join('data', 'x.npy'), os.path.basename('/a/b.txt'), os.path.dirname('/a/b.txt'))
+    print(os.path.splitext('model.tar.gz'), os.path.split('a/b/c'), os.path.normpath('a/./b/../c'), os.sep)
+    print(os.environ.get('ATTNLAB_CORPUS_UNSET', 'unset'), os.getenv('ATTNLAB_CORPUS_UNSET'))
+
+
+@case
+def std_uuid():
+    import uuid
+    u = uuid.uuid4()
+    print(len(str(u)), u.version, str(u)[14], str(u).count('-'), uuid.UUID(str(u)) == u)
+    v = uuid.UUID('12345678123456781234567812345678')
+    print(v, repr(v), v.hex, v.int % 1000, v.fields[0])
+    print(uuid.NAMESPACE_DNS)
+
+
+@case
+def std_copy_random():
+    import copy
+    import random
+    a = [[1, 2], [3]]
+    b = copy.deepcopy(a)
+    b[0].append(9)
+    c = copy.copy(a)
+    c.append(0)
+    print(a, b, c)
+    arr = np.array([1.0, 2.0])
+    arr2 = copy.deepcopy(arr)
+    arr2[0] = 5.0
+    print(arr, arr2)
+    random.seed(3)
+    xs = [random.random() for _ in range(5)]
+    print(all(0 <= x < 1 for x in xs), 0 <= random.randint(1, 6) - 1 < 6, sorted(random.sample(range(10), 3)) != [])
+    deck = list(range(8))
+    random.shuffle(deck)
+    print(sorted(deck))
+
+
+@dataclass(frozen=True)
+class FrozenCfg:
+    d_model: int = 8
+    heads: int = 2
+    tags: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.d_model % self.heads:
+            raise ValueError('d_model must divide by heads')
+
+
+@case
+def std_dataclass_frozen_postinit():
+    from dataclasses import fields, asdict, replace
+    Cfg = FrozenCfg
+    c = Cfg(16)
+    print(c, [x.name for x in fields(c)], asdict(c)['heads'], replace(c, heads=4).heads)
+    try:
+        c.heads = 3
+    except Exception as e:
+        print(type(e).__name__)
+    try:
+        Cfg(7)
+    except ValueError as e:
+        print(e)
+
+
+# ---------------------------------------------------------------- CPython syntax MicroPython lacks
+
+@case
+def syntax_star_displays():
+    shape = (2, 3, 4)
+    x = np.zeros((*shape[:-1], 5))
+    lead, rest = [1, 2], (3,)
+    print(x.shape, [*lead, *rest], (*lead, 9), {*lead, 5} == {1, 2, 5})
+    merged = {**{'a': 1}, 'b': 2, **{'a': 3}}
+    print(sorted(merged.items()))
+    params = [
+        *lead,   # the lead dims
+        *rest,
+    ]
+    print(params)
+
+
+@case
+def syntax_star_return():
+    def split_last(s):
+        *lead, d = s
+        return *lead, d * 2
+    print(split_last((2, 3, 4)))
+
+
+@case
+def syntax_generic_subscript():
+    from typing import Generic, TypeVar
+    T = TypeVar('T')
+
+    class Box(Generic[T]):
+        def __init__(self, v):
+            self.v = v
+
+    class IntBox(Box[int]):
+        pass
+    Alias = Box[float]
+    print(Alias(1.5).v, IntBox(3).v, Box[int](4).v)
+
+
+# ---------------------------------------------------------------- NumPy names added for real code
+
+@case
+def np_isneginf_isposinf():
+    x = np.array([-np.inf, -1.0, 0.0, np.inf, np.nan])
+    print(np.isneginf(x), np.isposinf(x), np.isneginf(-np.inf), np.isposinf(2.0))
+
+
+@case
+def np_finfo_iinfo():
+    print(np.finfo(np.float64).eps, np.finfo(float).max, np.finfo(np.float64).min, np.finfo(np.float64).tiny)
+    print(np.finfo(np.float64).bits, np.finfo(np.float64).dtype, np.iinfo(np.int64).max, np.iinfo(int).min)
+    print(repr(np.finfo(np.float64)))
+    print(np.iinfo(np.int64))
+    mask = np.array([True, False])
+    print(np.where(mask, 1.0, np.finfo(np.float64).min))
+
+
+@case
+def np_iinfo_of_float():
+    np.iinfo(np.float64)
+
+
+@case
+def np_errstate():
+    with np.errstate(divide='ignore', invalid='ignore'):
+        print(np.array([1.0, 0.0]) / np.array([0.0, 0.0]))
+        print(np.geterr()['divide'], np.geterr()['invalid'])
+    print(np.geterr()['divide'], np.geterr()['under'])
+    old = np.seterr(all='ignore')
+    print(np.geterr()['over'], old['over'])
+    np.seterr(**old)
+    print(np.geterr()['over'])
+
+    @np.errstate(over='ignore')
+    def big():
+        return np.exp(np.array([1000.0]))
+    print(big())
+
+
 # ---------------------------------------------------------------- the driver
 
 def error_kind(e):

@@ -86,14 +86,22 @@ def install(B, limits, stdlib):
     MISSING = Stub()
 
     class Field:
-        def __init__(self, default, default_factory):
+        def __init__(self, default, default_factory, name=None):
             self.default = default
             self.default_factory = default_factory
+            self.name = name
+            self.type = None  # MicroPython keeps no annotations
+
+        def __repr__(self):
+            return 'Field(name=' + repr(self.name) + ')'
 
     def field(default=MISSING, default_factory=None, **options):
         return Field(default, default_factory)
 
-    def make_dataclass(cls):
+    class FrozenInstanceError(AttributeError):
+        pass
+
+    def make_dataclass(cls, frozen=False):
         attrs = cls.__dict__
         names = state['fields'].get(cls.__name__)
         if names is None:
@@ -103,6 +111,7 @@ def install(B, limits, stdlib):
             if n in attrs:
                 defaults[n] = attrs[n]
         title = cls.__name__ + '.__init__()'
+        put = object.__setattr__ if frozen else setattr
 
         def __init__(self, *args, **kwargs):
             if len(args) > len(names):
@@ -125,7 +134,7 @@ def install(B, limits, stdlib):
                             v = v.default
                 else:
                     raise TypeError(title + " missing 1 required positional argument: '" + n + "'")
-                setattr(self, n, v)
+                put(self, n, v)
             for k in kwargs:
                 raise TypeError(title + " got an unexpected keyword argument '" + k + "'")
             post = getattr(self, '__post_init__', None)
@@ -146,30 +155,88 @@ def install(B, limits, stdlib):
         cls.__init__ = __init__
         cls.__repr__ = __repr__
         cls.__eq__ = __eq__
+        infos = []
+        for n in names:
+            d = defaults.get(n, MISSING)
+            info = Field(d.default, d.default_factory, n) if isinstance(d, Field) else Field(d, None, n)
+            infos.append(info)
+        cls.__dataclass_fields__ = infos
+        if frozen:
+            def __setattr__(self, name, value):
+                raise FrozenInstanceError("cannot assign to field '" + name + "'")
+
+            def __hash__(self):
+                return hash(tuple(getattr(self, n) for n in names))
+            cls.__setattr__ = __setattr__
+            cls.__hash__ = __hash__
         return cls
 
-    def dataclass(cls=None, **options):
-        return make_dataclass(cls) if cls is not None else make_dataclass
+    def dataclass(cls=None, frozen=False, **options):
+        if cls is not None:
+            return make_dataclass(cls, frozen)
+        return lambda c: make_dataclass(c, frozen)
+
+    def is_dataclass(obj):
+        return hasattr(obj, '__dataclass_fields__')
+
+    def fields(obj):
+        if not is_dataclass(obj):
+            raise TypeError('must be called with a dataclass type or instance')
+        return tuple(obj.__dataclass_fields__)
+
+    def asdict(obj, dict_factory=dict):
+        def conv(v):
+            if is_dataclass(v) and not isinstance(v, type):
+                return dict_factory([(f.name, conv(getattr(v, f.name))) for f in fields(v)])
+            if isinstance(v, (list, tuple)):
+                return type(v)(conv(x) for x in v)
+            if isinstance(v, dict):
+                return {conv(k): conv(x) for k, x in v.items()}
+            return v
+        if not is_dataclass(obj) or isinstance(obj, type):
+            raise TypeError('asdict() should be called on dataclass instances')
+        return conv(obj)
+
+    def astuple(obj):
+        return tuple(getattr(obj, f.name) for f in fields(obj))
+
+    def replace(obj, **changes):
+        for f in fields(obj):
+            if f.name not in changes:
+                changes[f.name] = getattr(obj, f.name)
+        return type(obj)(**changes)
 
     class Dataclasses:
         def __init__(self):
             self.dataclass = dataclass
             self.field = field
+            self.fields = fields
+            self.asdict = asdict
+            self.astuple = astuple
+            self.replace = replace
+            self.is_dataclass = is_dataclass
+            self.FrozenInstanceError = FrozenInstanceError
+            self.MISSING = MISSING
+            self.Field = Field
 
         def __getattr__(self, name):
-            raise AttributeError('dataclasses.' + name + ' is not available here; it has dataclass and field')
+            raise AttributeError('dataclasses.' + name + ' is not available here; it has dataclass, field, fields, asdict, astuple, replace and is_dataclass')
 
     KEYWORDS = ('def', 'class', 'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'return', 'pass', 'lambda')
 
-    def dataclass_fields(source):
-        """{class name: [field, …]} of the classes decorated with @dataclass, in the order of their body."""
+    def dataclass_fields(source, everywhere=False):
+        """{class name: [field, …]} of the classes decorated with @dataclass (every class if `everywhere`: an
+        Enum's members), in the order of their body: MicroPython's class dict keeps no order."""
         out = {}
         lines = source.split('\n')
         i = 0
         while i < len(lines):
-            if not lines[i].strip().startswith(('@dataclass', '@dataclasses.dataclass')):
+            head = lines[i].strip()
+            if not (head.startswith(('@dataclass', '@dataclasses.dataclass')) or everywhere and head.startswith('class ')):
                 i += 1
                 continue
+            if head.startswith('class '):
+                i -= 1
             j = i + 1
             while j < len(lines) and lines[j].strip().startswith('@'):
                 j += 1
@@ -188,11 +255,13 @@ def install(B, limits, stdlib):
                         break
                     indent = at if indent is None else indent
                     colon = body.find(':')
+                    if everywhere and (colon < 0 or body.find('=') >= 0 and body.find('=') < colon):
+                        colon = body.find('=')
                     word = body[:colon].strip() if at == indent and colon > 0 else ''
                     if word and word not in KEYWORDS and all(c.isalpha() or c.isdigit() or c == '_' for c in word) and not word[0].isdigit():
                         fields.append(word)
                 out[name] = fields
-            i = j
+            i = j + 1
         return out
 
     class Clock:
@@ -295,7 +364,7 @@ def install(B, limits, stdlib):
     for n in ('exec', 'eval', 'compile'):
         setattr(builtins, n, blocked(n, RuntimeError, 'write the code itself'))
 
-    state = {'globals': {'__name__': '__main__'}, 'fields': {}}
+    state = {'globals': {'__name__': '__main__'}, 'fields': {}, 'order': {}}
 
     # ---- exceptions
 
@@ -509,16 +578,20 @@ def install(B, limits, stdlib):
         enum = allowed['enum']
         for v in list(g.values()):
             if isinstance(v, type) and v is not enum.Enum and issubclass(v, enum.Enum):
-                enum._finish(v)
+                finish_enum(v)
+
+    def finish_enum(cls):
+        return module('enum')._finish(cls, state['order'].get(cls.__name__))
 
     HELPERS = {'__attnlab_display__': display, '__attnlab_metabase__': metabase,
-               '__attnlab_generic__': Subscripted, '__attnlab_enum__': lambda cls: module('enum')._finish(cls)}
+               '__attnlab_generic__': Subscripted, '__attnlab_enum__': finish_enum}
 
     def load(source, wanted):
         g = {'__name__': '__main__'}
         g.update(HELPERS)
         state['globals'] = g
         state['fields'] = dataclass_fields(source) if 'dataclass' in source else {}
+        state['order'] = dataclass_fields(source, True) if 'Enum' in source or 'Flag' in source else {}
         try:
             code = compile_source(source, FILE, 'exec')
         except SyntaxError as e:  # IndentationError too

@@ -1,7 +1,34 @@
 # collections for the Python track: MicroPython's own deque, OrderedDict and namedtuple, with
 # defaultdict, Counter and ChainMap written here. MicroPython's plain dict does not keep insertion
 # order (CPython's does), so defaultdict and Counter are built on its OrderedDict, which does.
-from _mp_collections import OrderedDict, deque, namedtuple
+from _mp_collections import OrderedDict, deque
+from _mp_collections import namedtuple as _namedtuple
+
+
+def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    """MicroPython's namedtuple with CPython's _fields, _asdict, _replace and _make."""
+    if isinstance(field_names, str):
+        field_names = field_names.replace(',', ' ').split()
+    fields = tuple(field_names)
+    if defaults:
+        raise TypeError('namedtuple(defaults=...) is not supported by this runtime; give every field when you make one')
+
+    class Named(_namedtuple(typename, fields)):
+        _fields = fields
+
+        def _asdict(self):
+            return OrderedDict(zip(fields, self))
+
+        def _replace(self, **kwargs):
+            return type(self)(*[kwargs.pop(f, v) for f, v in zip(fields, self)])
+
+        @classmethod
+        def _make(cls, iterable):
+            return cls(*iterable)
+
+        def __repr__(self):
+            return typename + '(' + ', '.join(f + '=' + repr(v) for f, v in zip(fields, self)) + ')'
+    return Named
 
 
 class defaultdict(OrderedDict):
@@ -63,7 +90,9 @@ class Counter(OrderedDict):
             self[k] = self[k] - v
 
     def most_common(self, n=None):
-        items = sorted(self.items(), key=lambda kv: -kv[1])
+        # ties in insertion order, as CPython's stable sort gives them (MicroPython's sort is not stable)
+        ranked = sorted(enumerate(self.items()), key=lambda p: (-p[1][1], p[0]))
+        items = [kv for _, kv in ranked]
         return items if n is None else items[:n]
 
     def elements(self):

@@ -5,6 +5,8 @@
 # lists them; iterating over the class itself (`for c in X`) or subscripting it (`X['A']`) needs a
 # metaclass: write `for c in X.__members__.values()` and `X.__members__['A']`.
 
+from _mp_collections import OrderedDict
+
 _auto_next = [0]
 
 
@@ -148,15 +150,17 @@ class IntFlag(Flag):
         return hash(self._value_)
 
 
-def _finish(cls):
-    """Turns a class's plain attributes into its members (called once the class statement ran)."""
+def _finish(cls, order=None):
+    """Turns a class's plain attributes into its members (called once the class statement ran), in the
+    order of the class body (`order`, read from the source: MicroPython's class dict keeps none)."""
     if '_value2member_' in cls.__dict__:
         return cls
     items = [(k, v) for k, v in cls.__dict__.items() if _is_member_value(k, v)]
-    # MicroPython's class dict is not ordered: autos by creation order, the rest as found
-    items.sort(key=lambda kv: kv[1].order if isinstance(kv[1], auto) else 0)
+    rank = {k: i for i, k in enumerate(order or ())}
+    items = [kv for _, kv in sorted(enumerate(items), key=lambda p: (rank.get(p[1][0], len(rank)),
+                                                                       p[1][1].order if isinstance(p[1][1], auto) else 0, p[0]))]
     members = []
-    by_name = {}
+    by_name = OrderedDict()
     values = []
     for k, v in items:
         if isinstance(v, auto):

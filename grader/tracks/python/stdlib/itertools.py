@@ -112,10 +112,12 @@ def groupby(iterable, key=None):
 
 
 def islice(iterable, *args):
-    s = slice(*args)
-    start = s.start or 0
-    stop = s.stop
-    step = s.step or 1
+    if len(args) == 1:
+        start, stop, step = 0, args[0], 1
+    elif 2 <= len(args) <= 3:
+        start, stop, step = args[0] or 0, args[1], (args[2] if len(args) == 3 else 1) or 1
+    else:
+        raise TypeError('islice expected 2 to 4 arguments, got ' + str(len(args) + 1))
     if start < 0 or (stop is not None and stop < 0) or step <= 0:
         raise ValueError('Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.')
     nxt = start
