@@ -9,16 +9,20 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VK_ICD_FILENAMES = process.env.VK_ICD_FILENAMES || '/usr/lib/chromium/vk_swiftshader_icd.json';
 
-/** `node grader/cli.mjs ...args` in the tree at `root` → spawnSync's { status, stdout, stderr }. */
-export function cliIn(root, ...args) {
+/** `node grader/cli.mjs ...args` in the tree at `root` → spawnSync's { status, stdout, stderr }; `env`: variables added. */
+function run(root, env, args) {
   return spawnSync(process.execPath, [join(root, 'grader', 'cli.mjs'), ...args], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, VK_ICD_FILENAMES, NO_COLOR: '1' },
+    env: { ...process.env, VK_ICD_FILENAMES, NO_COLOR: '1', ...env },
   });
 }
+export const cliIn = (root, ...args) => run(root, {}, args);
 
 /** `node grader/cli.mjs ...args` in this tree. */
-export const cli = (...args) => cliIn(ROOT, ...args);
+export const cli = (...args) => run(ROOT, {}, args);
+
+/** The same with environment variables added (ATTNLAB_ISOLATION=off). */
+export const cliEnv = (env, ...args) => run(ROOT, env, args);
 
 export { treeRss } from '../../tools/lib/proc.mjs';

@@ -56,7 +56,10 @@ export function kernelLimits(memoryMb) {
 }
 const DATA_BASE_MB = 512;
 const TMPFS_BYTES = 2 ** 20;
-const NOBODY = '65534';
+const NOBODY = 65534;
+// Run as root, bwrap itself starts as nobody: the sandbox's uid then maps to a uid other than root's
+// outside, whose tasks the kernel counts (root's are never held to RLIMIT_NPROC).
+const AS = process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
 
 const onPath = (name) =>
   [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin']
@@ -99,9 +102,9 @@ export function isolatedArgv(command, { limits, files = [], infoFd = null }) {
     '--unshare-all',
     '--unshare-user',
     '--uid',
-    NOBODY,
+    String(NOBODY),
     '--gid',
-    NOBODY,
+    String(NOBODY),
     '--die-with-parent',
     '--new-session',
     '--clearenv',
@@ -138,8 +141,11 @@ export function isolation() {
   if (process.env.ATTNLAB_ISOLATION === 'off') return (probed = { on: false, reason: 'ATTNLAB_ISOLATION=off' });
   try {
     const { node } = wrapperTools();
-    const [file, ...args] = isolatedArgv([node, '--version'], { limits: kernelLimits(LIMITS.memoryMb) });
-    const r = spawnSync(file, args, { encoding: 'utf8', env: {}, timeout: 10000 });
+    const [file, ...args] = isolatedArgv([node, '--version'], {
+      limits: kernelLimits(LIMITS.memoryMb),
+      files: [CHILD],
+    });
+    const r = spawnSync(file, args, { encoding: 'utf8', env: {}, timeout: 10000, ...AS });
     if (r.status === 0 && r.stdout.trim() === process.version) return (probed = { on: true, mechanism: 'bubblewrap' });
     const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n')[0];
     return (probed = { on: false, reason: why.slice(0, 300) });
@@ -149,10 +155,9 @@ export function isolation() {
 }
 
 /** Node's flags for a sandbox child (before the script): the permission model (reads only `script`), the V8 heap cap. */
-export function nodeFlags(memoryMb, script = CHILD) {
+function nodeFlags(memoryMb, script, permission) {
   return [
-    PERMISSION,
-    `--allow-fs-read=${script}`,
+    ...(permission ? [PERMISSION, `--allow-fs-read=${script}`] : []),
     '--no-warnings',
     `--max-old-space-size=${memoryMb}`,
     '--max-semi-space-size=16',
@@ -165,19 +170,18 @@ const INFO = Symbol('bwrap info');
 const INFO_FD = 4;
 
 /**
- * A new child: an empty environment, nodeFlags, and where isolation() is on, the OS boundary around
- * it. Its stdio: 0 frames in, 2 stderr, 3 frames out (child.mjs); under bwrap also 4, bwrap's info.
+ * A new child: an empty environment, Node's flags (the permission model, the V8 heap cap), and where
+ * isolation() is on, the OS boundary around it. Its stdio: 0 frames in, 2 stderr, 3 frames out
+ * (child.mjs); under bwrap also 4, bwrap's info. The options are the isolation tests' (a probe
+ * inside the same boundary): `script` instead of child.mjs, `permission: false` to meet the kernel's
+ * limits rather than Node's, other kernel `limits`.
  */
-export function spawnChild(memoryMb) {
+export function spawnChild(memoryMb, { script = CHILD, permission = true, limits = kernelLimits(memoryMb) } = {}) {
   const opts = { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true };
-  if (!isolation().on) return spawn(process.execPath, [...nodeFlags(memoryMb), CHILD], opts);
-  const { node } = wrapperTools();
-  const [file, ...args] = isolatedArgv([node, ...nodeFlags(memoryMb), CHILD], {
-    limits: kernelLimits(memoryMb),
-    files: [CHILD],
-    infoFd: INFO_FD,
-  });
-  const proc = spawn(file, args, { ...opts, stdio: [...opts.stdio, 'pipe'] });
+  const command = [...nodeFlags(memoryMb, script, permission), script];
+  if (!isolation().on) return spawn(process.execPath, command, opts);
+  const [file, ...args] = isolatedArgv([wrapperTools().node, ...command], { limits, files: [script], infoFd: INFO_FD });
+  const proc = spawn(file, args, { ...opts, stdio: [...opts.stdio, 'pipe'], ...AS });
   proc[INFO] = readInfo(proc.stdio[INFO_FD]);
   return proc;
 }
