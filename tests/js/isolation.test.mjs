@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exitOf, isolation, kernelLimits, nodePid, spawnChild } from '../../grader/hosts/node/spawn.mjs';
+import { exitOf, isolation, kernelLimits, spawnChild } from '../../grader/hosts/node/spawn.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
 import { cliEnv } from './cli.mjs';
 
