@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOf, isolation, kernelLimits, spawnChild } from '../../grader/hosts/node/spawn.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
-import { cliEnv } from './cli.mjs';
+import { cliWith } from './cli.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PROBE = fileURLToPath(new URL('../fixtures/isolation/probe.mjs', import.meta.url));
@@ -263,25 +263,25 @@ test(
 test('without namespaces (ATTNLAB_ISOLATION=off): the plain child grades, --verbose says so, --require-isolation refuses with exit 2, run.json records it', async () => {
   const off = { ATTNLAB_ISOLATION: 'off' };
   const solution = join(ROOT, 'exercises', 'sdpa', 'solution.js');
-  let r = cliEnv(off, 'grade', solution, '--verbose', '--lang', 'en');
+  let r = cliWith({ env: off }, 'grade', solution, '--verbose', '--lang', 'en');
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stderr,
     /sandbox without OS isolation \(ATTNLAB_ISOLATION=off\): student code runs in a plain child process/,
   );
-  r = cliEnv(off, 'grade', solution, '--require-isolation', '--lang', 'en');
+  r = cliWith({ env: off }, 'grade', solution, '--require-isolation', '--lang', 'en');
   assert.equal(r.status, 2);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /--require-isolation refuses to grade without it/);
-  r = cliEnv(off, 'grade', solution, '--require-isolation');
+  r = cliWith({ env: off }, 'grade', solution, '--require-isolation');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /с --require-isolation проверка без изоляции не запускается/);
   const dir = mkdtempSync(join(tmpdir(), 'attnlab-iso-batch-'));
   copyFileSync(solution, join(dir, 'alice.js'));
-  r = cliEnv(off, 'grade-batch', dir, '--exercise', 'sdpa', '--out', join(dir, 'out'), '--require-isolation');
+  r = cliWith({ env: off }, 'grade-batch', dir, '--exercise', 'sdpa', '--out', join(dir, 'out'), '--require-isolation');
   assert.equal(r.status, 2);
   assert.equal(existsSync(join(dir, 'out', 'run.json')), false);
-  r = cliEnv(off, 'grade-batch', dir, '--exercise', 'sdpa', '--out', join(dir, 'out'), '--lang', 'en');
+  r = cliWith({ env: off }, 'grade-batch', dir, '--exercise', 'sdpa', '--out', join(dir, 'out'), '--lang', 'en');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /sandbox without OS isolation/);
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'out', 'run.json'), 'utf8')).isolation, {
@@ -289,10 +289,20 @@ test('without namespaces (ATTNLAB_ISOLATION=off): the plain child grades, --verb
     reason: 'ATTNLAB_ISOLATION=off',
   });
   if (!iso.on) return;
-  r = cliEnv({}, 'grade', solution, '--verbose', '--require-isolation', '--lang', 'en');
+  r = cliWith({}, 'grade', solution, '--verbose', '--require-isolation', '--lang', 'en');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /sandbox: bubblewrap/);
-  r = cliEnv({}, 'grade-batch', dir, '--exercise', 'sdpa', '--out', join(dir, 'out'), '--force', '--require-isolation');
+  r = cliWith(
+    {},
+    'grade-batch',
+    dir,
+    '--exercise',
+    'sdpa',
+    '--out',
+    join(dir, 'out'),
+    '--force',
+    '--require-isolation',
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'out', 'run.json'), 'utf8')).isolation, {
     on: true,

@@ -1,7 +1,9 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
 // own (./child.mjs), one per submission, never reused for another.
 // - process: an empty environment, the permission model (reads only child.mjs; no writes, no child
-//   processes, no workers), a V8 heap cap. A fatal V8 error, an OOM abort or a signal ends only the
+//   processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
+//   ./spawn.mjs (bubblewrap's namespaces, kernel limits): signals and /proc reads go to the Node
+//   process inside (nodePid), not to bwrap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
 //   child that loads the submission again with the same budget as the first load.
 // - time: a request's `timeoutMs` is CPU time of the child's main thread, where the student's code

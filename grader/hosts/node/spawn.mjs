@@ -14,7 +14,7 @@
 // or with ATTNLAB_ISOLATION=off, the child is the plain process (the permission model and the
 // sandbox's own limits only) and `isolation()` says why.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,12 +67,45 @@ const onPath = (name) =>
     .map((d) => join(d, name))
     .find((f) => existsSync(f)) ?? null;
 
-/** A binary and the shared libraries it loads (ldd), as absolute paths to bind read-only. */
-function withLibraries(binary) {
-  const r = spawnSync('ldd', [binary], { encoding: 'utf8', env: {}, timeout: 5000 });
-  if (r.status !== 0) throw new Error(`ldd ${binary}: ${(r.stderr || r.error?.message || '').trim().slice(0, 200)}`);
-  const libs = [...r.stdout.matchAll(/(?:=>\s*)?(\/\S+)\s+\(0x/g)].map((m) => m[1]);
-  return [binary, ...libs];
+/** The program interpreter (the dynamic loader) an ELF64 binary names, or null for a static one. */
+function interpreterOf(binary) {
+  const fd = openSync(binary, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    readSync(fd, head, 0, 64, 0);
+    if (head.readUInt32BE(0) !== 0x7f454c46 || head[4] !== 2 || head[5] !== 1)
+      throw new Error(`${binary} is not a 64-bit little-endian ELF binary`);
+    const phoff = Number(head.readBigUInt64LE(0x20)),
+      size = head.readUInt16LE(0x36),
+      count = head.readUInt16LE(0x38);
+    const table = Buffer.alloc(size * count);
+    readSync(fd, table, 0, table.length, phoff);
+    for (let i = 0; i < count; i++) {
+      if (table.readUInt32LE(i * size) !== 3) continue; // PT_INTERP
+      const at = Number(table.readBigUInt64LE(i * size + 8)),
+        len = Number(table.readBigUInt64LE(i * size + 32));
+      const path = Buffer.alloc(len);
+      readSync(fd, path, 0, len, at);
+      return path.toString('latin1').replace(/\0.*$/s, '');
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Binaries and the shared libraries they load (as ldd lists them, from the loader itself: no shell), as absolute paths. */
+function withLibraries(binaries) {
+  const all = [...binaries];
+  for (const binary of binaries) {
+    const loader = interpreterOf(binary);
+    if (!loader) continue;
+    const r = spawnSync(loader, ['--list', binary], { encoding: 'utf8', env: {}, timeout: 5000 });
+    if (r.status !== 0)
+      throw new Error(`${loader} --list ${binary}: ${(r.stderr || r.error?.message || '').trim().slice(0, 200)}`);
+    all.push(loader, ...[...r.stdout.matchAll(/(?:=>\s*)?(\/\S+)\s+\(0x/g)].map((m) => m[1]));
+  }
+  return [...new Set(all)];
 }
 
 let tools = null; // { bwrap, prlimit, node, binds: [path…] }, found once
@@ -83,8 +116,7 @@ function wrapperTools() {
   if (!bwrap) throw new Error('bubblewrap (bwrap) is not installed');
   if (!prlimit) throw new Error('prlimit (util-linux) is not installed');
   const node = realpathSync(process.execPath);
-  const binds = [...new Set([...withLibraries(node), ...withLibraries(realpathSync(prlimit))])];
-  tools = { bwrap, prlimit: realpathSync(prlimit), node, binds };
+  tools = { bwrap, prlimit: realpathSync(prlimit), node, binds: withLibraries([node, realpathSync(prlimit)]) };
   return tools;
 }
 
