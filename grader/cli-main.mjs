@@ -89,7 +89,7 @@ const BATCH_OPTIONS = {
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
   'deadline-ms': { type: 'string' },
-  'require-isolation': { type: 'boolean', default: false },
+  'require-isolation': { type: 'boolean' }, // no default: merge and gradebook refuse it when given
 };
 
 /** grade-batch's arguments (grader/batch/README.md). */
@@ -120,7 +120,7 @@ function batchOptions(argv, lang) {
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),
     timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
-    requireIsolation: v['require-isolation'],
+    requireIsolation: v['require-isolation'] === true,
   };
 }
 
