@@ -171,6 +171,9 @@ let probed = null;
 export function isolation() {
   if (probed) return probed;
   if (process.env.ATTNLAB_ISOLATION === 'off') return (probed = { on: false, reason: 'ATTNLAB_ISOLATION=off' });
+  // nodePid finds the Node process inside through this file (a kernel built with CONFIG_PROC_CHILDREN)
+  if (!existsSync(`/proc/self/task/${process.pid}/children`))
+    return (probed = { on: false, reason: 'no /proc/<pid>/task/<tid>/children to find the sandboxed process by' });
   try {
     const { node } = wrapperTools();
     const [file, ...args] = isolatedArgv([node, '--version'], {
