@@ -5,7 +5,8 @@
 // memory, spin, outlive its parent. Mostly without Node's permission model (`permission: false`), so
 // that what stops it is the kernel; the network check also with it, as the child runs. Then the
 // fallback: ATTNLAB_ISOLATION=off, --verbose, --require-isolation and run.json.
-// Where this kernel refuses namespaces, the checks that need them are skipped (and say why).
+// Where this kernel refuses namespaces, the checks that need them are skipped (and say why), unless
+// ATTNLAB_REQUIRE_ISOLATION=1 (a CI machine that must have them: then the first test fails).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -50,7 +51,8 @@ function probe(request, options = {}) {
   );
 }
 
-test('the probe says the mechanism: bubblewrap where this kernel allows namespaces', () => {
+test('the probe says the mechanism: bubblewrap where this kernel allows namespaces (required with ATTNLAB_REQUIRE_ISOLATION=1, for a machine that must have them)', () => {
+  if (process.env.ATTNLAB_REQUIRE_ISOLATION === '1') assert.equal(iso.on, true, `no OS isolation: ${iso.reason}`);
   if (iso.on) assert.equal(iso.mechanism, 'bubblewrap');
   else assert.match(iso.reason, /\S/);
 });
