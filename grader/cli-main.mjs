@@ -9,7 +9,7 @@
 // whose start a cold grade would pay), else plain WASM. WebGPU only when asked for: starting a GPU device costs more than a whole run.
 // Exit code: 0 every test passed; 1 graded with a failure or an error (a syntax error included);
 // 2 the grader could not be invoked (bad arguments, missing file, a broken exercise pack).
-import { readFileSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -19,6 +19,8 @@ import { PackError } from './core/pack.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 import { parseShard } from './batch/shard.mjs';
 import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
+import { isolation } from './hosts/node/spawn.mjs';
+import { LIMITS } from './limits.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
 // the WASM core starting first so that they boot while the grader's own modules load.
 
@@ -112,6 +114,7 @@ const BATCH_OPTIONS = {
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
   'deadline-ms': { type: 'string' },
+  'require-isolation': { type: 'boolean' }, // no default: merge and gradebook refuse it when given
 };
 
 /** grade-batch's arguments (grader/batch/README.md). */
@@ -142,6 +145,7 @@ function batchOptions(argv, lang) {
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),
     timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+    requireIsolation: v['require-isolation'] === true,
   };
 }
 
@@ -155,6 +159,7 @@ const GRADE_OPTIONS = {
   'deadline-ms': { type: 'string' },
   backend: { type: 'string', default: 'auto' },
   verbose: { type: 'boolean', default: false },
+  'require-isolation': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 };
 const COMMANDS = ['list', 'grade', 'grade-batch'];
@@ -196,7 +201,57 @@ function options(argv, lang) {
     timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
     verbose: v.verbose,
+    requireIsolation: v['require-isolation'],
   };
+}
+
+const FILE_KINDS = [
+  ['isDirectory', 'kind_directory'],
+  ['isFIFO', 'kind_fifo'],
+  ['isCharacterDevice', 'kind_char'],
+  ['isBlockDevice', 'kind_block'],
+  ['isSocket', 'kind_socket'],
+];
+
+/**
+ * The submission's text: a regular file (a link is followed) of at most LIMITS.sourceBytes. Opened
+ * first without blocking (a FIFO with no writer) and checked on the open descriptor, so that what is
+ * read is what was checked; then read up to one byte past the cap, in case it grew meanwhile.
+ */
+function readSubmission(file) {
+  let fd;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (e) {
+    throw new UsageError(e.code === 'ENOENT' ? 'no_file' : 'read', { file, message: e.message });
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const kind = FILE_KINDS.find(([is]) => st[is]())?.[1] ?? 'kind_other';
+      throw new UsageError('not_regular', { file, kind: { key: kind } });
+    }
+    const cap = LIMITS.sourceBytes;
+    if (st.size > cap) throw new UsageError('too_big', { file, size: st.size, cap });
+    const buf = Buffer.alloc(cap + 1);
+    let n = 0;
+    for (let got; n < buf.length && (got = readSync(fd, buf, n, buf.length - n, null)) > 0;) n += got;
+    if (n > cap) throw new UsageError('too_big', { file, size: `> ${cap}`, cap });
+    return buf.toString('utf8', 0, n);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError('read', { file, message: e.message });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The OS boundary (hosts/node/spawn.mjs): --require-isolation refuses without it; --verbose (and a batch, always) says which. */
+function checkIsolation(opts, lang) {
+  const iso = isolation();
+  if (opts.requireIsolation && !iso.on) throw new UsageError('isolation_required', { reason: iso.reason });
+  if (opts.verbose || (opts.command === 'grade-batch' && !iso.on))
+    console.error(`attnlab: ${cliSay(lang, iso.on ? 'isolation_on' : 'isolation_off', iso)}`);
 }
 
 /** The exercise a submission is for, when --exercise does not say: see the header. */
@@ -276,13 +331,11 @@ export async function main(argv, early = null) {
       console.log(helpText(lang, listExercises()[0]));
       return 0;
     }
+    if (opts.command === 'grade-batch') checkIsolation(opts, lang);
     if (opts.command.startsWith('batch-') || opts.command === 'grade-batch') return await batch(opts);
     if (opts.command === 'list') return await list();
-    try {
-      source = readFileSync(opts.file, 'utf8');
-    } catch (e) {
-      throw new UsageError(e.code === 'ENOENT' ? 'no_file' : 'read', { file: opts.file, message: e.message });
-    }
+    source = readSubmission(opts.file);
+    checkIsolation(opts, lang);
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
     if (early?.track === opts.track) sandboxReady = early.sandbox;
     else {

@@ -7,9 +7,9 @@
 export const USAGE = `node grader/cli.mjs list
 node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
-                          [--backend auto|simd|wasm|webgpu] [--verbose]
+                          [--backend auto|simd|wasm|webgpu] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
+                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
 node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
@@ -38,7 +38,11 @@ ${USAGE.replace(/^/gm, '  ')}
   --deadline-ms N        предел всего решения, мс; по умолчанию 30000 (на Python ×4)
   --backend auto|simd|wasm|webgpu
                          быстрый путь float32 для больших скрытых тестов; по умолчанию auto
-  --verbose              назвать быстрый путь в итоговой строке; по умолчанию выключено
+  --verbose              назвать быстрый путь в итоговой строке, а песочницу — в stderr; по умолчанию
+                         выключено
+  --require-isolation    не проверять, если ядро не даёт изолировать код студента (bubblewrap:
+                         пространства имён, лимиты ядра); по умолчанию без изоляции код идёт
+                         в обычном дочернем процессе
   -h, --help             эта справка
 
 Параметры grade-batch:
@@ -47,12 +51,13 @@ ${USAGE.replace(/^/gm, '  ')}
   --jobs N               сколько решений проверять одновременно; по умолчанию число ядер
   --force                проверить заново уже проверенные; по умолчанию выключено
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
-  --lang, --seed, --timeout-ms, --deadline-ms   как у grade
+  --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   как у grade
 
 Коды выхода:
   0  все тесты пройдены
   1  проверено, есть непройденные тесты или ошибка (в том числе синтаксическая)
-  2  проверка не запустилась: неверные аргументы, нет файла, испорченное упражнение
+  2  проверка не запустилась: неверные аргументы, нет файла (или это не обычный файл, или он больше
+     1 МиБ), испорченное упражнение, нет изоляции при --require-isolation
 
 Примеры:
   node grader/cli.mjs grade exercises/${slug}/solution.py
@@ -82,7 +87,9 @@ Options of grade:
   --deadline-ms N        the limit of the whole submission, in ms; default 30000 (×4 on Python)
   --backend auto|simd|wasm|webgpu
                          the float32 fast path for large hidden tests; default auto
-  --verbose              name the fast path in the summary line; default off
+  --verbose              name the fast path in the summary line, and the sandbox on stderr; default off
+  --require-isolation    do not grade where the kernel cannot isolate student code (bubblewrap:
+                         namespaces, kernel limits); by default such code runs in a plain child process
   -h, --help             this help
 
 Options of grade-batch:
@@ -91,12 +98,13 @@ Options of grade-batch:
   --jobs N               how many submissions are graded at once; default: the number of cores
   --force                grade again what was already graded; default off
   --shard I/N            only part I of N of the class; default: the whole class
-  --lang, --seed, --timeout-ms, --deadline-ms   as for grade
+  --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   as for grade
 
 Exit codes:
   0  every test passed
   1  graded, with a failed test or an error (a syntax error included)
-  2  not graded: bad arguments, a missing file, a broken exercise pack
+  2  not graded: bad arguments, a missing file (or not a regular file, or over 1 MiB), a broken
+     exercise pack, no isolation with --require-isolation
 
 Examples:
   node grader/cli.mjs grade exercises/${slug}/solution.py
@@ -127,6 +135,19 @@ const ERRORS = {
     unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
     no_file: 'нет такого файла: {file}',
     read: 'не удалось прочитать {file}: {message}',
+    not_regular: '{file} — {kind}, а не обычный файл: проверяется только файл с кодом',
+    kind_directory: 'папка',
+    kind_fifo: 'именованный канал (FIFO)',
+    kind_char: 'символьное устройство',
+    kind_block: 'блочное устройство',
+    kind_socket: 'сокет',
+    kind_other: 'особый файл',
+    too_big: '{file} занимает {size} байт, больше предела {cap}: такой файл не читается',
+    isolation_required:
+      'ядро не даёт изолировать код студента ({reason}); с --require-isolation проверка без изоляции не запускается',
+    isolation_on:
+      'песочница: {mechanism} (свои пространства имён: без сети, файлы только для чтения, свои процессы; лимиты ядра)',
+    isolation_off: 'песочница без изоляции ОС ({reason}): код студента идёт в обычном дочернем процессе',
     which: 'непонятно, к какому упражнению относится {file} ({why}); укажите --exercise {slugs}',
     which_could: 'это может быть {slugs}',
     which_none: 'он не определяет ни одной из их функций',
@@ -158,6 +179,19 @@ const ERRORS = {
     unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',
     no_file: 'no such file: {file}',
     read: 'cannot read {file}: {message}',
+    not_regular: '{file} is a {kind}, not a regular file: only a file of code is graded',
+    kind_directory: 'folder',
+    kind_fifo: 'named pipe (FIFO)',
+    kind_char: 'character device',
+    kind_block: 'block device',
+    kind_socket: 'socket',
+    kind_other: 'special file',
+    too_big: '{file} is {size} bytes, more than the limit of {cap}: it is not read',
+    isolation_required:
+      'the kernel cannot isolate student code here ({reason}); --require-isolation refuses to grade without it',
+    isolation_on:
+      'sandbox: {mechanism} (namespaces of its own: no network, read-only files, its own processes; kernel limits)',
+    isolation_off: 'sandbox without OS isolation ({reason}): student code runs in a plain child process',
     which: 'cannot tell which exercise {file} is for ({why}); say --exercise {slugs}',
     which_could: 'it could be {slugs}',
     which_none: 'it defines none of their functions',

@@ -11,4 +11,6 @@ export const LIMITS = Object.freeze({
   output: 20000, // what one request printed
   wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
   releaseMs: 5000, // the runtime's own clean-up after a request (a request of its own, never the student's time)
+  cpuBackstopS: 7200, // the kernel's CPU limit of a Node sandbox child (RLIMIT_CPU, its whole life): above the longest --deadline-ms the CLI accepts (1 h)
+  sourceBytes: 2 ** 20, // a submission file, as the CLI's grade and grade-batch read it (a larger one is refused, never read)
 });

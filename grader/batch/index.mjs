@@ -9,6 +9,7 @@ import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from '.
 import { similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
+import { isolation } from '../hosts/node/spawn.mjs';
 
 export class BatchError extends Error {}
 
@@ -98,7 +99,8 @@ export function writeOutputs(out, records, exercise, version, lang) {
 }
 
 /**
- * The --out folder's state: run.json names the exercise and pack version of the run it holds. A run of
+ * The --out folder's state: run.json names the exercise and pack version of the run it holds (and
+ * whether its children ran inside the OS boundary: `isolation`, hosts/node/spawn.mjs). A run of
  * another exercise is refused; one of another pack version keeps its summary in previous/ for the regrade diff.
  */
 function claimOut(out, { exercise, version, lang }) {
@@ -123,7 +125,10 @@ function claimOut(out, { exercise, version, lang }) {
     mkdirSync(join(out, 'previous'), { recursive: true });
     copyFileSync(join(out, 'summary.json'), join(out, 'previous', 'summary.json'));
   }
-  writeAtomic(join(out, 'run.json'), JSON.stringify({ exercise, pack_version: version }) + '\n');
+  writeAtomic(
+    join(out, 'run.json'),
+    JSON.stringify({ exercise, pack_version: version, isolation: isolation() }) + '\n',
+  );
 }
 
 /** `grade-batch`: → exit code (0 done, 130 interrupted). `opts` as cli.mjs parses them. */

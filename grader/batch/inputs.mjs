@@ -10,10 +10,11 @@ import { readFileSync, readdirSync, lstatSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { TRACKS, trackOfFile } from '../tracks/index.mjs';
 import { readZip, ZipError } from './zip.mjs';
+import { LIMITS } from '../limits.mjs';
 
 export class InputError extends Error {}
 
-export const MAX_SOURCE_BYTES = 1 << 20; // a source file larger than this is a row with an error, never read
+export const MAX_SOURCE_BYTES = LIMITS.sourceBytes; // a source file larger than this is a row with an error, never read
 const MAX_FILES = 100000,
   MAX_DEPTH = 8;
 

@@ -1,13 +1,13 @@
 // The CLI speaking for itself: --help (every option, its default, the exit codes, examples), the
 // spelling check behind "did you mean", usage errors in --lang, and a syntax error said once with its
-// source line and a caret (both tracks).
+// source line and a caret (both tracks); only a regular file of at most 1 MiB is read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from './cli.mjs';
+import { cli, cliWith } from './cli.mjs';
 import { closest, editDistance } from '../../grader/cli-text.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-cli-'));
@@ -279,4 +279,40 @@ test('progress on a terminal: a status line on stderr as each test finishes, era
   const piped = cli('grade', 'exercises/sdpa/solution.js', '--lang', 'en');
   assert.equal(piped.stderr, '');
   assert.doesNotMatch(piped.stdout, /checked 1 of 7/);
+});
+
+test('grade reads only a regular file of at most 1 MiB: a FIFO, /dev/zero through a link, a folder, a 2 MiB file each exit 2 with a message in --lang', () => {
+  const fifo = join(tmp, 'fifo.js');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const zero = join(tmp, 'zero.js');
+  symlinkSync('/dev/zero', zero);
+  const folder = join(tmp, 'folder.js');
+  mkdirSync(folder);
+  const big = file('big.js', Buffer.alloc(2 * 2 ** 20, 0x20));
+  const cases = [
+    [
+      fifo,
+      /fifo\.js is a named pipe \(FIFO\), not a regular file/,
+      /fifo\.js — именованный канал \(FIFO\), а не обычный файл/,
+    ],
+    [zero, /zero\.js is a character device, not a regular file/, /zero\.js — символьное устройство, а не обычный файл/],
+    [folder, /folder\.js is a folder, not a regular file/, /folder\.js — папка, а не обычный файл/],
+    [
+      big,
+      /big\.js is 2097152 bytes, more than the limit of 1048576/,
+      /big\.js занимает 2097152 байт, больше предела 1048576/,
+    ],
+  ];
+  for (const [path, en, ru] of cases) {
+    // the timeout only guards against a hang (a FIFO read would wait for a writer forever)
+    const r = cliWith({ timeout: 60000 }, 'grade', path, '--exercise', 'sdpa', '--lang', 'en');
+    assert.equal(r.signal, null, `${path}: killed by the guard`);
+    assert.equal(r.status, 2, `${path}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, en);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    const rr = cliWith({ timeout: 60000 }, 'grade', path, '--exercise', 'sdpa');
+    assert.equal(rr.status, 2);
+    assert.match(rr.stderr, ru);
+  }
 });

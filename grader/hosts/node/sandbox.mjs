@@ -1,7 +1,9 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
 // own (./child.mjs), one per submission, never reused for another.
 // - process: an empty environment, the permission model (reads only child.mjs; no writes, no child
-//   processes, no workers), a V8 heap cap. A fatal V8 error, an OOM abort or a signal ends only the
+//   processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
+//   ./spawn.mjs (bubblewrap's namespaces, kernel limits): signals and /proc reads go to the Node
+//   process inside (nodePid), not to bwrap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
 //   child that loads the submission again with the same budget as the first load.
 // - time: a request's `timeoutMs` is CPU time of the child's main thread, where the student's code
@@ -29,7 +31,7 @@ import { guestBundle } from './guest-bundle.mjs';
 import { DEFAULT_TRACK } from '../../tracks/index.mjs';
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
-import { takeChild } from './spawn.mjs';
+import { exitOf, nodePid, takeChild } from './spawn.mjs';
 
 const GRACE_MS = 250;
 const POLL_MS = 10;
@@ -73,7 +75,7 @@ class Child {
     this.reusable = guest.realm.reusable;
     this.memoryBytes = memoryMb * 2 ** 20;
     this.proc = takeChild(memoryMb); // (./spawn.mjs: the process and its flags; maybe started early by the CLI)
-    this.pid = this.proc.pid;
+    this.pid = null; // its Node process's, once it is ready (./spawn.mjs nodePid: not bwrap's under the OS boundary)
     this.stderr = '';
     this.pending = null; // { resolve } of the request in flight
     this.verdict = null; // why we killed it: { kind, message }
@@ -85,14 +87,22 @@ class Child {
     );
     // 'close', not 'exit': stderr is read to its end by then, so what V8 printed as it died (an OOM
     // abort) is there to read on a busy machine too, where it can arrive after the exit.
-    this.proc.on('close', (code, signal) => this.#die(this.verdict ?? deathOf(code, signal, this.stderr)));
+    this.proc.on('close', (code, signal) => {
+      const end = exitOf(this.proc, code, signal);
+      this.#die(this.verdict ?? deathOf(end.code, end.signal, this.stderr));
+    });
     this.proc.stderr.on('data', (d) => {
       if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP);
     });
     this.proc.stdin.on('error', () => {}); // EPIPE once it is gone: the exit handler reports it
     this.#readFrames();
     this.phases = null; // the start's steps as the child timed them (phasesOf)
-    this.ready = this.#next().then((m) => {
+    this.ready = this.#next().then(async (m) => {
+      if (m && m.ready) this.pid = await nodePid(this.proc);
+      if (m && m.ready && this.pid === null) {
+        this.kill({ kind: 'crash', message: 'the sandbox process could not be found' });
+        return false;
+      }
       if (m && m.ready) {
         this.baseline = this.rss();
         this.phases = phasesOf(m.phases);
@@ -247,7 +257,7 @@ class Child {
       if (!interrupted && used >= timeoutMs) {
         interrupted = true;
         try {
-          this.proc.kill('SIGINT');
+          process.kill(this.pid, 'SIGINT');
         } catch {
           /* gone */
         }
