@@ -165,7 +165,10 @@ export class BrowserSandbox {
     }
     this.restarts++;
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
-    return { ok: false, output: '', line: null, column: null, cpuMs, ...DEAD[r.dead.kind](r.dead.detail, r.dead.grew) };
+    const dead = DEAD[r.dead.kind](r.dead.detail, r.dead.grew);
+    // A worker stopped for its time is billed its limit (how late the page noticed is not the student's).
+    const billed = dead.kind === 'timeout' ? Math.min(cpuMs, timeoutMs, deadlineMs) : cpuMs;
+    return { ok: false, output: '', line: null, column: null, cpuMs: billed, ...dead };
   }
 
   /**

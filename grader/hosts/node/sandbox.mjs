@@ -12,8 +12,9 @@
 //   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
 //   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
 //   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was
-//   killed), plus what it caused: the reload into a new child that a call needed first (after a
-//   crash or a timeout) and the release after it.
+//   killed; a request stopped for its time: its limit, whatever the watch's delay), plus what it
+//   caused: the reload into a new child that a call needed first (after a crash or a timeout) and the
+//   release after it.
 // - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
 //   reusable after an interrupted request (Python) gets a new child after a timeout. `call(…, { fresh:
 //   true })` runs the call in a new child (the submission loaded again first): the grader's retry of
@@ -261,10 +262,17 @@ class Child {
     const msg = await answer;
     clearInterval(watch);
     const end = this.cpu();
-    const cpuMs = end === null ? used : end - cpu0;
-    if (!msg || typeof msg.response !== 'string') return { ...this.#verdict(), cpuMs };
+    const spent = end === null ? used : end - cpu0;
+    // A request stopped for its time is billed its limit: what the child ran past it before the watch
+    // above noticed (later on a busy machine) is the host's delay, so the budget left stays the same
+    // on any load.
+    const cpuMs = (r) => (!r.ok && r.kind === 'timeout' ? Math.min(spent, timeoutMs) : spent);
+    if (!msg || typeof msg.response !== 'string') {
+      const res = this.#verdict();
+      return { ...res, cpuMs: cpuMs(res) };
+    }
     const res = decodeResponse(msg.response, { functions });
-    res.cpuMs = cpuMs;
+    res.cpuMs = cpuMs(res);
     // A realm interrupted inside an interpreter (the Python track) is not used again: the next
     // request gets a new child, which loads the submission again.
     if (!res.ok && res.kind === 'timeout') res.grew = grewFast();
