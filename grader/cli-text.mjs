@@ -36,7 +36,7 @@ ${USAGE.replace(/^/gm, '  ')}
   --timeout-ms N         предел одного вызова кода студента, мс; по умолчанию timeout_ms упражнения
                          (1000, на Python ×4)
   --deadline-ms N        бюджет всего решения: время процессора на все его запросы, мс;
-                         по умолчанию 10000 на JavaScript, 14000 на Python (после него
+                         по умолчанию 11000 на JavaScript, 14000 на Python (после него
                          остальные тесты не запускаются)
   --backend auto|simd|wasm|webgpu
                          быстрый путь float32 для больших скрытых тестов; по умолчанию auto
@@ -82,7 +82,7 @@ Options of grade:
   --timeout-ms N         the limit of one call into the student's code, in ms; default: the
                          exercise's timeout_ms (1000, ×4 on Python)
   --deadline-ms N        the whole submission's budget: CPU time of all its requests, in ms;
-                         default 10000 on JavaScript, 14000 on Python (past it the other
+                         default 11000 on JavaScript, 14000 on Python (past it the other
                          tests are not run)
   --backend auto|simd|wasm|webgpu
                          the float32 fast path for large hidden tests; default auto

@@ -65,7 +65,7 @@ class Clock {
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 /**
  * The whole submission's budget (its deadline) where a track states none (its `budgetMs`: JavaScript
- * 10 s, Python 14 s): ms of the host's time (CPU time in Node) for every request the submission causes
+ * 11 s, Python 14 s): ms of the host's time (CPU time in Node) for every request the submission causes
  * (loads, calls, their retries, reloads and releases). Each request is limited to what is left of it,
  * so no submission costs more; past it the tests not reached are not run.
  */
