@@ -35,7 +35,9 @@ ${USAGE.replace(/^/gm, '  ')}
   --seed N               сид случайных входов (0…4294967295); по умолчанию сид упражнения
   --timeout-ms N         предел одного вызова кода студента, мс; по умолчанию timeout_ms упражнения
                          (1000, на Python ×4)
-  --deadline-ms N        предел всего решения, мс; по умолчанию 30000 (на Python ×4)
+  --deadline-ms N        бюджет всего решения: время процессора на все его запросы, мс;
+                         по умолчанию 11000 на JavaScript, 14000 на Python (после него
+                         остальные тесты не запускаются)
   --backend auto|simd|wasm|webgpu
                          быстрый путь float32 для больших скрытых тестов; по умолчанию auto
   --verbose              назвать быстрый путь в итоговой строке, а песочницу — в stderr; по умолчанию
@@ -84,7 +86,9 @@ Options of grade:
   --seed N               the seed of the random inputs (0…4294967295); default: the exercise's seed
   --timeout-ms N         the limit of one call into the student's code, in ms; default: the
                          exercise's timeout_ms (1000, ×4 on Python)
-  --deadline-ms N        the limit of the whole submission, in ms; default 30000 (×4 on Python)
+  --deadline-ms N        the whole submission's budget: CPU time of all its requests, in ms;
+                         default 11000 on JavaScript, 14000 on Python (past it the other
+                         tests are not run)
   --backend auto|simd|wasm|webgpu
                          the float32 fast path for large hidden tests; default auto
   --verbose              name the fast path in the summary line, and the sandbox on stderr; default off

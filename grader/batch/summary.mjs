@@ -19,6 +19,7 @@ const KINDS = [
   'not_run.syntax',
   'deadline.hit',
   'deadline.not_run',
+  'not_run.timeout_earlier',
   'grader_error',
   'timeout',
   'memory',

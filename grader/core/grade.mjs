@@ -25,6 +25,16 @@ export class Failure extends Error {
 }
 /** The submission's overall time ran out. */
 class DeadlineReached extends Error {}
+/**
+ * A test not run because it calls a function whose call in an earlier test was confirmed as a
+ * timeout (that function is not called again): the message's key and params.
+ */
+class NotRun extends Error {
+  constructor(key, params) {
+    super(key);
+    Object.assign(this, { key, params });
+  }
+}
 
 /**
  * The submission's time: `spent` is what the host billed its requests (`cpuMs`: CPU time in Node,
@@ -53,7 +63,13 @@ class Clock {
 }
 
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
-export const DEFAULT_DEADLINE_MS = 30000;
+/**
+ * The whole submission's budget (its deadline) where a track states none (its `budgetMs`: JavaScript
+ * 11 s, Python 14 s): ms of the host's time (CPU time in Node) for every request the submission causes
+ * (loads, calls, their retries, reloads and releases). Each request is limited to what is left of it,
+ * so no submission costs more; past it the tests not reached are not run.
+ */
+export const DEFAULT_DEADLINE_MS = 10000;
 
 /**
  * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
@@ -114,7 +130,7 @@ export async function grade({
     timeoutMs === undefined
       ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - packLimit), 0)
       : 0;
-  deadlineMs = deadlineMs ?? DEFAULT_DEADLINE_MS * scale + granted;
+  deadlineMs = deadlineMs ?? (track.budgetMs ?? DEFAULT_DEADLINE_MS * scale) + granted;
   const clock = new Clock(deadlineMs);
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
@@ -155,7 +171,7 @@ export async function grade({
     report.tests = spec.tests.map((test) => entry(test, 'error', message));
     return report;
   };
-  const seconds = Math.round(deadlineMs / 1000);
+  const seconds = Number((deadlineMs / 1000).toFixed(1)); // 2, 8, 0.5: as the messages say them
 
   // A syntax error: found by the track on the trusted side (JavaScript), or by the guest's compiler
   // when it loads the source (Python); either way every test is listed as not run.
@@ -217,6 +233,8 @@ export async function grade({
     if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
   }
 
+  // A function whose call was confirmed as a timeout is not called again: fn → the test's name.
+  const timedOut = new Map();
   // An error or a cause is said in full once; a later test that meets it again refers to the first.
   const firstSaid = new Map();
   let sameAs = null; // the earlier test the last sayOnce() referred to
@@ -266,6 +284,7 @@ export async function grade({
       timeoutMs: givenTimeoutMs ?? test.timeout_ms ?? timeoutMs,
       memoryMb,
       clock,
+      timedOut,
       source: prepared.source,
       members: prepared.members,
       reads: prepared.reads,
@@ -282,6 +301,9 @@ export async function grade({
       } else if (e instanceof DeadlineReached) {
         status = 'error';
         message = t('deadline.hit', { s: seconds });
+      } else if (e instanceof NotRun) {
+        status = 'error';
+        message = t(e.key, e.params);
       } else {
         status = 'error';
         message = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
@@ -322,6 +344,7 @@ function makeContext({
   timeoutMs,
   memoryMb,
   clock,
+  timedOut,
   source,
   members,
   reads,
@@ -355,6 +378,8 @@ function makeContext({
       if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
       return res;
     };
+    const earlier = timedOut.get(fn);
+    if (earlier) throw new NotRun('not_run.timeout_earlier', { fn, test: earlier });
     let res = await attempt(timeoutMs, false);
     if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
     if (!res.ok && res.kind === 'timeout') {
@@ -363,6 +388,7 @@ function makeContext({
       if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
       if (!res.ok && res.kind === 'timeout') {
         if (res.output) ctx.output += res.output;
+        timedOut.set(fn, test.name[lang] || test.name.en);
         fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));
       }
     }

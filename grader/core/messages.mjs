@@ -24,6 +24,8 @@ const en = {
   'not_run.syntax': 'Not run: the file does not parse (a syntax error at line {line}, column {column}).',
   'deadline.hit': 'The submission used up its overall time limit of {s} s during this test.',
   'deadline.not_run': 'Not run: the submission used up its overall time limit of {s} s before this test.',
+  'not_run.timeout_earlier':
+    'Not run: `{fn}` did not finish in the test “{test}”, so it is not called again (look for a loop that never ends).',
   grader_error: 'Grader error (a fault of the grader, not of your code): {message}',
   crash:
     '`{fn}` stopped the sandbox process ({message}): look for a very large array or string, or recursion without end.',
@@ -114,6 +116,8 @@ const ru = {
   'not_run.syntax': 'Не запускался: файл не разбирается (синтаксическая ошибка в строке {line}, столбец {column}).',
   'deadline.hit': 'Во время этого теста решение исчерпало общий лимит времени в {s} с.',
   'deadline.not_run': 'Не запускался: решение исчерпало общий лимит времени в {s} с раньше, чем дошло до этого теста.',
+  'not_run.timeout_earlier':
+    'Не запускался: `{fn}` не завершилась в тесте «{test}», поэтому больше не вызывается (проверьте, нет ли бесконечного цикла).',
   grader_error: 'Ошибка проверяющей системы (не вашего кода): {message}',
   crash:
     '`{fn}` остановила процесс песочницы ({message}): проверьте, нет ли огромного массива или строки либо бесконечной рекурсии.',

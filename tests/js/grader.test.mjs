@@ -254,3 +254,31 @@ test('grade(): onTest sees every entry in order, with sameAs naming the test a r
     assert.equal(s.sameAs, report.tests[first].id, s.e.id);
   }
 });
+
+// Billing (grader/hosts/node/sandbox.mjs): a call that needs a new child is billed the reload it
+// caused (here a top level that works ~0.2 s of CPU), a call in the same child only its own work; the
+// CPU time is the whole child's. An accounting check (the same work on both sides), not a speed one.
+test('NodeSandbox bills a call the reload into a new child it needed, and only its own work otherwise', async () => {
+  const [{ NodeSandbox }, { TRACKS }] = await Promise.all([
+    import('../../grader/hosts/node/sandbox.mjs'),
+    import('../../grader/tracks/index.mjs'),
+  ]);
+  const source = `let s = 0;
+for (let i = 0; i < 2e8; i++) s += i % 7;
+function f(x) { return x + 1; }`;
+  const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+  try {
+    if (sandbox.clock !== 'cpu') return; // no /proc: the wall clock is billed, nothing to compare
+    const load = await sandbox.load(source, { functions: ['f'], timeoutMs: 60000 });
+    assert.equal(load.ok, true);
+    assert.ok(load.cpuMs >= 100, `the top level's work is billed to the load (${load.cpuMs} ms)`);
+    const same = await sandbox.call('f', [1], { timeoutMs: 60000 });
+    assert.deepEqual([same.ok, same.value], [true, 2]);
+    const fresh = await sandbox.call('f', [2], { timeoutMs: 60000, fresh: true });
+    assert.deepEqual([fresh.ok, fresh.value, sandbox.processes], [true, 3, 2]);
+    assert.ok(fresh.cpuMs >= load.cpuMs / 2, `the reload is billed to the call (${fresh.cpuMs} of ${load.cpuMs} ms)`);
+    assert.ok(same.cpuMs < load.cpuMs / 2, `a call in the same child is billed its own work (${same.cpuMs} ms)`);
+  } finally {
+    await sandbox.close();
+  }
+});

@@ -177,11 +177,11 @@ for (const track of [TRACKS.js, TRACKS.python]) {
   });
 }
 
-test("grade(): ctx.measure in a test, a test's own timeout_ms, and --timeout-ms over both", async () => {
+test("grade(): ctx.measure in a test, a test's own timeout_ms, --timeout-ms over both, and a function confirmed endless not called again", async () => {
   const { grade } = await import('../../grader/core/grade.mjs');
   const spec = {
     slug: 'probe',
-    functions: ['scores', 'spin'],
+    functions: ['scores', 'spin', 'spin2'],
     seed: 1,
     timeout_ms: 100,
     tasks: [],
@@ -189,6 +189,7 @@ test("grade(): ctx.measure in a test, a test's own timeout_ms, and --timeout-ms 
       { id: 'measured', task_id: 1, name: { en: 'm', ru: 'm' }, test_code: '' },
       { id: 'pack_limit', task_id: 1, name: { en: 'p', ru: 'p' }, test_code: '' },
       { id: 'own_limit', task_id: 1, name: { en: 'o', ru: 'o' }, test_code: '', timeout_ms: 300 },
+      { id: 'again', task_id: 1, name: { en: 'a', ru: 'а' }, test_code: '' },
     ],
   };
   const seen = {};
@@ -202,11 +203,14 @@ test("grade(): ctx.measure in a test, a test's own timeout_ms, and --timeout-ms 
       await ctx.call('spin');
     },
     async own_limit(ctx) {
-      await ctx.call('spin');
+      await ctx.call('spin2');
+    },
+    async again(ctx) {
+      await ctx.call('spin'); // confirmed endless in pack_limit: not called again
     },
   };
   const source =
-    'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\n';
+    'function scores(x) {\n  const s = np.matmul(x, np.swapaxes(x, 0, 1));\n  return 1;\n}\nfunction spin() { for (;;) {} }\nfunction spin2() { for (;;) {} }\n';
   const run = async (timeoutMs) => {
     const sandbox = await NodeSandbox.create({ track: TRACKS.js });
     try {
@@ -228,7 +232,15 @@ test("grade(): ctx.measure in a test, a test's own timeout_ms, and --timeout-ms 
   assert.deepEqual([seen.m.arrays, seen.m.largest.shape, seen.m.largest.line], [2, [4, 3], 2]); // swapaxes copies (4, 3), then s (3, 3)
   assert.match(r.tests[1].message, /ran for 100 ms without finishing, and again for 200 ms/);
   assert.match(r.tests[2].message, /ran for 300 ms without finishing, and again for 600 ms/);
+  assert.deepEqual(
+    [r.tests[3].status, r.tests[3].message],
+    [
+      'error',
+      'Not run: `spin` did not finish in the test “p”, so it is not called again (look for a loop that never ends).',
+    ],
+  );
   const given = await run(150);
   assert.match(given.tests[1].message, /ran for 150 ms without finishing/);
   assert.match(given.tests[2].message, /ran for 150 ms without finishing/);
+  assert.match(given.tests[3].message, /^Not run: `spin` did not finish/);
 });

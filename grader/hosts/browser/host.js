@@ -17,7 +17,7 @@
 // answer's `cpuMs` is the wall time the request took; `call(…, { fresh: true })` runs in a new worker
 // (the source loaded again first), as the grader's retry of a timeout does. After each load and call
 // the guest is asked to `release` (the runtime's own clean-up) as a request of its own, whose time is
-// not the student's. Where the
+// billed with the request it followed, as a reload's is with the call that needed it. Where the
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
@@ -159,12 +159,16 @@ export class BrowserSandbox {
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };
       const done = await realm.request({ op: 'release' }, LIMITS.releaseMs);
+      res.cpuMs = performance.now() - t0; // the release is billed with the request it followed
       if (done.dead && this.realm === realm) this.realm = null;
       return res;
     }
     this.restarts++;
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
-    return { ok: false, output: '', line: null, column: null, cpuMs, ...DEAD[r.dead.kind](r.dead.detail, r.dead.grew) };
+    const dead = DEAD[r.dead.kind](r.dead.detail, r.dead.grew);
+    // A worker stopped for its time is billed its limit (how late the page noticed is not the student's).
+    const billed = dead.kind === 'timeout' ? Math.min(cpuMs, timeoutMs, deadlineMs) : cpuMs;
+    return { ok: false, output: '', line: null, column: null, cpuMs: billed, ...dead };
   }
 
   /**
@@ -187,6 +191,7 @@ export class BrowserSandbox {
       this.realm.kill();
       this.realm = null;
     }
+    let reloadMs = 0; // a reload into a new worker is billed with the call that needed it
     if (!this.realm) {
       this.realm = this.#take();
       const { timeoutMs: loadMs, ...load } = this.loaded;
@@ -195,8 +200,11 @@ export class BrowserSandbox {
         { timeoutMs: loadMs, deadlineMs, functions: load.functions },
       );
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
+      reloadMs = res.cpuMs;
     }
-    return this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
+    const res = await this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
+    res.cpuMs += reloadMs;
+    return res;
   }
 
   /** Resolves once a realm is up and warmed for the next load (the page is ready to grade). */

@@ -6,21 +6,25 @@
 //   process inside (nodePid), not to bwrap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
 //   child that loads the submission again with the same budget as the first load.
-// - time: a request's `timeoutMs` is CPU time of the child's main thread, where the student's code
-//   runs (/proc/<pid>/task/<pid>/stat, utime + stime; V8's helper threads, parallel GC and background
-//   compiles, are the runtime's), so a busy machine, where the child waits for a core, changes no
-//   verdict. Past it the child gets SIGINT and V8 interrupts the script; what V8 cannot interrupt (a
+// - time: a request's `timeoutMs` is CPU time of the whole child, every thread (/proc/<pid>/stat,
+//   utime + stime: the student's code on the main thread and what it makes V8's helper threads do,
+//   parallel GC and background compiles), so a busy machine, where the child waits for a core, changes
+//   no verdict. Past it the child gets SIGINT and V8 interrupts the script; what V8 cannot interrupt (a
 //   long native loop) ends when the child is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
 //   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
 //   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
-//   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was killed).
+//   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was
+//   killed; a request stopped for its time: its limit, whatever the watch's delay), plus what it
+//   caused: the reload into a new child that a call needed first (after a crash or a timeout) and the
+//   release after it.
 // - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
 //   reusable after an interrupted request (Python) gets a new child after a timeout. `call(…, { fresh:
 //   true })` runs the call in a new child (the submission loaded again first): the grader's retry of
 //   a timeout.
-// - the runtime's own work: after each load and call the guest is asked to `release` what the
-//   request left (the Python track's handles), as a request of its own, so it is never billed to
-//   the student.
+// - the runtime's clean-up: after each load and call the guest is asked to `release` what the
+//   request left (the Python track's handles), as a request of its own; its CPU time is billed to the
+//   request it followed, as everything a submission causes is (the runtime's walk never runs student
+//   code, grader/tracks/python/runtime.py, but what it walks is the student's).
 // - memory: the child's resident memory is polled from /proc, counted from the moment its realm was
 //   ready (so memory kept across calls counts); past `memoryMb` the child is killed.
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
@@ -136,11 +140,11 @@ class Child {
     }
   }
 
-  /** CPU time of the child's main thread so far, in ms (utime + stime); the wall clock without /proc; null once it is gone. */
+  /** CPU time of the whole child so far (every thread), in ms (utime + stime); the wall clock without /proc; null once it is gone. */
   cpu() {
     if (!PROC) return performance.now();
     try {
-      const stat = readFileSync(`/proc/${this.pid}/task/${this.pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is f[0]
       return (Number(f[11]) + Number(f[12])) * TICK_MS;
     } catch {
@@ -234,8 +238,7 @@ class Child {
    * is killed whatever it did (at most WALL_FACTOR × timeoutMs).
    */
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
-    if (!(await this.ready)) return this.#verdict();
-    if (this.dead) return this.#verdict();
+    if (!(await this.ready) || this.dead) return { ...this.#verdict(), cpuMs: 0 };
     // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
     const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
     const start = this.rss();
@@ -269,10 +272,17 @@ class Child {
     const msg = await answer;
     clearInterval(watch);
     const end = this.cpu();
-    const cpuMs = end === null ? used : end - cpu0;
-    if (!msg || typeof msg.response !== 'string') return { ...this.#verdict(), cpuMs };
+    const spent = end === null ? used : end - cpu0;
+    // A request stopped for its time is billed its limit: what the child ran past it before the watch
+    // above noticed (later on a busy machine) is the host's delay, so the budget left stays the same
+    // on any load.
+    const cpuMs = (r) => (!r.ok && r.kind === 'timeout' ? Math.min(spent, timeoutMs) : spent);
+    if (!msg || typeof msg.response !== 'string') {
+      const res = this.#verdict();
+      return { ...res, cpuMs: cpuMs(res) };
+    }
     const res = decodeResponse(msg.response, { functions });
-    res.cpuMs = cpuMs;
+    res.cpuMs = cpuMs(res);
     // A realm interrupted inside an interpreter (the Python track) is not used again: the next
     // request gets a new child, which loads the submission again.
     if (!res.ok && res.kind === 'timeout') res.grew = grewFast();
@@ -362,19 +372,27 @@ export class NodeSandbox {
     this.processes++;
   }
 
-  /** The live child, a new one (loaded again) if the last one is gone; or the failed reload's answer. */
+  /**
+   * The live child, a new one (loaded again) if the last one is gone → { failed, cpuMs }: the failed
+   * reload's answer (or null), and the CPU time the reload took (billed to the call that needed it).
+   */
   async #live(deadlineMs) {
-    if (this.child && !this.child.dead && !this.child.verdict) return null;
+    if (this.child && !this.child.dead && !this.child.verdict) return { failed: null, cpuMs: 0 };
     if (this.child) {
       this.peakRss = Math.max(this.peakRss, this.child.peak);
       await this.child.gone;
     }
     this.#spawn();
-    if (!this.loaded) return null;
+    if (!this.loaded) return { failed: null, cpuMs: 0 };
     const { timeoutMs, ...load } = this.loaded;
-    const res = await this.child.request({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions });
-    if (res.ok) return null;
-    return { ...res, message: `the submission could not be loaded again: ${res.message}` };
+    const res = await this.#released(
+      await this.child.request({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions }),
+    );
+    if (res.ok) return { failed: null, cpuMs: res.cpuMs };
+    return {
+      failed: { ...res, message: `the submission could not be loaded again: ${res.message}` },
+      cpuMs: res.cpuMs,
+    };
   }
 
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
@@ -392,18 +410,21 @@ export class NodeSandbox {
   /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
-    const failed = await this.#live(deadlineMs);
+    const { failed, cpuMs } = await this.#live(deadlineMs);
     if (failed) return failed;
-    return this.#released(
+    const res = await this.#released(
       await this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }),
     );
+    res.cpuMs += cpuMs;
+    return res;
   }
 
-  /** The runtime's clean-up after a request, as a request of its own: its time is not the student's. */
+  /** The runtime's clean-up after a request, as a request of its own, its CPU time added to the request's. */
   async #released(res) {
     const child = this.child;
     if (child && !child.dead && !child.verdict) {
       const done = await child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs });
+      res.cpuMs += done.cpuMs;
       if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
     }
     return res;

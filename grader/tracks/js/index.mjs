@@ -29,6 +29,11 @@ export default Object.freeze({
   // was interrupted can take the next request.
   guest: { entry: 'guest-entry.mjs', wasm: null },
   realm: { strings: true, wasm: false, reusable: true },
+  // The whole submission's budget, ms of CPU (grader/core/grade.mjs): two functions that never end
+  // (1 + 2 s each to confirm) and the rest of the tests still fit; a file whose every function loops
+  // has three confirmed, and 2 s to spare for the host's own work in between (a page on a busy
+  // machine counts wall time) before a fourth could be.
+  budgetMs: 11000,
   // Messages: a pack's `key.js` is used before `key` on this track (none needs one yet).
   variant: 'js',
   // A program a host may load into a spare realm before it is needed, so that the first real load

@@ -252,15 +252,14 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
       }
     },
   };
+  // An exception that escaped the runtime (a fault of its own, or the interpreter out of memory): its
+  // type at most, never the interpreter's text, which is a traceback (the runtime's frames and the
+  // student's, whose code the runtime never calls once theirs has returned: runtime.py).
   const errorInfo = (e) => {
-    const text = String(e?.message ?? e);
-    return {
-      message: capMessage(
-        /memory|heap/i.test(text) ? 'MemoryError' : `the Python runtime failed: ${text.split('\n').pop()}`,
-      ),
-      line: null,
-      column: null,
-    };
+    const type = e?.name === 'PythonError' ? String(e.type) : null;
+    const memory = type ? type === 'MemoryError' : /memory|heap/i.test(String(e?.message ?? e));
+    const named = type && /^[A-Za-z_]\w{0,39}$/.test(type) ? ` (${type})` : '';
+    return { message: memory ? 'MemoryError' : `the Python runtime failed${named}`, line: null, column: null };
   };
   return createHandle({
     ops,

@@ -45,6 +45,10 @@ export default Object.freeze({
   // interpreted wrapper code and FFI, so a correct loop over pairs of tokens takes ~1.9 s of CPU on
   // the first lesson's hidden (2, 48, 16) batch (tools/cpu-budget).
   timeScale: 4,
+  // The whole submission's budget, ms of CPU (grader/core/grade.mjs): one function that never ends
+  // (4 + 8 s to confirm) and the rest of the tests still fit, and a file whose every function loops is
+  // graded within Exercism's 20 s (a second loop finds the budget spent).
+  budgetMs: 14000,
   // Messages: a pack's `key.py` is used before `key` on this track (Python spellings).
   variant: 'py',
   // As for JavaScript (grader/tracks/js/index.mjs): a warm-up program, and the Scale panel's probe

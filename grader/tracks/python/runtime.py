@@ -6,7 +6,12 @@
 # - open, input, exec, eval and compile are replaced by functions that raise (the lesson's code needs
 #   none of them; the loader keeps its own compile and exec);
 # - an exception becomes 'TypeName: message' and the line of the innermost frame of submission.py;
-#   the traceback itself (frames of numpy.py and of this file) is never shown.
+#   the traceback itself (frames of numpy.py and of this file) is never shown;
+# - once the student's code has returned, nothing here reaches a method or property the student could
+#   have defined or replaced (their __eq__, __hash__, __float__, a property of an ndarray subclass, a
+#   class attribute put on np.ndarray): values are read by exact type and through an instance's own
+#   __dict__ (own()), the submission's globals by walking their items (named()), never by a lookup that
+#   compares keys or an attribute read that goes through a class.
 
 
 def install(B, limits, stdlib):
@@ -344,6 +349,7 @@ def install(B, limits, stdlib):
     # min and max compare with `<`, and MicroPython has no reflected comparison for a number on the left
     # of a NumPy scalar (min(np.int64(3), 2) asks 2 < np.int64(3)): on that TypeError, compare again by value.
     scalar_types = (names['float64'], names['int64'])
+    f64, i64 = scalar_types
 
     def plain(v):
         return v._v if type(v) in scalar_types else v
@@ -365,6 +371,24 @@ def install(B, limits, stdlib):
         setattr(builtins, n, blocked(n, RuntimeError, 'write the code itself'))
 
     state = {'globals': {'__name__': '__main__'}, 'fields': {}, 'order': {}}
+
+    # ---- reading student objects without running their code
+
+    def members(v):
+        """v's instance __dict__: a copy MicroPython makes of the instance's own members, before any
+        class lookup (no property, __getattr__ or method runs); None where it has none."""
+        d = getattr(v, '__dict__', None)
+        return d if type(d) is dict else None
+
+    def named(d, name):
+        """d[name] for a dict the student filled (the submission's globals, an instance's members),
+        found by walking its items: a dict lookup would compare `name` with keys the student put there
+        (their __eq__ would run). None where it is not there."""
+        if d is not None:
+            for k, x in d.items():
+                if type(k) is str and k == name:
+                    return x
+        return None
 
     # ---- exceptions
 
@@ -424,8 +448,11 @@ def install(B, limits, stdlib):
     # freed. The host asks for it after each request, as a request of its own (never the student's
     # time), and the walk runs only when the bridge holds enough new arrays to be worth it.
 
-    SCALARS = (int, float, str, bool, bytes, type(None))
-    SKIP = SCALARS + (type(len), type(math))
+    SKIP = (type(len), type(math))
+    NoneType = type(None)
+
+    def scalar(t):
+        return t is int or t is float or t is str or t is bool or t is bytes or t is NoneType
 
     def release():
         if not B('needs_release'):
@@ -438,7 +465,7 @@ def install(B, limits, stdlib):
             while stack:
                 v = stack.pop()
                 t = type(v)
-                if t in SCALARS:
+                if scalar(t):
                     continue
                 budget -= 1
                 if budget < 0:
@@ -447,18 +474,20 @@ def install(B, limits, stdlib):
                 if i in seen:
                     continue
                 seen.add(i)
-                if t is ndarray or t is Generator:
-                    kept.append(v._h)
-                elif t is list or t is tuple or t is set or t is frozenset:
+                if t is list or t is tuple or t is set or t is frozenset:
                     stack.extend(v)
                 elif t is dict:
                     stack.extend(v.keys())
                     stack.extend(v.values())
                 elif not isinstance(v, SKIP):
-                    if isinstance(v, ndarray):
-                        kept.append(v._h)
-                    d = getattr(v, '__dict__', None)
-                    if type(d) is dict:
+                    # an ndarray (a subclass too), a Generator, any other object or class: what it holds
+                    # itself, its handle included, never through its class (members())
+                    d = members(v)
+                    if d is not None:
+                        if isinstance(v, ndarray) or t is Generator:
+                            h = named(d, '_h')
+                            if type(h) is int:
+                                kept.append(h)
                         stack.extend(d.values())
         except BaseException:
             return B('release', 1)
@@ -498,21 +527,26 @@ def install(B, limits, stdlib):
 
         def enc(v, depth):
             t = type(v)
+            if t is f64 or t is i64:  # numpy's scalars keep their number in _v: read there, not through their class
+                x = named(members(v), '_v')
+                if type(x) is float or type(x) is int:
+                    v, t = x, type(x)
+            h = named(members(v), '_h') if t is ndarray else None
             if v is None:
                 out.append('N')
             elif t is bool:
                 out.append('b')
                 out.append(v)
-            elif t is ndarray:
+            elif type(h) is int:
                 flush()
-                B('emit_array', v._h)
-            elif isinstance(v, float):
+                B('emit_array', h)
+            elif t is float:
                 out.append('f')
-                out.append(float(v))
-            elif isinstance(v, int):
+                out.append(v)
+            elif t is int:
                 out.append('i')
-                out.append(int(v) if -2147483648 < v < 2147483648 else float(v))
-            elif isinstance(v, str):
+                out.append(v if -2147483648 < v < 2147483648 else float(v))
+            elif t is str:
                 out.append('s')
                 out.append(v[:max_string])
             elif t is list or t is tuple:
@@ -609,13 +643,13 @@ def install(B, limits, stdlib):
         finish_enums(g)
         found = []
         for n in wanted.split(','):
-            if n and callable(g.get(n)):
+            if n and callable(named(g, n)):
                 found.append(n)
         B('functions', ','.join(found))
 
     def call(name):
         g = state['globals']
-        fn = g.get(name)
+        fn = named(g, name)
         if not callable(fn):
             B('answer', 'missing')
             return
