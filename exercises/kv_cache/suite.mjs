@@ -128,7 +128,7 @@ function stepProblem(ctx, got, expected, label, shapesOnly = false) {
         value: got[i] === UNDEFINED ? 'undefined' : py(ctx) ? 'None' : 'null',
       });
     if (shapesOnly && got[i].shape.join() === expected[i].shape.join()) continue;
-    const problem = ctx.mismatch(got[i], expected[i], `${label}, ${name}`);
+    const problem = ctx.mismatch(got[i], expected[i], ctx.t('step.part', { label, name }));
     if (problem) return problem;
   }
   return null;
@@ -216,7 +216,7 @@ async function checkBytes(ctx, args, expected, note = null) {
     call,
     actual: showBytes(got.data[0]),
     expected: showBytes(expected),
-    note: note && (note[ctx.lang] ?? note.en),
+    ...(note && { note }), // { ru, en }: said in the report's language
   };
   // With dtype_bytes = 2 the missing 2 of K and V and the missing 2 bytes give the same number: then
   // explainWhy names neither, and the sentence says that one factor 2 is missing.
@@ -331,7 +331,7 @@ export async function gqa_heads(ctx) {
       value = await ctx.call(FN, x, ...W, n_heads, given);
     } catch (e) {
       if (e.raised && n_kv_heads < n_heads && (await cachesRepeated(ctx, x, W, n_heads, given)))
-        ctx.fail(e.message, ctx.t('d.cache_repeated'));
+        ctx.fail(e.said, ctx.t('d.cache_repeated'));
       throw e;
     }
     const got = readStep(ctx, value, label);

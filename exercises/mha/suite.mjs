@@ -40,9 +40,9 @@ async function callStudent(ctx, fn, args, { dotT = false, missingArg = null } = 
     return await ctx.call(fn, ...args);
   } catch (e) {
     if (!e.raised) throw e;
-    if (missingArg && /positional argument/.test(e.raised)) ctx.fail(e.message, ctx.t(missingArg));
-    if (ctx.track === 'python' && FLOAT_AS_INT.test(e.raised)) ctx.fail(e.message, ctx.t('d.int_division'));
-    if (dotT && ctx.members.has('T')) ctx.fail(e.message, ctx.t('d.dot_T'));
+    if (missingArg && /positional argument/.test(e.raised)) ctx.fail(e.said, ctx.t(missingArg));
+    if (ctx.track === 'python' && FLOAT_AS_INT.test(e.raised)) ctx.fail(e.said, ctx.t('d.int_division'));
+    if (dotT && ctx.members.has('T')) ctx.fail(e.said, ctx.t('d.dot_T'));
     throw e;
   }
 }
@@ -67,8 +67,8 @@ function mhaMistakes(ctx, args) {
  * right weights with a wrong out point at the merge or W_o). On a mismatch: what differs, then the
  * mistake that explains both parts (or `fallback()`'s sentence).
  */
-function expectPair(ctx, got, expected, mistakes, { label = '', fallback = () => null } = {}) {
-  const name = (part) => (label ? `${part} ${label}` : part);
+function expectPair(ctx, got, expected, mistakes, { label = null, fallback = () => null } = {}) {
+  const name = (part) => (label ? ctx.t('label.part', { what: part, name: label }) : part);
   const problem = ctx.mismatch(got[1], expected[1], name('weights')) || ctx.mismatch(got[0], expected[0], name('out'));
   if (!problem) return;
   const cause = explain(got, mistakes, ctx.tol);
@@ -128,7 +128,7 @@ export async function causal_heads(ctx) {
   const plain = args.slice(0, 6);
   const got = await callMha(ctx, plain, { missingArg: 'd.causal_no_default' });
   expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], {
-    label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})`,
+    label: ctx.t('label.without_causal'),
   });
 }
 

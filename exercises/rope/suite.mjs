@@ -159,7 +159,7 @@ async function applyOnTable(ctx, x, cos, sin, offset) {
   try {
     got = ctx.array(await ctx.call('apply_rope', x, cos, sin, offset), 'apply_rope');
   } catch (e) {
-    if (e.raised && (await slicedWorks())) ctx.fail(e.message, ctx.t('d.cache_not_sliced'));
+    if (e.raised && (await slicedWorks())) ctx.fail(e.said, ctx.t('d.cache_not_sliced'));
     throw e;
   }
   if (got.shape.join() !== x.shape.join()) {

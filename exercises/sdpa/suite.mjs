@@ -90,7 +90,7 @@ async function checkAttention(ctx, fn, got, expected, inp, confirm) {
   const problem = ctx.mismatch(weights, expected[1], 'weights') || ctx.mismatch(out, expected[0], 'out');
   if (!problem) return;
   const why = await causeOf(ctx, fn, got, inp, confirm);
-  if (why) ctx.fail(problem, why.text ?? ctx.t(why.key, why.params));
+  if (why) ctx.fail(problem, ctx.t(why.key, why.params));
   ctx.fail(problem, ctx.t(matches(weights, expected[1], ctx.tol) ? 'step.out' : 'step.weights'));
 }
 
@@ -148,10 +148,9 @@ async function ownMaskCause(ctx, got, inp) {
   if (!matches(got, [asTensor(r.out), asTensor(r.weights)], ctx.tol)) return null;
   const pattern = MASK_PATTERNS.find(([, f]) => close(asBool, maskOf(T, T, f), {}));
   const nanRow = got[1].data.some((w) => Number.isNaN(w));
-  const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')]
-    .filter(Boolean)
-    .join(' ');
-  return { key: 'd.own_mask', text };
+  // What is wrong in the mask, and a NaN row's reason, said after it.
+  const more = [pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')].filter(Boolean);
+  return { key: 'd.own_mask', params: { more } };
 }
 
 /** The shapes an error message quotes, as 'a,b,c' strings. */
@@ -297,7 +296,7 @@ export async function softmax(ctx) {
   for (const x of xs) got.push(ctx.array(await ctx.call('softmax', x), 'softmax'));
   const expected = xs.map((x) => asTensor(ctx.ref.softmax(x)));
   for (const [i, c] of ctx.params.cases.entries()) {
-    const problem = ctx.mismatch(got[i], expected[i], `softmax(x), x ${c.name[ctx.lang] ?? c.name.en}`);
+    const problem = ctx.mismatch(got[i], expected[i], ctx.t('softmax.case', { name: c.name }));
     if (!problem) continue;
     // spec.json's mistakes, each on every case (the same axis for all: -2, or one counted from the front).
     const why = explainWhy(got, ctx.mistakes('softmax', null, { calls: xs.map((x) => [x]) }), ctx.tol);
@@ -368,7 +367,7 @@ export async function causality(ctx) {
     return checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
   const because = async () => {
     const why = await causeOf(ctx, 'causal_self_attention', got, sin, confirm);
-    return why && (why.text ?? ctx.t(why.key, why.params));
+    return why && ctx.t(why.key, why.params);
   };
   // 1. nothing above the diagonal
   for (let i = 0; i < T; i++)

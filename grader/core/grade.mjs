@@ -3,7 +3,7 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName, SENTENCES } from './messages.mjs';
+import { say, kindName, sentence, render, isSentence, inEachLang, LANGS } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { fmtNum } from './format.mjs';
@@ -14,13 +14,18 @@ import { LIMITS } from '../limits.mjs';
 
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
- * `problem`: what differs; `cause`: the diagnosis or explanation (said once per report: a later test
- * with the same cause refers to the first); `error`: { fn, message, line } when the student's code raised.
+ * `message`: its text; `problem`: what differs (Sentences); `cause`: the diagnosis or explanation (a
+ * Sentence or null; said once per report: a later test with the same cause refers to the first);
+ * `error`: { fn, message, line } when the student's code raised.
  */
 export class Failure extends Error {
-  constructor(message, { problem = message, cause = null, error = null } = {}) {
+  constructor(message, { problem, cause = null, error = null }) {
     super(message);
     Object.assign(this, { problem, cause, error });
+  }
+  /** What the failure says, as data: the problem's sentences, then the cause's. */
+  get said() {
+    return this.cause ? [...this.problem, this.cause] : this.problem;
   }
 }
 /** The submission's overall time ran out. */
@@ -56,34 +61,33 @@ const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 export const DEFAULT_DEADLINE_MS = 30000;
 
 /**
- * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
+ * A sentence with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
  * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
  */
-export function sayForTrack(track, lang, key, params, pack) {
-  const v = track?.variant ? `${key}.${track.variant}` : null;
-  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
-  return say(lang, v && has(v) ? v : key, params, pack);
-}
+export const sayForTrack = (track, lang, key, params, pack) =>
+  render(lang, sentence(key, params), { pack, variant: track?.variant });
 
+/** A test's output cut to OUTPUT_LIMIT with a note, at the same place in every language (so a report renders in another). */
 export function capOutput(text, lang) {
-  return capText(text, OUTPUT_LIMIT, lang === 'en' ? '\n… output truncated' : '\n… вывод обрезан');
+  const note = (l) => `\n${say(l, 'output.truncated')}`;
+  const longest = Math.max(...LANGS.map((l) => note(l).length));
+  return capText(text, OUTPUT_LIMIT - longest + note(lang).length, note(lang));
 }
 
 const now = () => performance.now();
-const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
-/** The parts that are not empty, each ended as a sentence, joined with spaces. */
-const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 
 /**
- * Grade one submission. Returns the report:
- * { exercise, seed, lang, status: 'pass'|'fail'|'error', message, passed, total,
- *   tests: [{ id, name, task_id, status, message, output, test_code }] }
+ * Grade one submission. Returns the report (grader/types.d.ts Report): { exercise, seed, lang, backend,
+ * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, tests: [{ id,
+ * name, task_id, status, message, said?, cause?, same_as?, output, test_code }] }; each text a report
+ * shows is also kept as data (`said`, `cause`: Sentences), so that it can be counted by key and
+ * rendered in another language (reporters/index.mjs renderReport).
  * Every test of the spec is in `tests`, whatever happened (a syntax error, a script that cannot load,
  * the deadline). `deadlineMs` bounds the whole submission: each request to the sandbox is ended by
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
  * stack (the report carries only its message). `onTest(entry, { index, sameAs })` sees each test's
  * entry as soon as it is graded (a page shows progress with it); `sameAs` is the id of the earlier
- * test whose error or cause this one's message refers to, else null.
+ * test whose error or cause this one's message refers to (entry.same_as), else null.
  */
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
@@ -137,22 +141,37 @@ export async function grade({
     total: spec.tests.length,
     tests: [],
   };
-  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
-  const entry = (test, status, message, output = '') => ({
-    id: test.id,
-    name: test.name[lang] || test.name.en,
-    task_id: test.task_id,
-    status,
-    message,
-    output: capOutput(output, lang),
-    test_code:
-      typeof test.test_code === 'string'
-        ? test.test_code
-        : (test.test_code[track.name] ?? Object.values(test.test_code)[0]),
-  });
-  const notRun = (message) => {
+  const t = sentence;
+  const text = (said) => render(lang, said, { pack: exercise.messages, variant: track.variant });
+  /**
+   * A test's entry; `verdict`: null (passed), a Sentence (the whole message, and its cause), or
+   * { said, cause, same_as? } (what the message says, why the test did not pass, the test it refers to).
+   */
+  const entry = (test, status, verdict = null, output = '') => {
+    const v = isSentence(verdict) ? { said: verdict, cause: verdict } : verdict;
+    return {
+      id: test.id,
+      name: test.name[lang] || test.name.en,
+      task_id: test.task_id,
+      status,
+      message: v ? text(v.said) : null,
+      ...(v && { said: v.said, cause: v.cause }),
+      ...(v?.same_as && { same_as: v.same_as }),
+      output: capOutput(output, lang),
+      test_code:
+        typeof test.test_code === 'string'
+          ? test.test_code
+          : (test.test_code[track.name] ?? Object.values(test.test_code)[0]),
+    };
+  };
+  /** The report's own message (a syntax error, a script that did not load), as data and as text. */
+  const reportSays = (said) => {
+    report.said = said;
+    report.message = text(said);
+  };
+  const notRun = (verdict) => {
     report.status = 'error';
-    report.tests = spec.tests.map((test) => entry(test, 'error', message));
+    report.tests = spec.tests.map((test) => entry(test, 'error', verdict));
     return report;
   };
   const seconds = Math.round(deadlineMs / 1000);
@@ -163,10 +182,19 @@ export async function grade({
   // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
     const where = readSyntax(source, error, track, t);
+    const at = { line: where.line, column: where.column };
+    // where.message: the parser's words as a Sentence, or the compiler's own text
+    const syntax = t('syntax', { ...at, message: where.message });
     const why = explainSyntax(error, track);
-    report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
-    report.error = { ...where, sourceLine: capText(where.sourceLine, 1000) };
-    return notRun(t('not_run.syntax', where));
+    reportSays(why ? [syntax, t(why)] : syntax);
+    const said = syntax.params.message;
+    report.error = {
+      ...where,
+      message: text(said),
+      ...(isSentence(said) && { said }),
+      sourceLine: capText(where.sourceLine, 1000),
+    };
+    return notRun(t('not_run.syntax', at));
   };
   const prepared = track.prepareSource(source);
   if (!prepared.ok) return syntaxError(prepared.error);
@@ -200,43 +228,46 @@ export async function grade({
       ? t('load.error', { line: load.error.line ?? '?', message: load.error.message })
       : null;
   if (loadNote) {
-    report.message = `${loadNote} ${t('load.declarations')}`;
+    reportSays([loadNote, t('load.declarations')]);
     if (clock.over) return notRun(t('deadline.not_run', { s: seconds }));
     load = await loadBilled(prepared.declarations);
-    if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
+    if (!load.ok) {
+      const failed = t('load.declarations_failed', { message: load.message });
+      return notRun({ said: [loadNote, failed], cause: loadNote });
+    }
   }
 
   // An error or a cause is said in full once; a later test that meets it again refers to the first.
   const firstSaid = new Map();
-  let sameAs = null; // the earlier test the last sayOnce() referred to
-  const testName = (test) => test.name[lang] || test.name.en;
-  const sayOnce = (f, test) => {
+  const testName = (test) => inEachLang((l) => test.name[l] || test.name.en);
+  /** A failure's verdict ({ said, cause, same_as? }): said in full, or referring to the test that said it. */
+  const verdictOf = (f, test) => {
+    // Why the test did not pass: the diagnosis, else what went wrong (the first thing the message says).
+    const cause = f.cause ?? f.problem[0];
     // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
     const key = f.error
       ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}`
       : f.cause
-        ? `cause\0${f.cause}`
+        ? `cause\0${JSON.stringify(f.cause)}`
         : null;
-    if (!key) return f.message;
-    if (!firstSaid.has(key)) {
-      firstSaid.set(key, test);
-      return f.message;
+    if (!key || !firstSaid.has(key)) {
+      if (key) firstSaid.set(key, test);
+      return { said: f.said, cause };
     }
     const first = firstSaid.get(key);
-    sameAs = first.id;
-    return f.error
+    const said = f.error
       ? t('error.same', {
           fn: f.error.fn,
           where: f.error.line ? t('error.where', { line: f.error.line }) : '',
           test: testName(first),
         })
-      : sentences(f.problem, t('cause.same', { test: testName(first) }));
+      : [...f.problem, t('cause.same', { test: testName(first) })];
+    return { said, cause, same_as: first.id };
   };
 
   const done = (e) => {
     report.tests.push(e);
-    onTest?.(e, { index: report.tests.length - 1, sameAs });
-    sameAs = null;
+    onTest?.(e, { index: report.tests.length - 1, sameAs: e.same_as ?? null });
   };
   for (const test of spec.tests) {
     if (clock.over) {
@@ -261,24 +292,24 @@ export async function grade({
       loadNote,
     });
     let status = 'pass',
-      message = null;
+      verdict = null;
     try {
       await exercise.suite[test.id](ctx);
     } catch (e) {
       if (e instanceof Failure) {
         status = 'fail';
-        message = sayOnce(e, test);
+        verdict = verdictOf(e, test);
       } else if (e instanceof DeadlineReached) {
         status = 'error';
-        message = t('deadline.hit', { s: seconds });
+        verdict = t('deadline.hit', { s: seconds });
       } else {
         status = 'error';
-        message = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
+        verdict = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
         onGraderError?.(e);
       }
     }
     if (status === 'pass') report.passed++;
-    done(entry(test, status, message, ctx.output));
+    done(entry(test, status, verdict, ctx.output));
   }
   report.time_ms = Math.round(clock.spent);
   report.status =
@@ -287,8 +318,7 @@ export async function grade({
       : report.tests.some((x) => x.status === 'error')
         ? 'error'
         : 'fail';
-  if (report.status === 'error' && !report.message)
-    report.message = report.tests.find((x) => x.status === 'error').message;
+  if (report.status === 'error' && !report.message) reportSays(report.tests.find((x) => x.status === 'error').said);
   return report;
 }
 
@@ -317,10 +347,31 @@ function makeContext({
   loadNote,
 }) {
   const spec = exercise.spec;
-  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
+  const t = sentence;
+  const asSentence = (s, what) => {
+    if (!isSentence(s))
+      throw new TypeError(
+        `ctx.fail(problem, cause): ${what} must be a sentence of ctx.t(key, params), not ${typeof s}`,
+      );
+    return sentence(s.key, s.params);
+  };
+  /** A Failure: `problem` (what differs: a Sentence, or a list of them) and `cause` (why: a Sentence, or nothing). */
+  const failure = (problem, cause, error = null) => {
+    const p = [problem]
+      .flat()
+      .filter(Boolean)
+      .map((s) => asSentence(s, 'the problem'));
+    const c = cause ? asSentence(cause, 'the cause') : null;
+    if (!p.length) throw new TypeError('ctx.fail(problem, cause): no problem given');
+    return new Failure(render(lang, c ? [...p, c] : p, { pack: exercise.messages, variant: track.variant }), {
+      problem: p,
+      cause: c,
+      error,
+    });
+  };
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => {
-    throw new Failure(sentences(problem, cause), { problem, cause });
+    throw failure(problem, cause);
   };
   let measuring = null,
     measured = null; // ctx.measure's request, and what the last call reported
@@ -379,7 +430,7 @@ function makeContext({
             }),
           }),
         );
-      if (res.kind === 'missing') fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load')));
+      if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load')]);
       const where = res.line ? t('error.where', { line: res.line }) : '';
       const why = explainError(res, source, track);
       const cause = why && t(why.key, why.params);
@@ -389,11 +440,7 @@ function makeContext({
         cause && type
           ? t('error.explained', { fn, message: res.message, type, where })
           : t('error', { fn, message: res.message, where });
-      const err = new Failure(sentences(problem, cause), {
-        problem,
-        cause,
-        error: { fn, message: res.message, line: res.line },
-      });
+      const err = failure(problem, cause, { fn, message: res.message, line: res.line });
       err.raised = res.message;
       throw err;
     }
@@ -474,22 +521,29 @@ function makeContext({
         fail(
           t('not_array', {
             fn,
-            kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind),
+            kind: inEachLang((l) => kindName(l, r.kind === 'object' && value && value.$other ? value.$other : r.kind)),
           }),
         );
-      fail(t(r.error, { fn, kind: kindName(lang, r.kind), kindNom: kindName(lang, r.kind, true) }));
+      fail(
+        t(r.error, {
+          fn,
+          kind: inEachLang((l) => kindName(l, r.kind)),
+          kindNom: inEachLang((l) => kindName(l, r.kind, true)),
+        }),
+      );
     },
 
     /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */
     tuple(value, fn, names) {
       const n = names.length;
       if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$array))) {
-        const kind =
+        const kind = inEachLang((l) =>
           value && value.$array
-            ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
+            ? `${l === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
             : Array.isArray(value)
-              ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}`
-              : kindName(lang, value === null ? 'null' : (value?.$other ?? typeof value));
+              ? `${l === 'en' ? 'a list of length' : 'список длины'} ${value.length}`
+              : kindName(l, value === null ? 'null' : (value?.$other ?? typeof value)),
+        );
         fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }
       return value.map((v) => ctx.array(v, fn));

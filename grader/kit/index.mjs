@@ -93,7 +93,7 @@ export function expect(ctx, got, expected, { names, what = '', mistakes = [], fa
     ? expected.map((e, i) => [got[i], e, names?.[i] ?? `[${i}]`])
     : [[got, expected, names?.[0] ?? '']];
   for (const [g, e, name] of parts) {
-    const problem = ctx.mismatch(g, e, [what, name].filter(Boolean).join(' '));
+    const problem = ctx.mismatch(g, e, what && name ? ctx.t('label.part', { what, name }) : what || name);
     if (!problem) continue;
     const why = explainWhy(got, mistakes, ctx.tol) ?? (fallback?.() ? { key: fallback(), params: {} } : null);
     ctx.fail(problem, why && ctx.t(why.key, why.params));
