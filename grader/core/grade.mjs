@@ -19,9 +19,18 @@ import { LIMITS } from '../limits.mjs';
  * `error`: { fn, message, line } when the student's code raised.
  */
 export class Failure extends Error {
+  /**
+   * @param {string} message
+   * @param {{ problem: import('../types').Sentence[], cause?: import('../types').Sentence | null,
+   *   error?: { fn: string, message: string, line?: number } | null }} parts
+   */
   constructor(message, { problem, cause = null, error = null }) {
     super(message);
-    Object.assign(this, { problem, cause, error });
+    this.problem = problem;
+    this.cause = cause;
+    this.error = error;
+    /** @type {string | undefined} the error's message, when the student's code raised */
+    this.raised = undefined;
   }
   /** What the failure says, as data: the problem's sentences, then the cause's. */
   get said() {
@@ -88,6 +97,7 @@ const now = () => performance.now();
  * stack (the report carries only its message). `onTest(entry, { index, sameAs })` sees each test's
  * entry as soon as it is graded (a page shows progress with it); `sameAs` is the id of the earlier
  * test whose error or cause this one's message refers to (entry.same_as), else null.
+ * @returns {Promise<import('../types').Report>}
  */
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
@@ -130,10 +140,11 @@ export async function grade({
   seed = seed ?? spec.seed;
   const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? packLimit;
+  /** @type {import('../types').Report} */
   const report = {
     exercise: spec.slug,
     seed,
-    lang,
+    lang: /** @type {import('../types').Lang} */ (lang),
     backend: fast.name,
     status: 'fail',
     message: null,

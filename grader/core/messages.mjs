@@ -273,7 +273,7 @@ const LIST = 8; // sentences in a list param
  * a list of Sentences (rendered as sentences, each ended, joined with spaces; empty: nothing).
  * Anything else becomes its string. `key` itself must be a message key, never student text.
  * @param {string} key
- * @param {Record<string, unknown>} [params]
+ * @param {object} [params]
  * @returns {import('../types').Sentence}
  */
 export const sentence = (key, params = {}) => sentenceAt({ key, params }, 0);
@@ -328,7 +328,7 @@ const ended = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
  * (`key.py`, grader/tracks/<name>/index.mjs `variant`), used where the pack or the core has one.
  * @param {string} lang
  * @param {import('../types').Sentence | import('../types').Sentence[] | null} said
- * @param {{ pack?: object | null, variant?: string | null }} [options]
+ * @param {{ pack?: Record<string, Record<string, string>> | null, variant?: string | null }} [options]
  * @returns {string}
  */
 export function render(lang, said, { pack = null, variant = null } = {}) {

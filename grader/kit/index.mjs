@@ -1,8 +1,9 @@
 // The grader's public kit for exercise packs: the one module a pack's suite.mjs imports (see
 // exercises/README.md for the contract and a worked example). Everything else a test needs arrives
 // in its `ctx` (grader/core/grade.mjs):
-//   ctx.params, ctx.rng (seeded per test id), ctx.tol, ctx.lang, ctx.t(key, params) (the pack's
-//   messages.json first, then the core's), ctx.fail(problem, cause), ctx.call(fn, ...args) (the
+//   ctx.params, ctx.rng (seeded per test id), ctx.tol, ctx.lang, ctx.t(key, params) (a sentence as data,
+//   { key, params }, of the pack's messages.json first, then the core's: rendered when the report is
+//   written), ctx.fail(problem, cause) (sentences, never text), ctx.call(fn, ...args) (the
 //   student's function, in the sandbox; a timeout is confirmed by a retry), ctx.probe(fn, ...args)
 //   (the same for a diagnosis: no retry), ctx.measure(fn, args, { limit }) (the same call, with what it
 //   built in np: arrays, bytes, the largest array and its line), ctx.array(value, fn), ctx.tuple(value, fn, names),

@@ -35,6 +35,7 @@ export function renderReport(report, { lang, exercise, track }) {
 /**
  * Exercism test-runner interface, version 3 (results.json): the fields its spec lists and no other (a
  * test's cause is not among them: its message carries it as text).
+ * @param {import('../types').Report} report
  */
 export function exercism(report) {
   const doc = { version: 3, status: report.status };
@@ -52,6 +53,7 @@ export function exercism(report) {
  * Gradescope autograder results.json, one point per test; the causes as data in its top-level
  * `extra_data` ("extra data to be stored"): { causes: [{ test, key, params, same_as? }] }, one per test
  * not passed, in test order.
+ * @param {import('../types').Report} report
  */
 export function gradescope(report) {
   const tests = report.tests.map((t, i) => ({
@@ -85,6 +87,7 @@ export function gradescope(report) {
  * grader's: control characters are shown escaped, and every line after the first of a message, and
  * every printed line, is indented under its test behind `| `, so a line that starts with a mark
  * (✓ ✗ !) or the summary at the left margin is always the grader's own.
+ * @param {import('../types').Report} report
  */
 export function text(report, { color = false, verbose = false } = {}) {
   const c = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
