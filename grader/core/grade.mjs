@@ -6,11 +6,14 @@ import { Rng, deriveSeed } from './prng.mjs';
 import { say, kindName, sentence, render, isSentence, inEachLang, LANGS } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
+import { explainWhy, matches } from './diagnose.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
 import { readSyntax } from './syntax.mjs';
 import { LIMITS } from '../limits.mjs';
+
+/** @typedef {import('../types').Lang} Lang */
 
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
@@ -144,7 +147,7 @@ export async function grade({
   const report = {
     exercise: spec.slug,
     seed,
-    lang: /** @type {import('../types').Lang} */ (lang),
+    lang: /** @type {Lang} */ (lang),
     backend: fast.name,
     status: 'fail',
     message: null,
@@ -475,20 +478,47 @@ function makeContext({
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     /**
-     * The declared mistakes for reference function `fn` (spec.json tests[].mistakes, then the pack's
-     * "mistakes" that hold for every test: "the reference with these options gives the student's
-     * output") as kit.explain() candidates { key, params, run }: each recomputes ctx.ref[fn](...args,
-     * options). `calls`: a list of argument lists instead of `args`, for a test that calls `fn` on several
-     * inputs: then each run gives the list of results.
+     * Why the student's result `got` (a tensor, or a list of them) is wrong: the cause, a sentence
+     * (ctx.t) for ctx.fail, or null. The candidates: the mistakes spec.json declares for reference
+     * function `fn` (the test's `mistakes`, then the pack's: "the reference with these options gives
+     * the student's output"), each recomputed as ctx.ref[fn](...args, options), or by
+     * `recompute(options)` where the result is not one reference call (several calls, a chain of
+     * them); then `extra`, those the suite builds from these inputs ({ key, params?, run }). A cause
+     * is named only when one key alone explains `got` (on inputs that cannot tell two mistakes apart,
+     * none is). `confirm()`: a second look, on other inputs, → { got, args, extra?, expected } (the
+     * student's result there, the reference's arguments, the candidates built for them, the right
+     * result), or null when the student's call failed there; the cause is then named only if the same
+     * mistake gives the student's result there too (or, where it makes no difference, the student is
+     * right there), and the answer is a Promise. `fn` null: only `extra`.
      */
-    mistakes: (fn, args, { calls = null } = {}) =>
-      [...(test.mistakes ?? []), ...(spec.mistakes ?? [])]
-        .filter((m) => m.function === fn)
-        .map((m) => ({
-          key: m.key,
-          params: m.params ?? {},
-          run: calls ? () => calls.map((a) => ctx.ref[fn](...a, m.options)) : () => ctx.ref[fn](...args, m.options),
-        })),
+    diagnose(got, fn, args, { extra = [], recompute = null, confirm = null } = {}) {
+      const candidates = (a, more, again) => [
+        ...[...(test.mistakes ?? []), ...(spec.mistakes ?? [])]
+          .filter((m) => fn && m.function === fn)
+          .map((m) => ({
+            key: m.key,
+            params: m.params ?? {},
+            run: () => (again ? again(m.options) : ctx.ref[fn](...a, m.options)),
+          })),
+        ...more.filter(Boolean),
+      ];
+      const why = explainWhy(got, candidates(args, extra, recompute), ctx.tol);
+      const cause = why && t(why.key, why.params);
+      if (!confirm) return cause;
+      const holds = (second) => {
+        if (!second) return false;
+        const same = candidates(second.args, second.extra ?? [], null).filter((m) => m.key === why.key);
+        if (!same.length) return matches(second.got, second.expected, ctx.tol);
+        return same.some((m) => {
+          try {
+            return matches(second.got, m.run(), ctx.tol);
+          } catch {
+            return false;
+          }
+        });
+      };
+      return cause ? confirm().then((second) => (holds(second) ? cause : null)) : Promise.resolve(null);
+    },
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 

@@ -161,7 +161,7 @@ test('a misspelled reference function is a pack problem at load and build: in sp
     `exercises/sdpa/suite.mjs calls the reference function "causal_mask_", which ${binds}`,
     `exercises/sdpa/spec.json: tests[1].mistakes[0].function "sofmax" ${binds}`,
   ]);
-  // A name held in a constant (mha: ctx.ref[MHA], ctx.mistakes(MHA, …)) is read through it.
+  // A name held in a constant (mha: ctx.ref[MHA], ctx.diagnose(got, MHA, …)) is read through it.
   const mha = await readPack('mha');
   const misspelt = mha.suiteSource.replace("const MHA = 'multi_head_attention'", "const MHA = 'multi_head_atention'");
   assert.match(
