@@ -65,6 +65,10 @@ function gradescopeProblems(doc, n, passed) {
       p.push(JSON.stringify(t).slice(0, 120));
   if (doc.score !== passed || doc.tests.reduce((a, t) => a + t.score, 0) !== passed)
     p.push(`score ${doc.score}, expected ${passed}`);
+  // the causes as data, one per test not passed (extra_data: "extra data to be stored")
+  const causes = doc.extra_data?.causes;
+  if (!Array.isArray(causes) || causes.length !== n - passed || causes.some((c) => typeof c.key !== 'string'))
+    p.push(`extra_data.causes ${JSON.stringify(causes)?.slice(0, 120)}`);
   return p;
 }
 
