@@ -44,6 +44,11 @@ export function maskOf(rows, cols, f) {
  * tuple: ['out', 'weights']); on the first part that differs, fails with what differs, followed by
  * the cause ctx.diagnose(got, fn, args, { extra, recompute }) names for the whole result, else
  * `fallback()`'s sentence, if any.
+ * @param {any} ctx
+ * @param {any} got
+ * @param {any} expected
+ * @param {{ names?: string[], what?: any, fn?: string | null, args?: unknown[] | null, extra?: object[],
+ *   recompute?: (options: object) => unknown, fallback?: () => unknown }} [options]
  */
 export function expect(
   ctx,
