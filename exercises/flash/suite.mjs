@@ -5,7 +5,7 @@
 // names the mistake that explains every result of the test (spec.json "mistakes": the reference with
 // those options; "the causal mask left out": the reference with causal = false), so that inputs where
 // two mistakes coincide (one key per block hides a wrong per-block mask) never decide alone.
-import { tensor, normals, fromRows, explainWhy, fmtShape } from '../../grader/kit/index.mjs';
+import { tensor, normals, fromRows, fmtShape } from '../../grader/kit/index.mjs';
 
 const vector = (values) => fromRows(values);
 
@@ -17,8 +17,7 @@ async function checkMerge(ctx, args, what) {
   for (const [i, name] of ['m', 'l'].entries()) {
     const problem = ctx.mismatch(got[i], expected[i], `${what}: ${name}`);
     if (!problem) continue;
-    const why = explainWhy(got, ctx.mistakes('softmax_merge', args), ctx.tol);
-    ctx.fail(problem, why && ctx.t(why.key, why.params));
+    ctx.fail(problem, ctx.diagnose(got, 'softmax_merge', args));
   }
 }
 
@@ -66,17 +65,13 @@ async function checkFlash(ctx, calls) {
   for (const [i, { args, what }] of calls.entries()) {
     const problem = ctx.mismatch(got[i], ctx.ref.flash_attention(...args), what);
     if (!problem) continue;
-    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({
-      key: m.key,
-      run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args), m.options)),
-    }));
-    if (calls.some((c) => withArgs(c.args)[4]))
-      mistakes.push({
-        key: 'd.no_mask',
-        run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args).slice(0, 4), false)),
-      });
-    const why = explainWhy(got, mistakes, ctx.tol);
-    ctx.fail(problem, why && ctx.t(why.key, why.params));
+    // The declared mistakes over every call, and the mask left out where a call is causal.
+    const noMask = calls.some((c) => withArgs(c.args)[4]) && {
+      key: 'd.no_mask',
+      run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args).slice(0, 4), false)),
+    };
+    const recompute = (o) => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args), o));
+    ctx.fail(problem, ctx.diagnose(got, 'flash_attention', null, { recompute, extra: [noMask] }));
   }
 }
 
@@ -135,15 +130,10 @@ export async function memory(ctx) {
   const expected = ctx.ref.flash_attention(...args);
   const problem = ctx.mismatch(got, expected, `${call}, Q, K, V ${fmtShape(args[0].shape)}`);
   if (problem) {
-    const why = explainWhy(
-      got,
-      (ctx.test.mistakes ?? []).map((k) => ({
-        key: k.key,
-        run: () => ctx.ref.flash_attention(...args, true, k.options),
-      })),
-      ctx.tol,
-    );
-    ctx.fail(problem, why && ctx.t(why.key, why.params));
+    const why = ctx.diagnose(got, 'flash_attention', null, {
+      recompute: (o) => ctx.ref.flash_attention(...args, true, o),
+    });
+    ctx.fail(problem, why);
   }
   const big = m.largest;
   if (big && big.shape.reduce((a, b) => a * b, 1) > limit) {

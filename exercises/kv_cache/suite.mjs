@@ -8,7 +8,7 @@
 // and values up to that position. A wrong step names a mistake only when the reference run with that
 // mistake's options (spec.json "mistakes") over the same steps, feeding its own caches forward, gives
 // everything the student returned up to that step, or when the cache returned is the one passed in.
-import { tensor, normals, fromRows, explainWhy, expect, close, fmtShape } from '../../grader/kit/index.mjs';
+import { tensor, normals, fromRows, expect, close, matches, fmtShape } from '../../grader/kit/index.mjs';
 
 const FN = 'attend_with_cache';
 
@@ -128,7 +128,7 @@ function stepProblem(ctx, got, expected, label, shapesOnly = false) {
         value: got[i] === UNDEFINED ? 'undefined' : py(ctx) ? 'None' : 'null',
       });
     if (shapesOnly && got[i].shape.join() === expected[i].shape.join()) continue;
-    const problem = ctx.mismatch(got[i], expected[i], `${label}, ${name}`);
+    const problem = ctx.mismatch(got[i], expected[i], ctx.t('step.part', { label, name }));
     if (problem) return problem;
   }
   return null;
@@ -137,14 +137,14 @@ function stepProblem(ctx, got, expected, label, shapesOnly = false) {
 // ---- mistakes -----------------------------------------------------------------------------------
 
 /**
- * The candidates for the results of calls `calls` (each { x }: its block; calls[0].given: the cache
- * passed to the first call, or null): spec.json's mistakes, each the reference with those options over
+ * Why the results `got` of calls `calls` (each { x }: its block; calls[0].given: the cache passed to the
+ * first call, or null) are wrong: spec.json's mistakes, each the reference with those options over
  * every call in turn, its own returned cache handed to the next; and "the cache passed in is returned
  * unchanged" (the reference's out, with the cache it was given). Each yields the flat list of
- * [out, k, v] of every call.
+ * [out, k, v] of every call. → a sentence, or null.
  */
-function chainMistakes(ctx, calls, W, n_heads, rope) {
-  const run = (options) => () => {
+function chainCause(ctx, got, calls, W, n_heads, rope) {
+  const chain = (options) => {
     let cache = calls[0].given;
     return calls.flatMap(({ x }) => {
       const r = ctx.ref[FN](x, ...W, n_heads, cache, rope, options);
@@ -156,16 +156,8 @@ function chainMistakes(ctx, calls, W, n_heads, rope) {
     const cache = calls[0].given;
     return calls.flatMap(({ x }) => [ctx.ref[FN](x, ...W, n_heads, cache, rope)[0], ...(cache ?? [NONE, NONE])]);
   };
-  return [
-    ...(ctx.test.mistakes ?? []).map((m) => ({ key: m.key, run: run(m.options) })),
-    { key: 'd.cache_not_grown', run: notGrown },
-  ];
+  return ctx.diagnose(got, FN, null, { recompute: chain, extra: [{ key: 'd.cache_not_grown', run: notGrown }] });
 }
-
-const causeOf = (ctx, got, mistakes) => {
-  const why = explainWhy(got, mistakes, ctx.tol);
-  return why && ctx.t(why.key, why.params);
-};
 
 // ---- attend_with_cache over several calls -------------------------------------------------------
 
@@ -194,7 +186,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
     got.push(...step);
     const expected = [rows(full[0], at, at + n), rows(full[1], 0, at + n), rows(full[2], 0, at + n)];
     const problem = stepProblem(ctx, step, expected, label, shapesOnly);
-    if (problem) ctx.fail(problem, causeOf(ctx, got, chainMistakes(ctx, calls, W, n_heads, rope)));
+    if (problem) ctx.fail(problem, chainCause(ctx, got, calls, W, n_heads, rope));
     cache = missing(step[1]) ? null : [step[1], step[2]];
     at += n;
   }
@@ -211,17 +203,19 @@ async function checkBytes(ctx, args, expected, note = null) {
   if (got.shape.length !== 0) ctx.fail(ctx.mismatch(got, want, call));
   if (close(got, want, ctx.tol)) return;
   const full = [...args, ...[2].slice(args.length - 5)]; // dtype_bytes = 2 when left out
-  const mistakes = ctx.mistakes('kv_cache_bytes', full).map((m) => ({ key: m.key, run: () => scalar(m.run()) }));
   const params = {
     call,
     actual: showBytes(got.data[0]),
     expected: showBytes(expected),
-    note: note && (note[ctx.lang] ?? note.en),
+    ...(note && { note }), // { ru, en }: said in the report's language
   };
   // With dtype_bytes = 2 the missing 2 of K and V and the missing 2 bytes give the same number: then
-  // explainWhy names neither, and the sentence says that one factor 2 is missing.
+  // ctx.diagnose names neither, and the sentence says that one factor 2 is missing.
   const half = close(scalar(2 * got.data[0]), want, ctx.tol) && ctx.t('d.bytes_half');
-  ctx.fail(ctx.t(note ? 'bytes.value' : 'bytes.plain', params), causeOf(ctx, got, mistakes) || half);
+  const why = ctx.diagnose(got, 'kv_cache_bytes', full, {
+    recompute: (o) => scalar(ctx.ref.kv_cache_bytes(...full, o)),
+  });
+  ctx.fail(ctx.t(note ? 'bytes.value' : 'bytes.plain', params), why || half);
 }
 
 export async function bytes_lesson(ctx) {
@@ -246,7 +240,8 @@ async function checkRepeat(ctx, x, n_rep) {
   const got = ctx.array(await ctx.call('repeat_kv', x, n_rep), 'repeat_kv');
   expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), {
     what: `repeat_kv(x, ${n_rep}), x ${fmtShape(x.shape)}`,
-    mistakes: ctx.mistakes('repeat_kv', [x, n_rep]),
+    fn: 'repeat_kv',
+    args: [x, n_rep],
   });
 }
 
@@ -302,18 +297,7 @@ async function cachesRepeated(ctx, x, W, n_heads, given) {
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
     const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
-    return (
-      explainWhy(
-        probe,
-        [
-          {
-            key: 'd.cache_repeated',
-            run: () => flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })),
-          },
-        ],
-        ctx.tol,
-      ) !== null
-    );
+    return matches(probe, flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })), ctx.tol);
   } catch {
     return false;
   }
@@ -331,11 +315,11 @@ export async function gqa_heads(ctx) {
       value = await ctx.call(FN, x, ...W, n_heads, given);
     } catch (e) {
       if (e.raised && n_kv_heads < n_heads && (await cachesRepeated(ctx, x, W, n_heads, given)))
-        ctx.fail(e.message, ctx.t('d.cache_repeated'));
+        ctx.fail(e.said, ctx.t('d.cache_repeated'));
       throw e;
     }
     const got = readStep(ctx, value, label);
     const problem = stepProblem(ctx, got, flat(ctx.ref[FN](x, ...W, n_heads, given)), label);
-    if (problem) ctx.fail(problem, causeOf(ctx, got, chainMistakes(ctx, [{ x, given }], W, n_heads, null)));
+    if (problem) ctx.fail(problem, chainCause(ctx, got, [{ x, given }], W, n_heads, null));
   }
 }

@@ -4,7 +4,7 @@
 // it: the reference recomputed with the options spec.json declares ("mistakes"), or with the causal
 // flag flipped (code candidates below), on inputs where no two of them coincide (T > 1, d_head > 1,
 // several heads, d_head ≠ d_model).
-import { normals, fromRows, expect, explain, close, take0, fmtShape, asTensor as T_ } from '../../grader/kit/index.mjs';
+import { normals, fromRows, expect, close, take0, fmtShape, asTensor as T_ } from '../../grader/kit/index.mjs';
 
 const PAIR = ['out', 'weights'];
 const FUNCTIONS = ['split_heads', 'merge_heads', 'multi_head_attention'];
@@ -40,9 +40,9 @@ async function callStudent(ctx, fn, args, { dotT = false, missingArg = null } = 
     return await ctx.call(fn, ...args);
   } catch (e) {
     if (!e.raised) throw e;
-    if (missingArg && /positional argument/.test(e.raised)) ctx.fail(e.message, ctx.t(missingArg));
-    if (ctx.track === 'python' && FLOAT_AS_INT.test(e.raised)) ctx.fail(e.message, ctx.t('d.int_division'));
-    if (dotT && ctx.members.has('T')) ctx.fail(e.message, ctx.t('d.dot_T'));
+    if (missingArg && /positional argument/.test(e.raised)) ctx.fail(e.said, ctx.t(missingArg));
+    if (ctx.track === 'python' && FLOAT_AS_INT.test(e.raised)) ctx.fail(e.said, ctx.t('d.int_division'));
+    if (dotT && ctx.members.has('T')) ctx.fail(e.said, ctx.t('d.dot_T'));
     throw e;
   }
 }
@@ -52,27 +52,24 @@ async function callMha(ctx, args, options = {}) {
   return ctx.tuple(await callStudent(ctx, MHA, args, { dotT: true, ...options }), MHA, PAIR);
 }
 
-/** The candidates for an [out, weights] result: the declared mistakes, then the causal flag the other way. */
-function mhaMistakes(ctx, args) {
+/** Why an [out, weights] result is wrong: the declared mistakes, then the causal flag the other way. */
+function mhaCause(ctx, got, args) {
   const causal = args[6] ?? true;
   const flipped = [...args.slice(0, 6), !causal];
-  return [
-    ...ctx.mistakes(MHA, args),
-    { key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) },
-  ];
+  return ctx.diagnose(got, MHA, args, {
+    extra: [{ key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) }],
+  });
 }
 
 /**
  * Compares [out, weights] with the expected pair, weights first (a wrong split or scale shows there;
- * right weights with a wrong out point at the merge or W_o). On a mismatch: what differs, then the
- * mistake that explains both parts (or `fallback()`'s sentence).
+ * right weights with a wrong out point at the merge or W_o). On a mismatch: what differs, then `why()`,
+ * the cause that explains both parts (a sentence, or null).
  */
-function expectPair(ctx, got, expected, mistakes, { label = '', fallback = () => null } = {}) {
-  const name = (part) => (label ? `${part} ${label}` : part);
+function expectPair(ctx, got, expected, why, { label = null } = {}) {
+  const name = (part) => (label ? ctx.t('label.part', { what: part, name: label }) : part);
   const problem = ctx.mismatch(got[1], expected[1], name('weights')) || ctx.mismatch(got[0], expected[0], name('out'));
-  if (!problem) return;
-  const cause = explain(got, mistakes, ctx.tol);
-  ctx.fail(problem, cause ? ctx.t(cause) : fallback());
+  if (problem) ctx.fail(problem, why());
 }
 
 const mhaArgs = ({ X, Wq, Wk, Wv, Wo }, n_heads, causal) => [X, Wq, Wk, Wv, Wo, n_heads, causal];
@@ -85,7 +82,8 @@ export async function split_blocks(ctx) {
     const got = ctx.array(await callStudent(ctx, 'split_heads', [x, n_heads]), 'split_heads');
     expect(ctx, got, ctx.ref.split_heads(x, n_heads), {
       what: `split_heads(x, ${n_heads}), x ${fmtShape(shape)}`,
-      mistakes: ctx.mistakes('split_heads', [x, n_heads]),
+      fn: 'split_heads',
+      args: [x, n_heads],
     });
   }
 }
@@ -95,7 +93,8 @@ export async function merge_inverse(ctx) {
   const got = ctx.array(await callStudent(ctx, 'merge_heads', [x]), 'merge_heads');
   expect(ctx, got, ctx.ref.merge_heads(x), {
     what: `merge_heads(x), x ${fmtShape(x.shape)}`,
-    mistakes: ctx.mistakes('merge_heads', [x]),
+    fn: 'merge_heads',
+    args: [x],
   });
 
   // merge_heads undoes split_heads (the reference's): y comes back exactly.
@@ -105,7 +104,8 @@ export async function merge_inverse(ctx) {
   const back = ctx.array(await callStudent(ctx, 'merge_heads', [heads]), 'merge_heads');
   expect(ctx, back, y, {
     what: `merge_heads(split_heads(y, ${n_heads})), y ${fmtShape(shape)}`,
-    mistakes: ctx.mistakes('merge_heads', [heads]),
+    fn: 'merge_heads',
+    args: [heads],
   });
 }
 
@@ -113,7 +113,7 @@ export async function hand_example(ctx) {
   const p = ctx.params;
   const args = [p.X, p.W_q, p.W_k, p.W_v, p.W_o].map(fromRows).concat([p.n_heads, true]);
   const got = await callMha(ctx, args);
-  expectPair(ctx, got, ctx.ref[MHA](...args), mhaMistakes(ctx, args));
+  expectPair(ctx, got, ctx.ref[MHA](...args), () => mhaCause(ctx, got, args));
 }
 
 export async function causal_heads(ctx) {
@@ -121,21 +121,24 @@ export async function causal_heads(ctx) {
   const inputs = mhaInputs(ctx, [B], T, d_model);
   const args = mhaArgs(inputs, n_heads, true);
   const expected = ctx.ref[MHA](...args);
-  expectPair(ctx, await callMha(ctx, args), expected, mhaMistakes(ctx, args));
+  const withCausal = await callMha(ctx, args);
+  expectPair(ctx, withCausal, expected, () => mhaCause(ctx, withCausal, args));
 
   // The same call without `causal`: the default is true. In Python a parameter without a default makes
   // this call raise for its number of arguments (the first call, with causal, ran the same code).
   const plain = args.slice(0, 6);
   const got = await callMha(ctx, plain, { missingArg: 'd.causal_no_default' });
-  expectPair(ctx, got, expected, [{ key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) }], {
-    label: `(${ctx.lang === 'en' ? 'without causal' : 'без causal'})`,
+  const causalDefault = { key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) };
+  expectPair(ctx, got, expected, () => ctx.diagnose(got, null, null, { extra: [causalDefault] }), {
+    label: ctx.t('label.without_causal'),
   });
 }
 
 export async function non_causal(ctx) {
   const { T, d_model, n_heads } = ctx.params;
   const args = mhaArgs(mhaInputs(ctx, [], T, d_model), n_heads, false);
-  expectPair(ctx, await callMha(ctx, args), ctx.ref[MHA](...args), mhaMistakes(ctx, args));
+  const got = await callMha(ctx, args);
+  expectPair(ctx, got, ctx.ref[MHA](...args), () => mhaCause(ctx, got, args));
 }
 
 export async function batch(ctx) {
@@ -150,7 +153,7 @@ export async function batch(ctx) {
     const b = bad.indexOf(true);
     return b > 0 ? ctx.t('batch.sample', { b }) : null;
   };
-  expectPair(ctx, got, expected, mhaMistakes(ctx, args), { fallback: laterSample });
+  expectPair(ctx, got, expected, () => mhaCause(ctx, got, args) ?? laterSample());
 }
 
 /** An error message from np ("ValueError: reshape: …") or from JavaScript itself, not the student's own check. */

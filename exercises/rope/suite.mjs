@@ -4,7 +4,7 @@
 // reference with that mistake's options (spec.json "mistakes") gives the student's whole output, or,
 // for an unsliced table, when the student's own function gives the right answer once it is handed
 // exactly the rows it needs.
-import { tensor, normals, fromRows, explain, expect, close, fmtNum, fmtShape } from '../../grader/kit/index.mjs';
+import { tensor, normals, fromRows, expect, close, fmtNum, fmtShape } from '../../grader/kit/index.mjs';
 
 const PAIR = ['cos', 'sin'];
 
@@ -22,12 +22,6 @@ function rowsOf(a, from, to) {
 /** One number against another, as numpy.isclose with the test's tolerance. */
 const near = (ctx, actual, expected) => Math.abs(actual - expected) <= ctx.tol.atol + ctx.tol.rtol * Math.abs(expected);
 
-/** The sentence of the first mistake that explains `got`, or null. */
-function cause(ctx, got, mistakes) {
-  const key = explain(got, mistakes, ctx.tol);
-  return key && ctx.t(key);
-}
-
 // ---------------------------------------------------------------------------------------------
 // rope_cache
 
@@ -36,11 +30,15 @@ async function checkCache(ctx, { T, d_head: d, base }) {
   const what = `rope_cache(${args.join(', ')})`;
   const got = ctx.tuple(await ctx.call('rope_cache', ...args), 'rope_cache', PAIR);
   const expected = ctx.ref.rope_cache(T, d, base ?? 10000);
-  const mistakes = [
-    ...ctx.mistakes('rope_cache', [T, d, base ?? 10000]),
-    base !== undefined && base !== 10000 && { key: 'd.base_ignored', run: () => ctx.ref.rope_cache(T, d, 10000) },
-  ];
-  const why = () => cause(ctx, got, mistakes);
+  // The declared mistakes, and a base given but not used.
+  const diagnosis = {
+    fn: 'rope_cache',
+    args: [T, d, base ?? 10000],
+    extra: [
+      base !== undefined && base !== 10000 && { key: 'd.base_ignored', run: () => ctx.ref.rope_cache(T, d, 10000) },
+    ],
+  };
+  const why = () => ctx.diagnose(got, diagnosis.fn, diagnosis.args, { extra: diagnosis.extra });
   // Shapes first: each table is (T, d_head / 2).
   for (const [p, name] of PAIR.entries()) {
     const problem =
@@ -71,7 +69,7 @@ async function checkCache(ctx, { T, d_head: d, base }) {
       }
     }
   }
-  expect(ctx, got, expected, { names: PAIR, what, mistakes });
+  expect(ctx, got, expected, { names: PAIR, what, ...diagnosis });
 }
 
 export async function cache_values(ctx) {
@@ -88,10 +86,7 @@ export async function cache_base(ctx) {
 /** apply_rope(x, cos, sin) on a table of exactly T rows, offset left to its default. */
 async function checkApply(ctx, x, cos, sin, what) {
   const got = ctx.array(await ctx.call('apply_rope', x, cos, sin), 'apply_rope');
-  expect(ctx, got, ctx.ref.apply_rope(x, cos, sin, 0), {
-    what,
-    mistakes: ctx.mistakes('apply_rope', [x, cos, sin, 0]),
-  });
+  expect(ctx, got, ctx.ref.apply_rope(x, cos, sin, 0), { what, fn: 'apply_rope', args: [x, cos, sin, 0] });
 }
 
 export async function quarter_turn(ctx) {
@@ -112,9 +107,8 @@ export async function norms(ctx) {
   const [cos, sin] = ctx.ref.rope_cache(T, d);
   const got = ctx.array(await ctx.call('apply_rope', x, cos, sin), 'apply_rope');
   const expected = ctx.ref.apply_rope(x, cos, sin, 0);
-  const mistakes = ctx.mistakes('apply_rope', [x, cos, sin, 0]);
-  if (got.shape.join() !== x.shape.join())
-    ctx.fail(ctx.mismatch(got, expected, 'apply_rope(x, cos, sin)'), cause(ctx, got, mistakes));
+  const why = () => ctx.diagnose(got, 'apply_rope', [x, cos, sin, 0]);
+  if (got.shape.join() !== x.shape.join()) ctx.fail(ctx.mismatch(got, expected, 'apply_rope(x, cos, sin)'), why());
   // Each pair (y[2i], y[2i+1]) is as long as (x[2i], x[2i+1]): a property of the output alone.
   for (let r = 0; r < B * T; r++) {
     for (let i = 0; i < d / 2; i++) {
@@ -129,7 +123,7 @@ export async function norms(ctx) {
             before: fmtNum(before),
             after: fmtNum(after),
           }),
-          cause(ctx, got, mistakes),
+          why(),
         );
       }
     }
@@ -159,11 +153,11 @@ async function applyOnTable(ctx, x, cos, sin, offset) {
   try {
     got = ctx.array(await ctx.call('apply_rope', x, cos, sin, offset), 'apply_rope');
   } catch (e) {
-    if (e.raised && (await slicedWorks())) ctx.fail(e.message, ctx.t('d.cache_not_sliced'));
+    if (e.raised && (await slicedWorks())) ctx.fail(e.said, ctx.t('d.cache_not_sliced'));
     throw e;
   }
   if (got.shape.join() !== x.shape.join()) {
-    const note = cause(ctx, got, ctx.mistakes('apply_rope', [x, cos, sin, offset]));
+    const note = ctx.diagnose(got, 'apply_rope', [x, cos, sin, offset]);
     ctx.fail(
       ctx.mismatch(
         got,
@@ -189,17 +183,13 @@ export async function relative(ctx) {
   };
   const dot = (a, b) => a.data.reduce((s, v, i) => s + v * b.data[i], 0);
   const score = async ([m, n]) => dot(await rotate(q, m), await rotate(k, n));
-  const why = () => {
-    const mistakes = (ctx.test.mistakes ?? []).map((m) => ({
-      key: m.key,
-      run: () => calls.map(([v, off]) => ctx.ref.apply_rope(v, cos, sin, off, m.options)),
-    }));
-    return cause(
-      ctx,
+  const why = () =>
+    ctx.diagnose(
       calls.map((c) => c[2]),
-      mistakes,
+      'apply_rope',
+      null,
+      { recompute: (o) => calls.map(([v, off]) => ctx.ref.apply_rope(v, cos, sin, off, o)) },
     );
-  };
   for (const [a, b] of same) {
     const [sa, sb] = [await score(a), await score(b)];
     if (!near(ctx, sb, sa)) {
@@ -237,8 +227,5 @@ export async function offset(ctx) {
   const got = await applyOnTable(ctx, x, cos, sin, off);
   // Expected: rows offset … of the same rotation run from position 0 over the longer sequence.
   const expected = rowsOf(ctx.ref.apply_rope(longer, cos, sin, 0), off, off + T);
-  expect(ctx, got, expected, {
-    what: `apply_rope(x, cos, sin, ${off})`,
-    mistakes: ctx.mistakes('apply_rope', [x, cos, sin, off]),
-  });
+  expect(ctx, got, expected, { what: `apply_rope(x, cos, sin, ${off})`, fn: 'apply_rope', args: [x, cos, sin, off] });
 }

@@ -8,7 +8,7 @@
 // variants, masks, the V step, rounding, a swapped return) or, where it depends on the inputs, with
 // options built here (a batch axis read as d_k, the projections), and named only when it alone
 // explains both out and weights, on these inputs and on a second call with other sizes
-// (kit.diagnose). Non-finite values are looked at before anything else (a fully masked row is NaN,
+// (ctx.diagnose). Non-finite values are looked at before anything else (a fully masked row is NaN,
 // not a causality leak). A batch that goes wrong while each sample alone is right is traced to the
 // construct on the failing function's path (`.T`, a shape read from the front, swapaxes of the first
 // axes, np.dot, a boolean index), named only when the error shows what that construct makes of a
@@ -23,8 +23,6 @@ import {
   fromRows,
   maskOf,
   asTensor,
-  diagnose,
-  explainWhy,
   matches,
 } from '../../grader/kit/index.mjs';
 
@@ -59,12 +57,12 @@ function projections(ctx, args) {
 }
 
 /**
- * The candidate mistakes for an [out, weights] result of attention or causal_self_attention on `inp`:
- * those spec.json declares, then those that depend on the inputs: the scale by a batch axis read as d_k
- * (K.shape[0] on (B, T, d); not where that size is d_k or T_k, named otherwise), and for
+ * The candidate mistakes for an [out, weights] result of attention or causal_self_attention on `inp`
+ * beside those spec.json declares: those that depend on the inputs, the scale by a batch axis read as
+ * d_k (K.shape[0] on (B, T, d); not where that size is d_k or T_k, named otherwise), and for
  * causal_self_attention each projection from each weight matrix.
  */
-function mistakes(ctx, inp) {
+function inputMistakes(ctx, inp) {
   const fn = inp.self ? SELF : 'attention',
     args = refArgs(inp);
   const K = inp.self ? inp.X : inp.K,
@@ -77,8 +75,12 @@ function mistakes(ctx, inp) {
       params: { n },
       run: () => ctx.ref[fn](...args, { scale: 1 / Math.sqrt(n) }),
     }));
-  return [...ctx.mistakes(fn, args), ...batch, ...(inp.self ? projections(ctx, args) : [])];
+  return [...batch, ...(inp.self ? projections(ctx, args) : [])];
 }
+
+/** ctx.diagnose of an [out, weights] result on `inp`: the declared mistakes and those of these inputs. */
+const diagnosePair = (ctx, got, inp, confirm = null) =>
+  ctx.diagnose(got, inp.self ? SELF : 'attention', refArgs(inp), { extra: inputMistakes(ctx, inp), confirm });
 
 /**
  * Fails an attention result that differs from `expected`: what differs (non-finite values first),
@@ -90,14 +92,14 @@ async function checkAttention(ctx, fn, got, expected, inp, confirm) {
   const problem = ctx.mismatch(weights, expected[1], 'weights') || ctx.mismatch(out, expected[0], 'out');
   if (!problem) return;
   const why = await causeOf(ctx, fn, got, inp, confirm);
-  if (why) ctx.fail(problem, why.text ?? ctx.t(why.key, why.params));
+  if (why) ctx.fail(problem, ctx.t(why.key, why.params));
   ctx.fail(problem, ctx.t(matches(weights, expected[1], ctx.tol) ? 'step.out' : 'step.weights'));
 }
 
 /** Why an attention result is wrong: the student's own mask, the numbers, refined by the source. */
 const causeOf = async (ctx, fn, got, inp, confirm) =>
   (inp.self ? await ownMaskCause(ctx, got, inp) : null) ??
-  sourceCause(ctx, fn, got, await diagnose(got, mistakes(ctx, inp), ctx.tol, confirm));
+  sourceCause(ctx, fn, got, await diagnosePair(ctx, got, inp, confirm));
 
 /**
  * A cause the code shows better than the numbers do: a scale by √T that comes from reading d_k as
@@ -148,10 +150,9 @@ async function ownMaskCause(ctx, got, inp) {
   if (!matches(got, [asTensor(r.out), asTensor(r.weights)], ctx.tol)) return null;
   const pattern = MASK_PATTERNS.find(([, f]) => close(asBool, maskOf(T, T, f), {}));
   const nanRow = got[1].data.some((w) => Number.isNaN(w));
-  const text = [ctx.t('d.own_mask'), pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')]
-    .filter(Boolean)
-    .join(' ');
-  return { key: 'd.own_mask', text };
+  // What is wrong in the mask, and a NaN row's reason, said after it.
+  const more = [pattern && ctx.t(pattern[0]), nanRow && ctx.t('d.row_all_masked')].filter(Boolean);
+  return { key: 'd.own_mask', params: { more } };
 }
 
 /** The shapes an error message quotes, as 'a,b,c' strings. */
@@ -197,27 +198,20 @@ async function callPair(ctx, fn, args, inp) {
   }
 }
 
-/** A confirming call for checkAttention: the student's `fn` on other seeded inputs of other sizes. */
+/**
+ * A confirming look for ctx.diagnose: the student's `fn` on other seeded inputs of other sizes (the
+ * same mistake must give what the student gave there too; where it makes no difference at those sizes,
+ * the student must simply be right there).
+ */
 function confirmWith(ctx, fn, makeInputs) {
-  return async (key) => {
+  return async () => {
     const { args, inp, expected } = makeInputs();
-    let got;
     try {
-      got = ctx.tuple(await ctx.probe(fn, ...args), fn, PAIR);
+      const got = ctx.tuple(await ctx.probe(fn, ...args), fn, PAIR);
+      return { got, args: refArgs(inp), extra: inputMistakes(ctx, inp), expected };
     } catch {
-      return false;
-    } // (a raise there is no confirmation)
-    // The same mistake must give what the student gave there too; where it makes no difference at
-    // those sizes (it is not among the candidates), the student must simply be right.
-    const same = mistakes(ctx, inp).filter((m) => m.key === key);
-    if (!same.length) return matches(got, expected, ctx.tol);
-    return same.some((m) => {
-      try {
-        return matches(got, m.run(), ctx.tol);
-      } catch {
-        return false;
-      }
-    });
+      return null; // (a raise there is no confirmation)
+    }
   };
 }
 
@@ -297,11 +291,10 @@ export async function softmax(ctx) {
   for (const x of xs) got.push(ctx.array(await ctx.call('softmax', x), 'softmax'));
   const expected = xs.map((x) => asTensor(ctx.ref.softmax(x)));
   for (const [i, c] of ctx.params.cases.entries()) {
-    const problem = ctx.mismatch(got[i], expected[i], `softmax(x), x ${c.name[ctx.lang] ?? c.name.en}`);
+    const problem = ctx.mismatch(got[i], expected[i], ctx.t('softmax.case', { name: c.name }));
     if (!problem) continue;
     // spec.json's mistakes, each on every case (the same axis for all: -2, or one counted from the front).
-    const why = explainWhy(got, ctx.mistakes('softmax', null, { calls: xs.map((x) => [x]) }), ctx.tol);
-    ctx.fail(problem, why ? ctx.t(why.key, why.params) : null);
+    ctx.fail(problem, ctx.diagnose(got, 'softmax', null, { recompute: (o) => xs.map((x) => ctx.ref.softmax(x, o)) }));
   }
 }
 
@@ -368,7 +361,7 @@ export async function causality(ctx) {
     return checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
   const because = async () => {
     const why = await causeOf(ctx, 'causal_self_attention', got, sin, confirm);
-    return why && (why.text ?? ctx.t(why.key, why.params));
+    return why && ctx.t(why.key, why.params);
   };
   // 1. nothing above the diagonal
   for (let i = 0; i < T; i++)
@@ -500,13 +493,7 @@ export async function batching(ctx) {
     if (matches(got, expected, ctx.tol)) return got;
     const problem = ctx.mismatch(got[1], expected[1], 'weights') || ctx.mismatch(got[0], expected[0], 'out');
     if (await samplesRight(ctx, fn, args, expected, B)) {
-      const why =
-        batchCause(ctx, fn, inp, '', got) ??
-        (() => {
-          const w = explainWhy(got, mistakes(ctx, inp), ctx.tol);
-          return w && ctx.t(w.key, w.params);
-        })();
-      ctx.fail(problem, why ?? ctx.t('batch.each'));
+      ctx.fail(problem, batchCause(ctx, fn, inp, '', got) ?? diagnosePair(ctx, got, inp) ?? ctx.t('batch.each'));
     }
     await checkAttention(ctx, fn, got, expected, inp, null);
     return got;

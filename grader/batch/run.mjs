@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { grade } from '../core/grade.mjs';
+import { render, sentence } from '../core/messages.mjs';
 import { exercism, gradescope } from '../reporters/index.mjs';
 import { NodeSandbox } from '../hosts/node/sandbox.mjs';
 import { TRACKS } from '../tracks/index.mjs';
@@ -14,7 +15,7 @@ import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
 import { inShard } from './shard.mjs';
 
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2; // 2: reports carry their causes as data
 
 /** The pack's version: a hash of every file of its folder that grading reads (all but fixtures/, texts/ and READMEs). */
 export function packVersion(exercise) {
@@ -47,15 +48,20 @@ export function writeAtomic(file, text) {
   renameSync(tmp, file);
 }
 
-/** A report for a submission that could not be graded (no file, a track the pack lacks): every test an error saying why. */
-function unGradedReport(exercise, { seed, lang }, message) {
+/**
+ * A report for a submission that could not be graded (no file, a track the pack lacks): every test an
+ * error saying why (`said`: a Sentence, its cause).
+ */
+function unGradedReport(exercise, { seed, lang }, said) {
   const spec = exercise.spec;
+  const message = render(lang, said);
   return {
     exercise: spec.slug,
     seed: seed ?? spec.seed,
     lang,
     status: 'error',
     message,
+    said,
     passed: 0,
     total: spec.tests.length,
     output: '',
@@ -65,6 +71,8 @@ function unGradedReport(exercise, { seed, lang }, message) {
       task_id: t.task_id,
       status: 'error',
       message,
+      said,
+      cause: said,
       output: '',
       test_code: typeof t.test_code === 'string' ? t.test_code : t.test_code.js,
     })),
@@ -142,14 +150,12 @@ export class Lanes {
       fault = false,
       peakRss = 0;
     const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
-    if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
+    if (s.problem) report = unGradedReport(exercise, options, sentence('batch.input', { why: s.problem }));
     else if (!exercise.tracks.includes(s.track)) {
       report = unGradedReport(
         exercise,
         options,
-        lang === 'en'
-          ? `this exercise has no ${s.track} track (it has ${exercise.tracks.join(', ')})`
-          : `у этого упражнения нет варианта на ${s.track} (есть: ${exercise.tracks.join(', ')})`,
+        sentence('batch.no_track', { track: s.track, tracks: exercise.tracks.join(', ') }),
       );
     } else {
       let sandbox = null;
@@ -175,13 +181,7 @@ export class Lanes {
         // A fault of the grader or the host (a child that cannot start): the row says so, and a rerun grades it again.
         fault = true;
         const why = String(e?.message ?? e).slice(0, 300);
-        report = unGradedReport(
-          exercise,
-          options,
-          lang === 'en'
-            ? `Grader fault (not a fault of the submission): ${why}`
-            : `Сбой проверяющей программы (не работы): ${why}`,
-        );
+        report = unGradedReport(exercise, options, sentence('batch.fault', { message: why }));
       } finally {
         if (sandbox) {
           this.active.delete(sandbox);

@@ -1,123 +1,21 @@
-// From the records of a batch (run.mjs) to what a teacher reads: the diagnosis keys of each report,
-// summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
-import { SENTENCES, say } from '../core/messages.mjs';
-import { DEFAULT_TRACK, TRACKS } from '../tracks/index.mjs';
-
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A message template as a pattern that any sentence made from it matches (each field: any text). */
-const patternOf = (template) =>
-  new RegExp(
-    template
-      .split(/\{[^{}]*\}/)
-      .map(esc)
-      .join('[\\s\\S]*?'),
-  );
-
-// What a failing test is, when no cause is named: the grader's own sentence for the way it failed (first match wins).
-const KINDS = [
-  'syntax',
-  'not_run.syntax',
-  'deadline.hit',
-  'deadline.not_run',
-  'not_run.timeout_earlier',
-  'grader_error',
-  'timeout',
-  'memory',
-  'crash',
-  'invalid',
-  'missing',
-  'not_implemented',
-  'not_tuple',
-  'not_array',
-  'ragged',
-  'mixed',
-  'element',
-  'shape',
-  'dtype.bool',
-  'dtype.float',
-  'nonfinite',
-  'values',
-  'error.explained',
-  'error',
-];
-
-const matchers = new Map();
-/** The patterns of one pack, language and track: causes (the pack's d.* and the grader's explain.*) and kinds. */
-function matchersFor(exercise, lang, trackName) {
-  const id = `${exercise.spec.slug}\0${lang}\0${trackName}`;
-  if (matchers.has(id)) return matchers.get(id);
-  const variant = TRACKS[trackName]?.variant;
-  const pack = exercise.messages ?? {};
-  const keysOf = (table) => Object.keys(table ?? {});
-  const base = new Set(
-    [...keysOf(pack[lang]), ...keysOf(pack.en), ...keysOf(SENTENCES[lang]), ...keysOf(SENTENCES.en)].map((k) =>
-      k.replace(/\.(py|js)$/, ''),
-    ),
-  );
-  const template = (k) => {
-    const v = variant && say(lang, `${k}.${variant}`, {}, pack);
-    return v && v !== `${k}.${variant}` ? v : say(lang, k, {}, pack);
-  };
-  // A message is the problem, then its cause (grade.mjs sentences()): a kind is matched at the start, a
-  // cause at the end, so that text the student's code raised or printed inside the problem cannot pass for either.
-  const causes = [...base]
-    .filter((k) => k.startsWith('d.') || k.startsWith('explain.'))
-    .sort()
-    .map((k) => ({ key: k, re: new RegExp(`${patternOf(template(k)).source}\\.?$`) }));
-  const kinds = KINDS.map((k) => ({ key: k, re: new RegExp(`^${patternOf(template(k)).source}`) }));
-  const same = ['cause.same', 'error.same'].map(
-    (k) =>
-      new RegExp(
-        template(k)
-          .split(/\{test\}/)
-          .map((p) =>
-            p
-              .split(/\{[^{}]*\}/)
-              .map(esc)
-              .join('[\\s\\S]*?'),
-          )
-          .join('(.+?)'),
-      ),
-  );
-  const m = { causes, kinds, same };
-  matchers.set(id, m);
-  return m;
-}
+// From the records of a batch (run.mjs) to what a teacher reads: the causes of each report counted by
+// key, summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
 
 /**
- * The diagnosis keys of a report: per test (not passed) the causes its message names (the pack's `d.*`,
- * the grader's `explain.*`; a reference to an earlier test's cause takes that test's), else the kind of
- * failure (`timeout`, `values`, `shape`, `error` …). → { tests: { id: [keys] }, keys: [sorted, unique],
- * said: { key: [ids of the tests whose message says it in full] } }
+ * The diagnosis keys of a report: per test not passed, the key of its cause (grade.mjs: the diagnosis
+ * the grader named, else what went wrong: `values`, `shape`, `timeout`, `error` …; the same whatever
+ * the language of the report or the track's spelling). → { tests: { id: [key] }, keys: [sorted,
+ * unique], said: { key: [ids of the tests whose message says it in full, not by reference] } }
+ * @param {import('../types').Report} report
  */
-export function diagnosesOf(report, exercise, trackName) {
-  const { causes, kinds, same } = matchersFor(exercise, report.lang, trackName ?? DEFAULT_TRACK.name);
-  const byName = new Map(),
-    tests = {},
+export function diagnosesOf(report) {
+  const tests = {},
     said = {};
   for (const t of report.tests) {
     if (t.status === 'pass') continue;
-    const msg = t.message || '';
-    // (Text a student's error carries could still end with a cause's sentence: these keys are statistics for the
-    // teacher, never a grade, and a forged one misleads only about its own submission.)
-    let keys = causes.filter((c) => c.re.test(msg)).map((c) => c.key);
-    for (const k of keys) (said[k] ??= []).push(t.id);
-    if (!keys.length) {
-      for (const re of same) {
-        const m = re.exec(msg);
-        if (m && byName.has(m[1])) {
-          keys = byName.get(m[1]).filter((k) => k.startsWith('d.') || k.startsWith('explain.'));
-          break;
-        }
-      }
-    }
-    if (!keys.length) {
-      const kind = kinds.find((k) => k.re.test(msg));
-      keys = [kind ? kind.key : 'other'];
-      (said[keys[0]] ??= []).push(t.id);
-    }
-    tests[t.id] = keys;
-    byName.set(t.name, keys);
+    const key = t.cause?.key ?? 'other';
+    tests[t.id] = [key];
+    if (!t.same_as) (said[key] ??= []).push(t.id);
   }
   return { tests, keys: [...new Set(Object.values(tests).flat())].sort(), said };
 }
@@ -127,7 +25,7 @@ export function summarize(records, exercise, { version }) {
   const spec = exercise.spec;
   const students = records
     .map((r) => {
-      const d = diagnosesOf(r.report, exercise, r.track);
+      const d = diagnosesOf(r.report);
       return {
         student: r.student,
         key: r.key,

@@ -3,24 +3,41 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName, SENTENCES } from './messages.mjs';
+import { say, kindName, sentence, render, isSentence, inEachLang, LANGS } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
+import { explainWhy, matches } from './diagnose.mjs';
 import { fmtNum } from './format.mjs';
 import { capText, scrubHost } from '../wire/text.mjs';
 import { explainError, explainSyntax } from './explain.mjs';
 import { readSyntax } from './syntax.mjs';
 import { LIMITS } from '../limits.mjs';
 
+/** @typedef {import('../types').Lang} Lang */
+
 /**
  * A test's verdict on the student's code; anything else thrown is a grader bug (status 'error').
- * `problem`: what differs; `cause`: the diagnosis or explanation (said once per report: a later test
- * with the same cause refers to the first); `error`: { fn, message, line } when the student's code raised.
+ * `message`: its text; `problem`: what differs (Sentences); `cause`: the diagnosis or explanation (a
+ * Sentence or null; said once per report: a later test with the same cause refers to the first);
+ * `error`: { fn, message, line } when the student's code raised.
  */
 export class Failure extends Error {
-  constructor(message, { problem = message, cause = null, error = null } = {}) {
+  /**
+   * @param {string} message
+   * @param {{ problem: import('../types').Sentence[], cause?: import('../types').Sentence | null,
+   *   error?: { fn: string, message: string, line?: number } | null }} parts
+   */
+  constructor(message, { problem, cause = null, error = null }) {
     super(message);
-    Object.assign(this, { problem, cause, error });
+    this.problem = problem;
+    this.cause = cause;
+    this.error = error;
+    /** @type {string | undefined} the error's message, when the student's code raised */
+    this.raised = undefined;
+  }
+  /** What the failure says, as data: the problem's sentences, then the cause's. */
+  get said() {
+    return this.cause ? [...this.problem, this.cause] : this.problem;
   }
 }
 /** The submission's overall time ran out. */
@@ -72,34 +89,34 @@ const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 export const DEFAULT_DEADLINE_MS = 10000;
 
 /**
- * say() with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
+ * A sentence with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
  * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
  */
-export function sayForTrack(track, lang, key, params, pack) {
-  const v = track?.variant ? `${key}.${track.variant}` : null;
-  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
-  return say(lang, v && has(v) ? v : key, params, pack);
-}
+export const sayForTrack = (track, lang, key, params, pack) =>
+  render(lang, sentence(key, params), { pack, variant: track?.variant });
 
+/** A test's output cut to OUTPUT_LIMIT with a note, at the same place in every language (so a report renders in another). */
 export function capOutput(text, lang) {
-  return capText(text, OUTPUT_LIMIT, lang === 'en' ? '\n… output truncated' : '\n… вывод обрезан');
+  const note = (l) => `\n${say(l, 'output.truncated')}`;
+  const longest = Math.max(...LANGS.map((l) => note(l).length));
+  return capText(text, OUTPUT_LIMIT - longest + note(lang).length, note(lang));
 }
 
 const now = () => performance.now();
-const sentence = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
-/** The parts that are not empty, each ended as a sentence, joined with spaces. */
-const sentences = (...parts) => parts.filter(Boolean).map(sentence).join(' ');
 
 /**
- * Grade one submission. Returns the report:
- * { exercise, seed, lang, status: 'pass'|'fail'|'error', message, passed, total,
- *   tests: [{ id, name, task_id, status, message, output, test_code }] }
+ * Grade one submission. Returns the report (grader/types.d.ts Report): { exercise, seed, lang, backend,
+ * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, tests: [{ id,
+ * name, task_id, status, message, said?, cause?, same_as?, output, test_code }] }; each text a report
+ * shows is also kept as data (`said`, `cause`: Sentences), so that it can be counted by key and
+ * rendered in another language (reporters/index.mjs renderReport).
  * Every test of the spec is in `tests`, whatever happened (a syntax error, a script that cannot load,
  * the deadline). `deadlineMs` bounds the whole submission: each request to the sandbox is ended by
  * then, and tests not reached are reported as not run. `onGraderError(e)` sees a grader fault's
  * stack (the report carries only its message). `onTest(entry, { index, sameAs })` sees each test's
  * entry as soon as it is graded (a page shows progress with it); `sameAs` is the id of the earlier
- * test whose error or cause this one's message refers to, else null.
+ * test whose error or cause this one's message refers to (entry.same_as), else null.
+ * @returns {Promise<import('../types').Report>}
  */
 /** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
 export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
@@ -142,10 +159,11 @@ export async function grade({
   seed = seed ?? spec.seed;
   const givenTimeoutMs = timeoutMs; // --timeout-ms: every test's limit; otherwise a test's own timeout_ms, else the pack's
   timeoutMs = timeoutMs ?? packLimit;
+  /** @type {import('../types').Report} */
   const report = {
     exercise: spec.slug,
     seed,
-    lang,
+    lang: /** @type {Lang} */ (lang),
     backend: fast.name,
     status: 'fail',
     message: null,
@@ -153,22 +171,37 @@ export async function grade({
     total: spec.tests.length,
     tests: [],
   };
-  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
-  const entry = (test, status, message, output = '') => ({
-    id: test.id,
-    name: test.name[lang] || test.name.en,
-    task_id: test.task_id,
-    status,
-    message,
-    output: capOutput(output, lang),
-    test_code:
-      typeof test.test_code === 'string'
-        ? test.test_code
-        : (test.test_code[track.name] ?? Object.values(test.test_code)[0]),
-  });
-  const notRun = (message) => {
+  const t = sentence;
+  const text = (said) => render(lang, said, { pack: exercise.messages, variant: track.variant });
+  /**
+   * A test's entry; `verdict`: null (passed), a Sentence (the whole message, and its cause), or
+   * { said, cause, same_as? } (what the message says, why the test did not pass, the test it refers to).
+   */
+  const entry = (test, status, verdict = null, output = '') => {
+    const v = isSentence(verdict) ? { said: verdict, cause: verdict } : verdict;
+    return {
+      id: test.id,
+      name: test.name[lang] || test.name.en,
+      task_id: test.task_id,
+      status,
+      message: v ? text(v.said) : null,
+      ...(v && { said: v.said, cause: v.cause }),
+      ...(v?.same_as && { same_as: v.same_as }),
+      output: capOutput(output, lang),
+      test_code:
+        typeof test.test_code === 'string'
+          ? test.test_code
+          : (test.test_code[track.name] ?? Object.values(test.test_code)[0]),
+    };
+  };
+  /** The report's own message (a syntax error, a script that did not load), as data and as text. */
+  const reportSays = (said) => {
+    report.said = said;
+    report.message = text(said);
+  };
+  const notRun = (verdict) => {
     report.status = 'error';
-    report.tests = spec.tests.map((test) => entry(test, 'error', message));
+    report.tests = spec.tests.map((test) => entry(test, 'error', verdict));
     return report;
   };
   const seconds = Number((deadlineMs / 1000).toFixed(1)); // 2, 8, 0.5: as the messages say them
@@ -179,10 +212,19 @@ export async function grade({
   // parser's message; report.error keeps the source line for a caret (the text reporter's).
   const syntaxError = (error) => {
     const where = readSyntax(source, error, track, t);
+    const at = { line: where.line, column: where.column };
+    // where.message: the parser's words as a Sentence, or the compiler's own text
+    const syntax = t('syntax', { ...at, message: where.message });
     const why = explainSyntax(error, track);
-    report.message = why ? sentences(t('syntax', where), t(why)) : t('syntax', where);
-    report.error = { ...where, sourceLine: capText(where.sourceLine, 1000) };
-    return notRun(t('not_run.syntax', where));
+    reportSays(why ? [syntax, t(why)] : syntax);
+    const said = syntax.params.message;
+    report.error = {
+      ...where,
+      message: text(said),
+      ...(isSentence(said) && { said }),
+      sourceLine: capText(where.sourceLine, 1000),
+    };
+    return notRun(t('not_run.syntax', at));
   };
   const prepared = track.prepareSource(source);
   if (!prepared.ok) return syntaxError(prepared.error);
@@ -219,7 +261,7 @@ export async function grade({
         })
       : null;
   if (loadNote) {
-    report.message = `${loadNote} ${t('load.declarations')}`;
+    reportSays([loadNote, t('load.declarations')]);
     if (clock.over) return notRun(t('deadline.not_run', { s: seconds }));
     load = await loadBilled(prepared.declarations);
     // A declaration that fails in turn (an import of a module the runtime lacks) is left out, and the
@@ -230,42 +272,45 @@ export async function grade({
       declarations = fewer;
       load = await loadBilled(declarations);
     }
-    if (!load.ok) return notRun(`${loadNote} ${t('load.declarations_failed', { message: load.message })}`);
+    if (!load.ok) {
+      const failed = t('load.declarations_failed', { message: load.message });
+      return notRun({ said: [loadNote, failed], cause: loadNote });
+    }
   }
 
   // A function whose call was confirmed as a timeout is not called again: fn → the test's name.
   const timedOut = new Map();
   // An error or a cause is said in full once; a later test that meets it again refers to the first.
   const firstSaid = new Map();
-  let sameAs = null; // the earlier test the last sayOnce() referred to
-  const testName = (test) => test.name[lang] || test.name.en;
-  const sayOnce = (f, test) => {
+  const testName = (test) => inEachLang((l) => test.name[l] || test.name.en);
+  /** A failure's verdict ({ said, cause, same_as? }): said in full, or referring to the test that said it. */
+  const verdictOf = (f, test) => {
+    // Why the test did not pass: the diagnosis, else what went wrong (the first thing the message says).
+    const cause = f.cause ?? f.problem[0];
     // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
     const key = f.error
       ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}`
       : f.cause
-        ? `cause\0${f.cause}`
+        ? `cause\0${JSON.stringify(f.cause)}`
         : null;
-    if (!key) return f.message;
-    if (!firstSaid.has(key)) {
-      firstSaid.set(key, test);
-      return f.message;
+    if (!key || !firstSaid.has(key)) {
+      if (key) firstSaid.set(key, test);
+      return { said: f.said, cause };
     }
     const first = firstSaid.get(key);
-    sameAs = first.id;
-    return f.error
+    const said = f.error
       ? t('error.same', {
           fn: f.error.fn,
           where: f.error.line ? t('error.where', { line: f.error.line }) : '',
           test: testName(first),
         })
-      : sentences(f.problem, t('cause.same', { test: testName(first) }));
+      : [...f.problem, t('cause.same', { test: testName(first) })];
+    return { said, cause, same_as: first.id };
   };
 
   const done = (e) => {
     report.tests.push(e);
-    onTest?.(e, { index: report.tests.length - 1, sameAs });
-    sameAs = null;
+    onTest?.(e, { index: report.tests.length - 1, sameAs: e.same_as ?? null });
   };
   for (const test of spec.tests) {
     if (clock.over) {
@@ -291,27 +336,27 @@ export async function grade({
       loadNote,
     });
     let status = 'pass',
-      message = null;
+      verdict = null;
     try {
       await exercise.suite[test.id](ctx);
     } catch (e) {
       if (e instanceof Failure) {
         status = 'fail';
-        message = sayOnce(e, test);
+        verdict = verdictOf(e, test);
       } else if (e instanceof DeadlineReached) {
         status = 'error';
-        message = t('deadline.hit', { s: seconds });
+        verdict = t('deadline.hit', { s: seconds });
       } else if (e instanceof NotRun) {
         status = 'error';
-        message = t(e.key, e.params);
+        verdict = t(e.key, e.params);
       } else {
         status = 'error';
-        message = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
+        verdict = t('grader_error', { message: capText(scrubHost(String(e && e.message)), LIMITS.message) });
         onGraderError?.(e);
       }
     }
     if (status === 'pass') report.passed++;
-    done(entry(test, status, message, ctx.output));
+    done(entry(test, status, verdict, ctx.output));
   }
   report.time_ms = Math.round(clock.spent);
   report.status =
@@ -320,8 +365,7 @@ export async function grade({
       : report.tests.some((x) => x.status === 'error')
         ? 'error'
         : 'fail';
-  if (report.status === 'error' && !report.message)
-    report.message = report.tests.find((x) => x.status === 'error').message;
+  if (report.status === 'error' && !report.message) reportSays(report.tests.find((x) => x.status === 'error').said);
   return report;
 }
 
@@ -351,10 +395,31 @@ function makeContext({
   loadNote,
 }) {
   const spec = exercise.spec;
-  const t = (key, params) => sayForTrack(track, lang, key, params, exercise.messages);
+  const t = sentence;
+  const asSentence = (s, what) => {
+    if (!isSentence(s))
+      throw new TypeError(
+        `ctx.fail(problem, cause): ${what} must be a sentence of ctx.t(key, params), not ${typeof s}`,
+      );
+    return sentence(s.key, s.params);
+  };
+  /** A Failure: `problem` (what differs: a Sentence, or a list of them) and `cause` (why: a Sentence, or nothing). */
+  const failure = (problem, cause, error = null) => {
+    const p = [problem]
+      .flat()
+      .filter(Boolean)
+      .map((s) => asSentence(s, 'the problem'));
+    const c = cause ? asSentence(cause, 'the cause') : null;
+    if (!p.length) throw new TypeError('ctx.fail(problem, cause): no problem given');
+    return new Failure(render(lang, c ? [...p, c] : p, { pack: exercise.messages, variant: track.variant }), {
+      problem: p,
+      cause: c,
+      error,
+    });
+  };
   /** Fails the test: `problem` (what differs) and `cause` (why, or null). */
   const fail = (problem, cause = null) => {
-    throw new Failure(sentences(problem, cause), { problem, cause });
+    throw failure(problem, cause);
   };
   let measuring = null,
     measured = null; // ctx.measure's request, and what the last call reported
@@ -388,7 +453,7 @@ function makeContext({
       if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
       if (!res.ok && res.kind === 'timeout') {
         if (res.output) ctx.output += res.output;
-        timedOut.set(fn, test.name[lang] || test.name.en);
+        timedOut.set(fn, inEachLang((l) => test.name[l] || test.name.en));
         fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));
       }
     }
@@ -416,8 +481,7 @@ function makeContext({
             }),
           }),
         );
-      if (res.kind === 'missing')
-        fail(sentences(t('missing', { fn }), loadNote && t('missing.after_load', { note: loadNote })));
+      if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load', { note: loadNote })]);
       const where = res.line ? t('error.where', { line: res.line }) : '';
       const why = explainError(res, source, track);
       const cause = why && t(why.key, why.params);
@@ -427,11 +491,7 @@ function makeContext({
         cause && type
           ? t('error.explained', { fn, message: res.message, type, where })
           : t('error', { fn, message: res.message, where });
-      const err = new Failure(sentences(problem, cause), {
-        problem,
-        cause,
-        error: { fn, message: res.message, line: res.line },
-      });
+      const err = failure(problem, cause, { fn, message: res.message, line: res.line });
       err.raised = res.message;
       throw err;
     }
@@ -455,20 +515,47 @@ function makeContext({
     reads: (fn) => reads?.(fn) ?? null,
     tol: { ...DEFAULT_TOL, ...spec.tolerance, ...test.tolerance },
     /**
-     * The declared mistakes for reference function `fn` (spec.json tests[].mistakes, then the pack's
-     * "mistakes" that hold for every test: "the reference with these options gives the student's
-     * output") as kit.explain() candidates { key, params, run }: each recomputes ctx.ref[fn](...args,
-     * options). `calls`: a list of argument lists instead of `args`, for a test that calls `fn` on several
-     * inputs: then each run gives the list of results.
+     * Why the student's result `got` (a tensor, or a list of them) is wrong: the cause, a sentence
+     * (ctx.t) for ctx.fail, or null. The candidates: the mistakes spec.json declares for reference
+     * function `fn` (the test's `mistakes`, then the pack's: "the reference with these options gives
+     * the student's output"), each recomputed as ctx.ref[fn](...args, options), or by
+     * `recompute(options)` where the result is not one reference call (several calls, a chain of
+     * them); then `extra`, those the suite builds from these inputs ({ key, params?, run }). A cause
+     * is named only when one key alone explains `got` (on inputs that cannot tell two mistakes apart,
+     * none is). `confirm()`: a second look, on other inputs, → { got, args, extra?, expected } (the
+     * student's result there, the reference's arguments, the candidates built for them, the right
+     * result), or null when the student's call failed there; the cause is then named only if the same
+     * mistake gives the student's result there too (or, where it makes no difference, the student is
+     * right there), and the answer is a Promise. `fn` null: only `extra`.
      */
-    mistakes: (fn, args, { calls = null } = {}) =>
-      [...(test.mistakes ?? []), ...(spec.mistakes ?? [])]
-        .filter((m) => m.function === fn)
-        .map((m) => ({
-          key: m.key,
-          params: m.params ?? {},
-          run: calls ? () => calls.map((a) => ctx.ref[fn](...a, m.options)) : () => ctx.ref[fn](...args, m.options),
-        })),
+    diagnose(got, fn, args, { extra = [], recompute = null, confirm = null } = {}) {
+      const candidates = (a, more, again) => [
+        ...[...(test.mistakes ?? []), ...(spec.mistakes ?? [])]
+          .filter((m) => fn && m.function === fn)
+          .map((m) => ({
+            key: m.key,
+            params: m.params ?? {},
+            run: () => (again ? again(m.options) : ctx.ref[fn](...a, m.options)),
+          })),
+        ...more.filter(Boolean),
+      ];
+      const why = explainWhy(got, candidates(args, extra, recompute), ctx.tol);
+      const cause = why && t(why.key, why.params);
+      if (!confirm) return cause;
+      const holds = (second) => {
+        if (!second) return false;
+        const same = candidates(second.args, second.extra ?? [], null).filter((m) => m.key === why.key);
+        if (!same.length) return matches(second.got, second.expected, ctx.tol);
+        return same.some((m) => {
+          try {
+            return matches(second.got, m.run(), ctx.tol);
+          } catch {
+            return false;
+          }
+        });
+      };
+      return cause ? confirm().then((second) => (holds(second) ? cause : null)) : Promise.resolve(null);
+    },
     rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
     output: '',
 
@@ -512,22 +599,29 @@ function makeContext({
         fail(
           t('not_array', {
             fn,
-            kind: kindName(lang, r.kind === 'object' && value && value.$other ? value.$other : r.kind),
+            kind: inEachLang((l) => kindName(l, r.kind === 'object' && value && value.$other ? value.$other : r.kind)),
           }),
         );
-      fail(t(r.error, { fn, kind: kindName(lang, r.kind), kindNom: kindName(lang, r.kind, true) }));
+      fail(
+        t(r.error, {
+          fn,
+          kind: inEachLang((l) => kindName(l, r.kind)),
+          kindNom: inEachLang((l) => kindName(l, r.kind, true)),
+        }),
+      );
     },
 
     /** A returned list of `names.length` arrays (a tuple such as [out, weights]) as tensors. */
     tuple(value, fn, names) {
       const n = names.length;
       if (!Array.isArray(value) || value.length !== n || value.some((v) => !v || !(Array.isArray(v) || v.$array))) {
-        const kind =
+        const kind = inEachLang((l) =>
           value && value.$array
-            ? `${lang === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
+            ? `${l === 'en' ? 'one array of shape' : 'один массив формы'} ${fmtShape(value.$array.shape)}`
             : Array.isArray(value)
-              ? `${lang === 'en' ? 'a list of length' : 'список длины'} ${value.length}`
-              : kindName(lang, value === null ? 'null' : (value?.$other ?? typeof value));
+              ? `${l === 'en' ? 'a list of length' : 'список длины'} ${value.length}`
+              : kindName(l, value === null ? 'null' : (value?.$other ?? typeof value)),
+        );
         fail(t('not_tuple', { fn, kind, names: names.join(', ') }));
       }
       return value.map((v) => ctx.array(v, fn));

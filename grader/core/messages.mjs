@@ -1,6 +1,10 @@
 // The grader's own sentences, in Russian and English: what any exercise can say (loading, limits,
 // shapes, values). Each pack adds its own in messages.json (its diagnoses, under `d.`), which
 // `say()` looks up first. `{name}` fields are filled in by `say()`.
+// A report keeps what it says as data (a Sentence: a key and its params, sentence() below), so that
+// it can be counted by key and rendered (render()) in any language after grading.
+import { capText } from '../wire/text.mjs';
+import { LIMITS } from '../limits.mjs';
 
 const en = {
   'status.pass': 'passed',
@@ -93,6 +97,13 @@ const en = {
   'parser.unindent': 'this indentation matches no outer block',
   'parser.expected_indent': 'an indented block was expected',
   'error.run_explained': '{message} {cause}',
+  // two parts of a label, such as a tuple's part after its call: "attention(Q, K, V) weights"
+  'label.part': '{what} {name}',
+  'output.truncated': '… output truncated',
+  // grade-batch (grader/batch/run.mjs): a submission it could not grade, every test an error saying why
+  'batch.input': '{why}',
+  'batch.no_track': 'this exercise has no {track} track (it has {tracks})',
+  'batch.fault': 'Grader fault (not a fault of the submission): {message}',
 };
 
 const ru = {
@@ -183,6 +194,11 @@ const ru = {
   'parser.unindent': 'этот отступ не совпадает ни с одним внешним блоком',
   'parser.expected_indent': 'здесь нужен блок с отступом',
   'error.run_explained': '{type}: {cause}',
+  'label.part': '{what} {name}',
+  'output.truncated': '… вывод обрезан',
+  'batch.input': '{why}',
+  'batch.no_track': 'у этого упражнения нет варианта на {track} (есть: {tracks})',
+  'batch.fault': 'Сбой проверяющей программы (не работы): {message}',
 };
 
 // What a value is, as a message names it: the accusative ("returned a string": вернула строку) and,
@@ -248,3 +264,96 @@ function plural(lang, n, forms) {
 
 export const kindName = (lang, kind, nominative = false) =>
   ((nominative ? kindsNominative : kinds)[lang] || kinds.ru)[kind] || kind;
+
+/** A text in every language ({ ru, en }), each from `f(lang)`: a param that a sentence shows in the language it is rendered in. */
+export const inEachLang = (f) => Object.fromEntries(LANGS.map((l) => [l, f(l)]));
+
+const PARAM_DEPTH = 4; // sentences inside sentences (a label inside a mismatch inside …)
+const PARAMS = 16; // params of one sentence
+const LIST = 8; // sentences in a list param
+
+/**
+ * A sentence as data (grader/types.d.ts Sentence): `key`, a message key (the core's or a pack's), and its
+ * params as plain JSON, each one of: a finite number, a boolean, null, a string (capped at
+ * LIMITS.message: student text, such as an error message, is only ever a param, escaped where it is
+ * shown), a text in every language ({ ru, en }: a test's name), a Sentence (rendered in its place), or
+ * a list of Sentences (rendered as sentences, each ended, joined with spaces; empty: nothing).
+ * Anything else becomes its string. `key` itself must be a message key, never student text.
+ * @param {string} key
+ * @param {object} [params]
+ * @returns {import('../types').Sentence}
+ */
+export const sentence = (key, params = {}) => sentenceAt({ key, params }, 0);
+
+function sentenceAt({ key, params }, depth) {
+  if (typeof key !== 'string' || !/^[\w.]{1,80}$/.test(key)) throw new TypeError(`not a message key: ${String(key)}`);
+  // Not text: a Sentence put into a string (a template literal) would read "[object Object]"; it is a param instead.
+  return Object.defineProperty({ key, params: plainParams(params, depth) }, 'toString', { value: notText });
+}
+function notText() {
+  throw new TypeError(`the sentence ${this.key} was used as text: pass it as a param of another sentence`);
+}
+
+function plainParams(params, depth) {
+  const out = {};
+  for (const [k, v] of Object.entries(params ?? {}).slice(0, PARAMS)) out[k] = plainParam(v, depth);
+  return out;
+}
+
+function plainParam(v, depth) {
+  if (v === null || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'string') return capText(v, LIMITS.message);
+  if (isSentence(v)) return depth < PARAM_DEPTH ? sentenceAt(v, depth + 1) : '…';
+  if (Array.isArray(v) && v.every(isSentence) && depth < PARAM_DEPTH)
+    return v.slice(0, LIST).map((s) => sentenceAt(s, depth + 1));
+  if (isLocalized(v))
+    return Object.fromEntries(LANGS.filter((l) => l in v).map((l) => [l, capText(v[l], LIMITS.message)]));
+  return capText(String(v), LIMITS.message);
+}
+
+/** Is `v` a Sentence ({ key, params })? */
+export const isSentence = (v) =>
+  Boolean(v) &&
+  typeof v === 'object' &&
+  typeof v.key === 'string' &&
+  (v.params === undefined || typeof v.params === 'object');
+const isLocalized = (v) =>
+  Boolean(v) &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.entries(v).every(([l, s]) => LANGS.includes(l) && typeof s === 'string');
+
+/** A sentence ended as one: a full stop added unless it ends with . ! ? … or : */
+const ended = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
+
+/**
+ * A Sentence, or a list of them, as text in `lang`: each param rendered first (a Sentence in its place,
+ * { ru, en } in `lang`); a list's sentences each ended with a full stop and joined with spaces.
+ * `pack`: the exercise's messages (its messages.json); `variant`: the track's spelling of a key
+ * (`key.py`, grader/tracks/<name>/index.mjs `variant`), used where the pack or the core has one.
+ * @param {string} lang
+ * @param {import('../types').Sentence | import('../types').Sentence[] | null} said
+ * @param {{ pack?: Record<string, Record<string, string>> | null, variant?: string | null }} [options]
+ * @returns {string}
+ */
+export function render(lang, said, { pack = null, variant = null } = {}) {
+  if (Array.isArray(said))
+    return said
+      .filter(Boolean)
+      .map((s) => ended(render(lang, s, { pack, variant })))
+      .join(' ');
+  if (!isSentence(said)) return said == null ? '' : String(said);
+  const param = (v) =>
+    isSentence(v) || Array.isArray(v)
+      ? render(lang, v, { pack, variant })
+      : isLocalized(v)
+        ? (v[lang] ?? v.en ?? Object.values(v)[0])
+        : v;
+  const params = Object.fromEntries(Object.entries(said.params ?? {}).map(([k, v]) => [k, param(v)]));
+  const v = variant ? `${said.key}.${variant}` : null;
+  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
+  // (trimmed at the end: a list param, last in its sentence, may be empty)
+  return say(lang, v && has(v) ? v : said.key, params, pack).trimEnd();
+}

@@ -320,9 +320,10 @@ export function boundFunctions(pack) {
 }
 
 /**
- * The reference functions a suite's source names: `ref.<name>`, `ref['<name>']`, `ref[NAME]` and
- * `mistakes(NAME, …)` / `mistakes('<name>', …)` (ctx.ref, ctx.mistakes, a hook's `{ ref }`), where NAME is
- * a `const NAME = '<name>'` of that source (other expressions cannot be read without running it).
+ * The reference functions a suite's source names: `ref.<name>`, `ref['<name>']`, `ref[NAME]`,
+ * `diagnose(got, '<name>', …)` / `diagnose(got, NAME, …)` and `fn: '<name>'` (ctx.ref, ctx.diagnose and
+ * the kit's expect, a hook's `{ ref }`), where NAME is a `const NAME = '<name>'` of that source (other
+ * expressions cannot be read without running it).
  */
 export function referenceCalls(source) {
   const consts = new Map(
@@ -330,7 +331,8 @@ export function referenceCalls(source) {
   );
   const names = new Set();
   for (const m of source.matchAll(/\bref\.([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
-  for (const m of source.matchAll(/\b(?:ref\[|mistakes\()\s*(?:['"](\w+)['"]|([A-Za-z_$][\w$]*))/g)) {
+  const named = /\b(?:ref\[|diagnose\(\s*[\w$.]+\s*,|fn:)\s*(?:['"](\w+)['"]|([A-Za-z_$][\w$]*))/g;
+  for (const m of source.matchAll(named)) {
     const name = m[1] ?? consts.get(m[2]);
     if (name) names.add(name);
   }

@@ -50,6 +50,7 @@ const CONTINUES = new Set([
 ]);
 
 // The parser messages students meet most, by pattern (acorn's and MicroPython's words) → a message key.
+/** @type {[RegExp, string][]} */
 const PARSER = [
   [/^Unexpected token$/, 'parser.unexpected_token'],
   [/^Unexpected character '(.*)'$/, 'parser.unexpected_character'],

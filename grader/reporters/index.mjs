@@ -1,8 +1,42 @@
-// Reporters: one report (grader/core/grade.mjs) → text for people, Exercism v3 or Gradescope JSON.
-import { say } from '../core/messages.mjs';
+// Reporters: one report (grader/core/grade.mjs) → text for people, Exercism v3 or Gradescope JSON; and
+// the report's texts rendered again from its data in another language (renderReport).
+import { say, render } from '../core/messages.mjs';
 import { visible } from '../wire/text.mjs';
 
-/** Exercism test-runner interface, version 3 (results.json). */
+/**
+ * A report's texts rendered again from its data in `lang` (a report graded in Russian, read in
+ * English): each test's name and message, the report's message, from `exercise` (its spec's names, its
+ * messages) on `track` (its spelling of a key). The report itself is left as it is.
+ * @param {import('../types').Report} report
+ * @returns {import('../types').Report}
+ */
+export function renderReport(report, { lang, exercise, track }) {
+  const opts = { pack: exercise.messages, variant: track?.variant };
+  const names = new Map(exercise.spec.tests.map((t) => [t.id, t.name]));
+  // An output cut to its limit ends with the note of the report's language (grade.mjs capOutput).
+  const [was, now] = [report.lang, lang].map((l) => `\n${say(l, 'output.truncated')}`);
+  const output = (s) => (s && s.endsWith(was) ? s.slice(0, -was.length) + now : s);
+  const out = {
+    ...report,
+    lang,
+    output: output(report.output),
+    tests: report.tests.map((t) => ({
+      ...t,
+      name: names.get(t.id)?.[lang] ?? names.get(t.id)?.en ?? t.name,
+      message: t.said ? render(lang, t.said, opts) : t.message,
+      output: output(t.output),
+    })),
+  };
+  if (report.said) out.message = render(lang, report.said, opts);
+  if (report.error?.said) out.error = { ...report.error, message: render(lang, report.error.said, opts) };
+  return out;
+}
+
+/**
+ * Exercism test-runner interface, version 3 (results.json): the fields its spec lists and no other (a
+ * test's cause is not among them: its message carries it as text).
+ * @param {import('../types').Report} report
+ */
 export function exercism(report) {
   const doc = { version: 3, status: report.status };
   if (report.status === 'error') doc.message = report.message;
@@ -15,7 +49,12 @@ export function exercism(report) {
   return JSON.stringify(doc, null, 2);
 }
 
-/** Gradescope autograder results.json: one point per test unless the spec says otherwise. */
+/**
+ * Gradescope autograder results.json, one point per test; the causes as data in its top-level
+ * `extra_data` ("extra data to be stored"): { causes: [{ test, key, params, same_as? }] }, one per test
+ * not passed, in test order.
+ * @param {import('../types').Report} report
+ */
 export function gradescope(report) {
   const tests = report.tests.map((t, i) => ({
     name: t.name,
@@ -33,6 +72,11 @@ export function gradescope(report) {
       .join('\n'),
     visibility: 'visible',
     stdout_visibility: 'visible',
+    extra_data: {
+      causes: report.tests
+        .filter((t) => t.cause)
+        .map((t) => ({ test: t.id, ...t.cause, ...(t.same_as && { same_as: t.same_as }) })),
+    },
     tests,
   };
   return JSON.stringify(doc, null, 2);
@@ -43,6 +87,7 @@ export function gradescope(report) {
  * grader's: control characters are shown escaped, and every line after the first of a message, and
  * every printed line, is indented under its test behind `| `, so a line that starts with a mark
  * (✓ ✗ !) or the summary at the left margin is always the grader's own.
+ * @param {import('../types').Report} report
  */
 export function text(report, { color = false, verbose = false } = {}) {
   const c = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);

@@ -2,7 +2,7 @@
 // each pack's exercises/<slug>/fixtures/ and tests/fixtures/sandbox/), checked in the browser (Web Worker
 // sandbox, WASM core in the page, ?exercise=<slug>), must give the same Exercism results.json
 // as the committed expected_results.json that the Node grader produces (tests/js/fixtures.test.mjs),
-// and keep the same aims (tests/fixtures/cases.mjs). Two kinds of case differ by design, as their aim
+// and keep the same aims and the same causes as data (tests/fixtures/cases.mjs). Two kinds of case differ by design, as their aim
 // says (`page`):
 // - 'timeout': the JS heap grows without a typed array (`new Array(1e8)`), which a Web Worker cannot
 //   measure; where Node stops it as `memory`, the page stops it at the time limit. The expected page
@@ -18,7 +18,7 @@ import { exercism } from '../../grader/reporters/index.mjs';
 import { say } from '../../grader/core/messages.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
 import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
-import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems, causeProblems } from '../fixtures/cases.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 
 const LANG = 'en';
@@ -69,10 +69,11 @@ const sets = await Promise.all(
   fixtureSets().map(async (set) => ({
     set,
     ...fixtureCases(set),
-    messages: (await loadExercise(set.exercise)).messages,
+    exercise: await loadExercise(set.exercise),
   })),
 );
-for (const { set, cases, messages } of sets) {
+for (const { set, cases, exercise } of sets) {
+  const { messages } = exercise;
   for (const { name, aim, source, expectedFile, track } of cases) {
     const skip = aim.page === 'crash' && 'takes the tab down: see network.test.mjs';
     test(`fixture ${set.name}/${name} grades in the browser as in Node`, { skip }, async () => {
@@ -86,6 +87,7 @@ for (const { set, cases, messages } of sets) {
         const pageAim =
           aim.page === 'timeout' ? { ...aim, mentions: (aim.mentions ?? []).filter((m) => m !== 'memory') } : aim;
         assert.deepEqual(aimProblems(name, pageAim, report, { lang: LANG, messages, track }), []);
+        assert.deepEqual(causeProblems(name, report, { exercise, track }), []);
         assert.equal(await b.page.textContent('#summary'), `${report.passed}/${report.total}`);
       } finally {
         if (own) await b.close();

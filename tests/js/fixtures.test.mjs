@@ -5,6 +5,9 @@
 //    before committing;
 // 2. aims.json states, independently of those snapshots, what each case must show (aimProblems in
 //    tests/fixtures/cases.mjs, the same check the page's fixture suite applies).
+// 3. the report's data (causeProblems): every test not passed carries its cause, the data renders back
+//    to the report's texts, and the same case graded in Russian and rendered in English
+//    (reporters renderReport) gives the very results.json of the snapshot.
 // ATTNLAB_FIXTURE_SAMPLE=1 grades one case per set and track: the first that names a mistake (a name not
 // starting with "pass"), else the first. tools/test sets it, in --quick and in the full run, whose stress
 // phase (tests/stress/fixtures.test.mjs) grades every case against the same snapshot and aim.
@@ -15,11 +18,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { grade } from '../../grader/core/grade.mjs';
-import { exercism } from '../../grader/reporters/index.mjs';
+import { exercism, renderReport } from '../../grader/reporters/index.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { loadCore } from '../../wasm/index.mjs';
-import { fixtureSets, fixtureCases, aimProblems } from '../fixtures/cases.mjs';
+import { fixtureSets, fixtureCases, aimProblems, causeProblems } from '../fixtures/cases.mjs';
 
 const LANG = 'en';
 const UPDATE = Boolean(process.env.UPDATE_FIXTURES);
@@ -65,13 +68,15 @@ for (const { set, aims, cases, exercise } of sets) {
   for (const { name, aim, track, expectedFile: file, source: read } of picked) {
     test(`fixture ${set.name}/${name}`, async (t) => {
       const source = read();
-      const sandbox = await NodeSandbox.create({ track });
-      let report;
-      try {
-        report = await grade({ exercise, source, track, sandbox, core, lang: LANG });
-      } finally {
-        await sandbox.close();
-      }
+      const graded = async (lang) => {
+        const sandbox = await NodeSandbox.create({ track });
+        try {
+          return { report: await grade({ exercise, source, track, sandbox, core, lang }), clock: sandbox.clock };
+        } finally {
+          await sandbox.close();
+        }
+      };
+      const { report, clock } = await graded(LANG);
 
       const results = exercism(report) + '\n';
       if (UPDATE) update(t, `${set.name}/${name}`, file, results);
@@ -83,11 +88,20 @@ for (const { set, aims, cases, exercise } of sets) {
       assert.deepEqual(
         aimProblems(name, aim, report, {
           lang: LANG,
-          cpuSeconds: sandbox.clock === 'cpu' ? report.time_ms / 1000 : undefined,
+          cpuSeconds: clock === 'cpu' ? report.time_ms / 1000 : undefined,
           messages: exercise.messages,
           track,
         }),
         [],
+      );
+      assert.deepEqual(causeProblems(name, report, { exercise, track }), []);
+      // Graded in Russian, rendered in English: the same results.json.
+      const ru = (await graded('ru')).report;
+      assert.deepEqual(causeProblems(name, ru, { exercise, track }), []);
+      assert.equal(
+        exercism(renderReport(ru, { lang: LANG, exercise, track })) + '\n',
+        results,
+        `${name}: graded in Russian and rendered in English, the results differ`,
       );
     });
   }

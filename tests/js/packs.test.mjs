@@ -65,6 +65,10 @@ function gradescopeProblems(doc, n, passed) {
       p.push(JSON.stringify(t).slice(0, 120));
   if (doc.score !== passed || doc.tests.reduce((a, t) => a + t.score, 0) !== passed)
     p.push(`score ${doc.score}, expected ${passed}`);
+  // the causes as data, one per test not passed (extra_data: "extra data to be stored")
+  const causes = doc.extra_data?.causes;
+  if (!Array.isArray(causes) || causes.length !== n - passed || causes.some((c) => typeof c.key !== 'string'))
+    p.push(`extra_data.causes ${JSON.stringify(causes)?.slice(0, 120)}`);
   return p;
 }
 
@@ -161,7 +165,7 @@ test('a misspelled reference function is a pack problem at load and build: in sp
     `exercises/sdpa/suite.mjs calls the reference function "causal_mask_", which ${binds}`,
     `exercises/sdpa/spec.json: tests[1].mistakes[0].function "sofmax" ${binds}`,
   ]);
-  // A name held in a constant (mha: ctx.ref[MHA], ctx.mistakes(MHA, …)) is read through it.
+  // A name held in a constant (mha: ctx.ref[MHA], ctx.diagnose(got, MHA, …)) is read through it.
   const mha = await readPack('mha');
   const misspelt = mha.suiteSource.replace("const MHA = 'multi_head_attention'", "const MHA = 'multi_head_atention'");
   assert.match(

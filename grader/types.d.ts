@@ -1,0 +1,101 @@
+// The report that grade() returns (grader/core/grade.mjs) and its parts, in one place: what the CLI's
+// reporters, the page, grade-batch and a grading service read. Checked by `tsc --noEmit` (tsconfig.json)
+// against the JSDoc of the modules that build and read it. grader/README.md (Reports) says the same in words.
+
+/** A language of the messages (grader/core/messages.mjs LANGS). */
+export type Lang = 'ru' | 'en';
+
+/** A text in every language, shown in the one a report is rendered in: a test's name, a case's label. */
+export type Localized = Partial<Record<Lang, string>>;
+
+/**
+ * A param of a Sentence: plain JSON only (grader/core/messages.mjs sentence() makes it so). A string is
+ * at most LIMITS.message long; student text (an error's message, a printed value) is only ever such a
+ * string, and is escaped wherever it is shown.
+ */
+export type Param = number | boolean | null | string | Localized | Sentence | Sentence[];
+
+/**
+ * A sentence as data: a message key (the grader's, grader/core/messages.mjs, or the pack's,
+ * exercises/<slug>/messages.json) and its params. render(lang, sentence, { pack, variant }) makes the
+ * text in any language, with the track's spelling of the key (`key.py`) where there is one.
+ */
+export interface Sentence {
+  key: string;
+  params: Record<string, Param>;
+}
+
+/**
+ * Why a test did not pass, as data: the diagnosis the grader named (`d.*` of the pack, `explain.*` of the
+ * grader), else what went wrong (`values`, `shape`, `not_array`, `error`, `timeout`, `memory`,
+ * `deadline.not_run`, `not_run.syntax`, `grader_error` …). Its key is what grade-batch and a grading
+ * service count and store: the same whatever the language or the track.
+ */
+export type Cause = Sentence;
+
+export type Status = 'pass' | 'fail' | 'error';
+
+/** One graded test of a report (every test of the pack's spec is there, in the spec's order). */
+export interface TestEntry {
+  /** The test's id in the pack's spec.json. */
+  id: string;
+  /** The test's name in the report's language. */
+  name: string;
+  task_id: number;
+  status: Status;
+  /** What went wrong, as text in the report's language (`said` rendered); null when passed. */
+  message: string | null;
+  /**
+   * `message` as data: one Sentence, or a list of them (each ended with a full stop, joined with spaces).
+   * Absent when passed.
+   */
+  said?: Sentence | Sentence[];
+  /** Why the test did not pass; absent when passed. */
+  cause?: Cause;
+  /**
+   * The id of the earlier test whose message says this cause (or this same error) in full: this test's
+   * message only refers to it. Absent when the message says it in full.
+   */
+  same_as?: string;
+  /** What the student's code printed during the test, capped (escaped where shown). */
+  output: string;
+  /** The test's code as the student reads it, on the submission's track. */
+  test_code: string;
+}
+
+/** A syntax error, where it is: the text reporter draws a caret under `column` of `sourceLine`. */
+export interface SyntaxErrorInfo {
+  line: number;
+  column: number;
+  /** The parser's words in the report's language (or the compiler's own text). */
+  message: string;
+  /** `message` as data, where the grader worded it. */
+  said?: Sentence;
+  /** The source line (capped). */
+  sourceLine: string;
+  [other: string]: unknown;
+}
+
+/** What grade() returns. */
+export interface Report {
+  /** The pack's slug. */
+  exercise: string;
+  seed: number;
+  lang: Lang;
+  /** The float32 fast path that checked the large hidden cases ('simd', 'wasm', 'webgpu'). */
+  backend: string;
+  status: Status;
+  /** The submission's own message (a syntax error, a script that did not load), or null. */
+  message: string | null;
+  /** `message` as data. */
+  said?: Sentence | Sentence[];
+  /** A syntax error's place, for a caret. */
+  error?: SyntaxErrorInfo;
+  /** What the script printed at its top level, capped. */
+  output?: string;
+  passed: number;
+  total: number;
+  /** The time billed to the submission's requests, in ms (CPU time in Node, the wall clock in a page). */
+  time_ms?: number;
+  tests: TestEntry[];
+}
