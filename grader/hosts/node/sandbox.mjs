@@ -68,6 +68,16 @@ function deathOf(code, signal, stderr) {
   };
 }
 
+// The answer to a request made after close(): no child is started for it.
+const CLOSED = Object.freeze({
+  ok: false,
+  kind: 'crash',
+  message: 'the sandbox was closed',
+  output: '',
+  line: null,
+  column: null,
+});
+
 class Child {
   constructor({ guest, memoryMb }) {
     this.reusable = guest.realm.reusable;
@@ -345,6 +355,7 @@ export class NodeSandbox {
     this.processes = 0; // children started (1 unless one was killed or died)
     this.peakRss = 0; // the largest resident memory a child reached (bytes, from /proc)
     this.clock = PROC ? 'cpu' : 'wall'; // what `timeoutMs` and `cpuMs` count
+    this.closed = false; // once closed, no request starts a child again (a batch's Ctrl+C)
   }
 
   #spawn() {
@@ -354,6 +365,7 @@ export class NodeSandbox {
 
   /** The live child, a new one (loaded again) if the last one is gone; or the failed reload's answer. */
   async #live(deadlineMs) {
+    if (this.closed) return { ...CLOSED };
     if (this.child && !this.child.dead && !this.child.verdict) return null;
     if (this.child) {
       this.peakRss = Math.max(this.peakRss, this.child.peak);
@@ -372,7 +384,8 @@ export class NodeSandbox {
       this.child?.kill({ kind: 'crash', message: 'replaced' });
     } // a new load gets a fresh realm
     this.loaded = null;
-    await this.#live();
+    const closed = await this.#live();
+    if (closed) return closed;
     this.loaded = { source, functions, aliases, timeoutMs };
     return this.#released(
       await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
@@ -400,6 +413,7 @@ export class NodeSandbox {
   }
 
   async close() {
+    this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
     this.child.kill({ kind: 'crash', message: 'closed' });
