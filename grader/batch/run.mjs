@@ -130,7 +130,8 @@ export class Lanes {
     const started = performance.now();
     let report,
       fault = false,
-      peakRss = 0;
+      peakRss = 0,
+      cpuMs = 0;
     const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
     if (s.problem) report = unGradedReport(exercise, options, s.problem[lang] ?? s.problem.en);
     else if (!exercise.tracks.includes(s.track)) {
@@ -177,6 +178,7 @@ export class Lanes {
           this.active.delete(sandbox);
           await sandbox.close();
           peakRss = sandbox.peakRss;
+          cpuMs = sandbox.cpuMs;
         }
       }
       if (this.aborted) return null; // closed under it: its verdicts are not the submission's
@@ -194,6 +196,7 @@ export class Lanes {
       fault,
       ms: Math.round(performance.now() - started),
       peak_rss: peakRss,
+      cpu_ms: Math.round(cpuMs),
       report,
       source,
     };

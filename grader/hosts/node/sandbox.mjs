@@ -1,5 +1,5 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
-// own (./child.mjs), one per submission, never reused for another.
+// own (./child.mjs), one per submission, never reused for another (./pool.mjs starts them ahead of need).
 // - process: an empty environment, the permission model (reads only child.mjs; no writes, no child
 //   processes, no workers), a V8 heap cap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
@@ -19,8 +19,11 @@
 // - the runtime's own work: after each load and call the guest is asked to `release` what the
 //   request left (the Python track's handles), as a request of its own, so it is never billed to
 //   the student.
+// - closed: after close() every request is answered at once (`crash`, the sandbox was closed) and no
+//   child is started for it, so that a batch's Ctrl+C ends a submission in flight at once.
 // - memory: the child's resident memory is polled from /proc, counted from the moment its realm was
-//   ready (so memory kept across calls counts); past `memoryMb` the child is killed.
+//   ready (so memory kept across calls counts), every POLL_MS from its first request on (not while it
+//   waits in a pool, where it runs nothing of the student's); past `memoryMb` the child is killed.
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
 //   decodeResponse() validates every field. The child is watched at all times, not only during a
 //   request: an exit between requests is noticed and the next request gets a new child.
@@ -89,6 +92,7 @@ class Child {
     this.verdict = null; // why we killed it: { kind, message }
     this.baseline = null; // resident bytes once the realm was ready
     this.peak = 0;
+    this.spent = 0; // CPU ms of the whole child, read when we killed it (0 for one that died on its own)
     this.gone = new Promise((resolve) => this.proc.once('close', resolve));
     this.proc.on('error', (e) =>
       this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }),
@@ -119,8 +123,7 @@ class Child {
       },
       () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
     );
-    this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
-    this.poll.unref();
+    this.poll = null; // the memory watch, from the first request on (a child waiting in a pool runs nothing of the student's)
   }
 
   get dead() {
@@ -133,6 +136,17 @@ class Child {
       return Number(readFileSync(`/proc/${this.pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
     } catch {
       return 0;
+    }
+  }
+
+  /** CPU time of the whole child (all its threads) so far, in ms; null once it is gone or without /proc. */
+  processCpu() {
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch {
+      return null;
     }
   }
 
@@ -225,6 +239,7 @@ class Child {
   kill(verdict) {
     if (this.dead || this.verdict) return;
     this.verdict = verdict;
+    this.spent = this.processCpu() ?? 0; // read while it is still there
     this.proc.kill('SIGKILL');
   }
 
@@ -236,6 +251,10 @@ class Child {
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     if (!(await this.ready)) return this.#verdict();
     if (this.dead) return this.#verdict();
+    if (!this.poll) {
+      this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
+      this.poll.unref();
+    }
     // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
     const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
     const start = this.rss();
@@ -354,6 +373,7 @@ export class NodeSandbox {
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a new child
     this.processes = 0; // children started (1 unless one was killed or died)
     this.peakRss = 0; // the largest resident memory a child reached (bytes, from /proc)
+    this.cpuMs = 0; // CPU time of its children, all threads, as read when each was ended (tools/bench-batch); known after close()
     this.clock = PROC ? 'cpu' : 'wall'; // what `timeoutMs` and `cpuMs` count
     this.closed = false; // once closed, no request starts a child again (a batch's Ctrl+C)
   }
@@ -370,6 +390,7 @@ export class NodeSandbox {
     if (this.child) {
       this.peakRss = Math.max(this.peakRss, this.child.peak);
       await this.child.gone;
+      this.#account(this.child);
     }
     this.#spawn();
     if (!this.loaded) return null;
@@ -416,8 +437,17 @@ export class NodeSandbox {
     this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
-    this.child.kill({ kind: 'crash', message: 'closed' });
-    this.child.proc.stdin.end();
-    await this.child.gone;
+    const child = this.child;
+    child.kill({ kind: 'crash', message: 'closed' });
+    child.proc.stdin.end();
+    await child.gone;
+    this.#account(child);
+  }
+
+  /** A child that has ended: its CPU time added once. */
+  #account(child) {
+    if (child.accounted) return;
+    child.accounted = true;
+    this.cpuMs += child.spent;
   }
 }
