@@ -17,9 +17,16 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPool, PoolClosed } from '../../grader/hosts/node/pool.mjs';
-import { cachedCore } from '../../grader/core/ref-cache.mjs';
-import { NodeSandbox, grade, listExercises, loadExercise, TRACKS } from '../../grader/index.mjs';
+import {
+  NodeSandbox,
+  cachedCore,
+  createPool,
+  grade,
+  listExercises,
+  loadExercise,
+  PoolClosed,
+  TRACKS,
+} from '../../grader/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
 import { cli, treeRss } from './cli.mjs';
