@@ -184,6 +184,7 @@ test('Ctrl+C of grade-batch with endless loops in flight: exit 130 promptly, no 
   for (const f of kept) {
     const rec = JSON.parse(readFileSync(join(out, 'records', f), 'utf8'));
     assert.ok(existsSync(join(out, 'exercism', rec.key, 'results.json')), `${f}: its results beside it`);
+    assert.ok(rec.cpu_ms > 0 && rec.cpu_ms < 60000, `${f}: its sandbox's CPU time (${rec.cpu_ms} ms)`);
     assert.ok(!rec.report.tests.some((t) => /closed/.test(t.message ?? '')), `${f}: no verdict of the interruption`);
   }
   // The rest, graded by the same command.
