@@ -7,8 +7,11 @@ export * from './browser.mjs';
 // Packs on disk (exercises/<slug>/).
 export { EXERCISES, listExercises, readPack, loadExercise } from './hosts/node/exercise.mjs';
 
-// The Node host: a child process per submission, and the guest bundle it runs.
+// The Node host: a child process per submission (warm pools of them), the guest bundle it runs, and
+// the reference's answers remembered across a run's submissions.
 export { NodeSandbox } from './hosts/node/sandbox.mjs';
+export { createPool, PoolClosed } from './hosts/node/pool.mjs';
+export { cachedCore } from './core/ref-cache.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerEntry } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';

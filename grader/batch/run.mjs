@@ -9,7 +9,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { grade } from '../core/grade.mjs';
 import { render, sentence } from '../core/messages.mjs';
 import { exercism, gradescope } from '../reporters/index.mjs';
-import { NodeSandbox } from '../hosts/node/sandbox.mjs';
+import { createPool } from '../hosts/node/pool.mjs';
+import { cachedCore } from '../core/ref-cache.mjs';
 import { TRACKS } from '../tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
@@ -80,40 +81,24 @@ function unGradedReport(exercise, { seed, lang }, said) {
 }
 
 /**
- * Pre-started sandboxes per track, each handed out once: at most `spare` waiting per track, and never
- * more than `remaining` (track → submissions of that track not yet taken, in the whole batch) says will be used.
+ * Warm pools per track (hosts/node/pool.mjs), at most `spare` waiting each, and never more than
+ * `remaining` (track → submissions of that track not yet taken, in the whole batch) says will be used.
  */
-class Pool {
+class Pools {
   constructor(spare, remaining) {
-    this.spare = spare;
-    this.ready = new Map();
-    this.fill(remaining);
-  }
-
-  fill(remaining) {
-    for (const [track, left] of Object.entries(remaining)) {
-      const q = this.ready.get(track) ?? this.ready.set(track, []).get(track);
-      while (q.length < Math.min(this.spare, left)) {
-        const s = NodeSandbox.create({ track: TRACKS[track] });
-        s.catch(() => {});
-        q.push(s);
-      }
-    }
+    this.pools = Object.fromEntries(
+      Object.keys(TRACKS).map((track) => [track, createPool({ track: TRACKS[track], size: spare })]),
+    );
+    for (const [track, left] of Object.entries(remaining)) this.pools[track]?.warm({ left });
   }
 
   take(track, remaining) {
-    const s = this.ready.get(track)?.shift() ?? NodeSandbox.create({ track: TRACKS[track] });
-    this.fill(remaining);
-    return s;
+    for (const [t, left] of Object.entries(remaining)) if (t !== track) this.pools[t]?.warm({ left });
+    return this.pools[track].take({ left: remaining[track] ?? 0 });
   }
 
-  async close() {
-    for (const q of this.ready.values())
-      for (const s of q.splice(0))
-        await s.then(
-          (x) => x.close(),
-          () => {},
-        );
+  close() {
+    return Promise.all(Object.values(this.pools).map((p) => p.close()));
   }
 }
 
@@ -126,16 +111,21 @@ export class Lanes {
   static async create({ exercise, out, options, jobs, remaining }) {
     // The single-threaded build: the batch's parallelism is its children, and a parent without the
     // threaded build's worker pool is lighter to fork a child from.
-    return new Lanes({ exercise, out, options, core: await loadCore({ threads: 1 }), pool: new Pool(jobs, remaining) });
+    // Its reference answers remembered (core/ref-cache.mjs): the expected values of a test are the
+    // same for every student, so only the first submission computes them.
+    const core = cachedCore(await loadCore({ threads: 1 }));
+    return new Lanes({ exercise, out, options, core, pool: new Pools(jobs, remaining) });
   }
 
   constructor({ exercise, out, options, core, pool }) {
     Object.assign(this, { exercise, out, options, core, pool, active: new Set(), aborted: false });
   }
 
+  /** Ctrl+C: the sandboxes in flight are closed (their grading ends at once, starting no child), and the pools start nothing more. */
   abort() {
     this.aborted = true;
     for (const s of this.active) s.close();
+    this.pool.close();
   }
 
   close() {
@@ -148,7 +138,8 @@ export class Lanes {
     const started = performance.now();
     let report,
       fault = false,
-      peakRss = 0;
+      peakRss = 0,
+      cpuMs = 0;
     const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
     if (s.problem) report = unGradedReport(exercise, options, sentence('batch.input', { why: s.problem }));
     else if (!exercise.tracks.includes(s.track)) {
@@ -187,6 +178,7 @@ export class Lanes {
           this.active.delete(sandbox);
           await sandbox.close();
           peakRss = sandbox.peakRss;
+          cpuMs = sandbox.cpuMs;
         }
       }
       if (this.aborted) return null; // closed under it: its verdicts are not the submission's
@@ -204,6 +196,7 @@ export class Lanes {
       fault,
       ms: Math.round(performance.now() - started),
       peak_rss: peakRss,
+      cpu_ms: Math.round(cpuMs),
       report,
       source,
     };

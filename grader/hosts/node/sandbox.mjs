@@ -1,5 +1,5 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
-// own (./child.mjs), one per submission, never reused for another.
+// own (./child.mjs), one per submission, never reused for another (./pool.mjs starts them ahead of need).
 // - process: an empty environment, the permission model (reads only child.mjs; no writes, no child
 //   processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
 //   ./spawn.mjs (bubblewrap's namespaces, kernel limits): signals and /proc reads go to the Node
@@ -25,8 +25,11 @@
 //   request left (the Python track's handles), as a request of its own; its CPU time is billed to the
 //   request it followed, as everything a submission causes is (the runtime's walk never runs student
 //   code, grader/tracks/python/runtime.py, but what it walks is the student's).
+// - closed: after close() every request is answered at once (`crash`, the sandbox was closed) and no
+//   child is started for it, so that a batch's Ctrl+C ends a submission in flight at once.
 // - memory: the child's resident memory is polled from /proc, counted from the moment its realm was
-//   ready (so memory kept across calls counts); past `memoryMb` the child is killed.
+//   ready (so memory kept across calls counts), every POLL_MS from its first request on (not while it
+//   waits in a pool, where it runs nothing of the student's); past `memoryMb` the child is killed.
 // - replies: at most LIMITS.replyBytes each (the header is checked before the body is read), then
 //   decodeResponse() validates every field. The child is watched at all times, not only during a
 //   request: an exit between requests is noticed and the next request gets a new child.
@@ -74,6 +77,16 @@ function deathOf(code, signal, stderr) {
   };
 }
 
+// The answer to a request made after close(): no child is started for it.
+const CLOSED = Object.freeze({
+  ok: false,
+  kind: 'crash',
+  message: 'the sandbox was closed',
+  output: '',
+  line: null,
+  column: null,
+});
+
 class Child {
   constructor({ guest, memoryMb }) {
     this.reusable = guest.realm.reusable;
@@ -85,6 +98,7 @@ class Child {
     this.verdict = null; // why we killed it: { kind, message }
     this.baseline = null; // resident bytes once the realm was ready
     this.peak = 0;
+    this.spent = 0; // CPU ms of the whole child, read when we killed it (0 for one that died on its own)
     this.gone = new Promise((resolve) => this.proc.once('close', resolve));
     this.proc.on('error', (e) =>
       this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }),
@@ -123,8 +137,7 @@ class Child {
       },
       () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
     );
-    this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
-    this.poll.unref();
+    this.poll = null; // the memory watch, from the first request on (a child waiting in a pool runs nothing of the student's)
   }
 
   get dead() {
@@ -138,6 +151,11 @@ class Child {
     } catch {
       return 0;
     }
+  }
+
+  /** CPU time of the whole child (every thread) so far, in ms; null once it is gone or without /proc. */
+  processCpu() {
+    return PROC ? this.cpu() : null;
   }
 
   /** CPU time of the whole child so far (every thread), in ms (utime + stime); the wall clock without /proc; null once it is gone. */
@@ -229,6 +247,7 @@ class Child {
   kill(verdict) {
     if (this.dead || this.verdict) return;
     this.verdict = verdict;
+    this.spent = this.processCpu() ?? 0; // read while it is still there
     this.proc.kill('SIGKILL');
   }
 
@@ -239,6 +258,10 @@ class Child {
    */
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     if (!(await this.ready) || this.dead) return { ...this.#verdict(), cpuMs: 0 };
+    if (!this.poll) {
+      this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
+      this.poll.unref();
+    }
     // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
     const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
     const start = this.rss();
@@ -364,7 +387,9 @@ export class NodeSandbox {
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a new child
     this.processes = 0; // children started (1 unless one was killed or died)
     this.peakRss = 0; // the largest resident memory a child reached (bytes, from /proc)
+    this.cpuMs = 0; // CPU time of its children, all threads, as read when each was ended (tools/bench-batch); known after close()
     this.clock = PROC ? 'cpu' : 'wall'; // what `timeoutMs` and `cpuMs` count
+    this.closed = false; // once closed, no request starts a child again (a batch's Ctrl+C)
   }
 
   #spawn() {
@@ -377,10 +402,12 @@ export class NodeSandbox {
    * reload's answer (or null), and the CPU time the reload took (billed to the call that needed it).
    */
   async #live(deadlineMs) {
+    if (this.closed) return { failed: { ...CLOSED, cpuMs: 0 }, cpuMs: 0 };
     if (this.child && !this.child.dead && !this.child.verdict) return { failed: null, cpuMs: 0 };
     if (this.child) {
       this.peakRss = Math.max(this.peakRss, this.child.peak);
       await this.child.gone;
+      this.#account(this.child);
     }
     this.#spawn();
     if (!this.loaded) return { failed: null, cpuMs: 0 };
@@ -400,7 +427,8 @@ export class NodeSandbox {
       this.child?.kill({ kind: 'crash', message: 'replaced' });
     } // a new load gets a fresh realm
     this.loaded = null;
-    await this.#live();
+    const { failed } = await this.#live();
+    if (failed) return failed; // closed
     this.loaded = { source, functions, aliases, timeoutMs };
     return this.#released(
       await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
@@ -431,10 +459,20 @@ export class NodeSandbox {
   }
 
   async close() {
+    this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
-    this.child.kill({ kind: 'crash', message: 'closed' });
-    this.child.proc.stdin.end();
-    await this.child.gone;
+    const child = this.child;
+    child.kill({ kind: 'crash', message: 'closed' });
+    child.proc.stdin.end();
+    await child.gone;
+    this.#account(child);
+  }
+
+  /** A child that has ended: its CPU time added once. */
+  #account(child) {
+    if (child.accounted) return;
+    child.accounted = true;
+    this.cpuMs += child.spent;
   }
 }

@@ -1,0 +1,198 @@
+// Grading at a judge's speed (grader/batch/README.md, Throughput):
+// - the warm pool (grader/hosts/node/pool.mjs): each take is a sandbox of its own (its own child), the
+//   pool keeps `size` waiting and never more than the takes still to come, and once closed it starts
+//   nothing and leaves no child behind;
+// - a closed sandbox answers at once and starts no child (what makes a batch's Ctrl+C prompt);
+// - the reference cache (grader/core/ref-cache.mjs): every pack's solution and failing fixtures get the
+//   same report with it as without, a second submission computes no reference value, an answer edited
+//   in place does not change the next one, an error is thrown each time;
+// - Ctrl+C of grade-batch (SIGINT to its process group, as a terminal sends it) with endless loops in
+//   flight: it exits 130 within a bound, no process of its tree is left, the records kept are whole,
+//   and the same command then grades exactly the rest.
+// Run: node --test tests/js/pool.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  NodeSandbox,
+  cachedCore,
+  createPool,
+  grade,
+  listExercises,
+  loadExercise,
+  PoolClosed,
+  TRACKS,
+} from '../../grader/index.mjs';
+import { loadCore } from '../../wasm/index.mjs';
+import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
+import { cli, treeRss } from './cli.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'attnlab-pool-'));
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+const alive = (pid) => existsSync(`/proc/${pid}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Waits (bounded) until none of `pids` is alive; → those still alive. */
+async function gone(pids, ms = 5000) {
+  for (const end = performance.now() + ms; performance.now() < end && pids.some(alive);) await sleep(50);
+  return pids.filter(alive);
+}
+
+test('the warm pool: a child of its own per take, `size` waiting, none past the takes to come, nothing after close', async () => {
+  const exercise = await loadExercise('sdpa');
+  const core = await loadCore({ threads: 1 });
+  for (const name of exercise.tracks) {
+    const track = TRACKS[name];
+    const pool = createPool({ track, size: 2 });
+    pool.warm({ left: 1 });
+    assert.equal(pool.waiting, 1, `${name}: one started for the one take to come`);
+    const a = await pool.take({ left: 3 });
+    assert.equal(pool.waiting, 2, `${name}: refilled to size`);
+    const b = await pool.take({ left: 0 });
+    assert.equal(pool.waiting, 1, `${name}: none started past the takes to come`);
+    assert.ok((await a.started()) && (await b.started()), `${name}: both ready`);
+    assert.notEqual(a.child.pid, b.child.pid, `${name}: two takes, two children`);
+    const source = readFileSync(join(ROOT, 'exercises', 'sdpa', track.files.solution), 'utf8');
+    const report = await grade({ exercise, source, track, sandbox: a, core, lang: 'en' });
+    assert.equal(report.passed, report.total, `${name}: the solution graded in a pooled sandbox`);
+    const pids = [a.child.pid, b.child.pid];
+    await Promise.all([a.close(), b.close(), pool.close()]);
+    assert.equal(pool.waiting, 0);
+    await assert.rejects(pool.take(), PoolClosed);
+    pool.warm();
+    assert.equal(pool.waiting, 0, `${name}: a closed pool starts nothing`);
+    assert.deepEqual(await gone(pids), [], `${name}: every child ended`);
+  }
+});
+
+test('a closed sandbox answers at once and starts no child', async () => {
+  const s = await NodeSandbox.create({ track: TRACKS.js });
+  const loaded = await s.load('export function softmax(x) { for (;;); }', { functions: ['softmax'] });
+  assert.equal(loaded.ok, true);
+  const pid = s.child.pid;
+  const call = s.call('softmax', [1], { timeoutMs: 60000 });
+  await sleep(200);
+  await s.close();
+  const res = await call;
+  assert.equal(res.ok, false);
+  const again = await s.call('softmax', [1], { timeoutMs: 1000, fresh: true });
+  assert.equal(again.ok, false);
+  assert.equal(again.kind, 'crash');
+  assert.equal(s.processes, 1, 'no child started after close()');
+  assert.deepEqual(await gone([pid]), []);
+});
+
+const withoutTime = (report) => JSON.stringify({ ...report, time_ms: undefined });
+
+test('the reference cache: the same reports, no reference value computed twice, answers copied, errors not kept', async () => {
+  const plain = await loadCore({ threads: 1 });
+  const core = cachedCore(plain);
+  for (const slug of listExercises()) {
+    const exercise = await loadExercise(slug);
+    const set = fixtureSets().find((s) => s.exercise === slug && s.name === slug);
+    const failing = fixtureCases(set).cases.filter((c) => c.track.name === 'js' && c.aim.status !== 'pass');
+    const subjects = [
+      readFileSync(join(ROOT, 'exercises', slug, 'solution.js'), 'utf8'),
+      ...failing.slice(0, 2).map((c) => c.source()),
+    ];
+    const run = async (source, withCore) => {
+      const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+      try {
+        return await grade({ exercise, source, track: TRACKS.js, sandbox, core: withCore, lang: 'en' });
+      } finally {
+        await sandbox.close();
+      }
+    };
+    for (const source of subjects) {
+      const alone = await run(source, plain);
+      const first = await run(source, core);
+      const misses = core.refCache.misses;
+      const second = await run(source, core);
+      assert.equal(withoutTime(first), withoutTime(alone), `${slug}: the same report with the cache`);
+      assert.equal(withoutTime(second), withoutTime(alone), `${slug}: the same report from remembered answers`);
+      assert.equal(core.refCache.misses, misses, `${slug}: the second grade computed no reference value`);
+    }
+  }
+  assert.ok(core.refCache.hits > 0 && core.refCache.entries > 0 && core.refCache.bytes > 0);
+  const x = { data: [1, 2, 3, 4], shape: [2, 2] };
+  const s1 = core.softmax(x);
+  s1.data[0] = 99;
+  assert.deepEqual(core.softmax(x), plain.softmax(x), 'an answer edited in place changes nothing');
+  assert.throws(() => core.softmax({ data: [1, 2, 3], shape: [2, 2] }), /3 values/);
+  const misses = core.refCache.misses;
+  assert.throws(() => core.softmax({ data: [1, 2, 3], shape: [2, 2] }), /3 values/);
+  assert.equal(core.refCache.misses, misses + 1, 'an error is computed (and thrown) again, not remembered');
+});
+
+test('Ctrl+C of grade-batch with endless loops in flight: exit 130 promptly, no process left, records whole, the rerun grades the rest', async () => {
+  const input = join(tmp, 'class');
+  mkdirSync(input);
+  const sandbox = join(ROOT, 'tests', 'fixtures', 'sandbox');
+  // In student order: three quick ones first (kept), then endless loops on both tracks (in flight at the signal).
+  for (let i = 0; i < 3; i++) copyFileSync(join(ROOT, 'exercises', 'sdpa', 'solution.js'), join(input, `a${i}.js`));
+  for (let i = 0; i < 3; i++) {
+    copyFileSync(join(sandbox, 'infinite-loop', 'submission.js'), join(input, `b${i}.js`));
+    copyFileSync(join(sandbox, 'py-infinite-loop', 'submission.py'), join(input, `c${i}.py`));
+  }
+  const total = 9;
+  const out = join(tmp, 'out');
+  // Short limits (the same in both runs: they are part of a record's hash), so that the rerun grades the loops in seconds.
+  const limits = ['--timeout-ms', '500', '--deadline-ms', '3000', '--jobs', '2'];
+  const args = [
+    join(ROOT, 'grader/cli.mjs'),
+    'grade-batch',
+    input,
+    '--exercise',
+    'sdpa',
+    '--out',
+    out,
+    '--lang',
+    'en',
+    ...limits,
+  ];
+  // detached: a process group of its own, signalled as a terminal's Ctrl+C signals the foreground group.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const closed = new Promise((r) => child.once('close', r));
+  const records = () =>
+    existsSync(join(out, 'records')) ? readdirSync(join(out, 'records')).filter((f) => f.endsWith('.json')) : [];
+  for (const end = performance.now() + 120000; performance.now() < end && child.exitCode === null;) {
+    if (records().length >= 3) break;
+    await sleep(50);
+  }
+  await sleep(1000); // the loops are running now
+  const tree = treeRss(child.pid).pids;
+  assert.ok(tree.length >= 2, `grading children running at the signal (${tree.length} processes)`);
+  const t0 = performance.now();
+  process.kill(-child.pid, 'SIGINT');
+  const code = await Promise.race([closed, sleep(10000).then(() => 'still running')]);
+  const ms = performance.now() - t0;
+  if (code === 'still running') process.kill(-child.pid, 'SIGKILL');
+  assert.equal(code, 130, `exit code (${ms.toFixed(0)} ms): ${stderr}`);
+  assert.ok(ms < 10000, `ended ${ms.toFixed(0)} ms after the signal`);
+  assert.deepEqual(await gone(tree, 2000), [], 'no process of the batch is left');
+  const kept = records();
+  assert.match(stderr, new RegExp(`interrupted: ${kept.length} of ${total} graded and kept`));
+  assert.ok(kept.length >= 3 && kept.length < total, `${kept.length} kept`);
+  for (const f of kept) {
+    const rec = JSON.parse(readFileSync(join(out, 'records', f), 'utf8'));
+    assert.ok(existsSync(join(out, 'exercism', rec.key, 'results.json')), `${f}: its results beside it`);
+    assert.ok(rec.cpu_ms > 0 && rec.cpu_ms < 60000, `${f}: its sandbox's CPU time (${rec.cpu_ms} ms)`);
+    assert.ok(!rec.report.tests.some((t) => /closed/.test(t.message ?? '')), `${f}: no verdict of the interruption`);
+  }
+  // The rest, graded by the same command.
+  const r = cli(...args.slice(1));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`grading ${total - kept.length} of ${total} submissions \\(${kept.length} already graded\\)`),
+  );
+  assert.equal(readdirSync(join(out, 'records')).length, total);
+});
