@@ -11,6 +11,7 @@
 
 def install(B, limits):
     import builtins
+    import gc
     import io
     import math
     import struct
@@ -21,7 +22,7 @@ def install(B, limits):
     for k in names:
         setattr(numpy, k, names[k])
     delattr(numpy, '_build')
-    wrap, ndarray, Generator = internals
+    wrap, ndarray, Generator, rebind = internals
     max_depth, max_elements, max_string = limits
 
     # This module's namespace is reachable from student code (`__import__.__globals__`, the globals
@@ -37,6 +38,8 @@ def install(B, limits):
     fromhex = bytes.fromhex
     modules_ = sys.modules
     FILE = 'submission.py'
+    collect = gc.collect
+    mem_alloc = gc.mem_alloc
 
     class Stub:
         """typing and __future__: every name is an inert object that annotations may subscript; called
@@ -441,7 +444,43 @@ def install(B, limits):
                 found.append(n)
         B('functions', ','.join(found))
 
-    def call(name):
+    # ---- a measured call: the interpreter's heap (lists, numbers, objects) sampled while the function
+    # runs, and once when it returns; kept.heap is its highest above the start. The interpreter collects
+    # every few KiB allocated (gc.threshold), so a sample is what is alive within that much. A sample
+    # scans the whole heap (milliseconds), so it is taken at every 32nd call into numpy, then at every
+    # 64th after 32 samples, and so on: counted in calls, so the same for every run and host, and cheap
+    # for a loop that makes thousands of calls, while a structure kept across a computation is seen.
+
+    def metered(fn, args):
+        collect()
+        base = mem_alloc()
+        peak = [base]
+        state = [0, 31, 0]  # calls into numpy, the sampling mask, samples taken
+
+        def sample():
+            m = mem_alloc()
+            if m > peak[0]:
+                peak[0] = m
+            state[2] += 1
+            if state[2] % 32 == 0:
+                state[1] = state[1] * 2 + 1
+
+        def sampled(*a):
+            state[0] += 1
+            if not state[0] & state[1]:
+                sample()
+            return B(*a)
+
+        rebind(sampled)
+        try:
+            value = fn(*args)
+        finally:
+            rebind(B)
+        sample()
+        B('heap', peak[0] - base)
+        return value
+
+    def call(name, measure):
         g = state['globals']
         fn = g.get(name)
         if not callable(fn):
@@ -449,7 +488,7 @@ def install(B, limits):
             return
         try:
             args = [next_arg() for _ in range(B('next_arg'))]
-            value = fn(*args)
+            value = metered(fn, args) if measure else fn(*args)
         except BaseException as e:
             forget()
             report(e, 'memory')
@@ -470,7 +509,7 @@ def install(B, limits):
         forget()
         if op == 'release':
             return release()
-        return load(a, b) if op == 'load' else call(a)
+        return load(a, b) if op == 'load' else call(a, b == 'measure')
 
     globals().clear()
     return serve
