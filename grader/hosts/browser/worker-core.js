@@ -9,7 +9,7 @@
 // everything that reaches the network, schedules code for later or talks to other contexts is removed
 // from the whole prototype chain of the global before student code runs.
 import { LIMITS } from '../../limits.mjs';
-import { countingConstructor, TYPED_ARRAYS } from '../../tracks/guest-kit.mjs';
+import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
 
 const MEMORY_MB = LIMITS.memoryMb;
 

@@ -14,14 +14,8 @@
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
 import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
 import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
-import {
-  createOutput,
-  createHandle,
-  capMessage,
-  removeEverywhere,
-  countingConstructor,
-  TYPED_ARRAYS,
-} from '../guest-kit.mjs';
+import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
+import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
 import { measureCall, noteBuffer, noteList, LIST_MIN } from '../measure.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
