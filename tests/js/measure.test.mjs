@@ -230,6 +230,11 @@ const SOURCES = {
     '    n = 4 * Q.shape[0]',
     '    rows = [[float(j) for j in range(n)] for i in range(n)]',
     '    return len(rows)',
+    'def loop(Q, K, V):',
+    '    for i in range(2000):',
+    '        x = Q + 1',
+    '        y = Q.max()',
+    '    return 1',
   ].join('\n'),
 };
 
@@ -269,6 +274,11 @@ for (const track of [TRACKS.js, TRACKS.python]) {
       } else {
         assert.ok(k.heap.bytes >= n * n * 16, JSON.stringify(k)); // a float object and a slot each
         assert.equal(k.typed.bytes + k.lists.bytes, 0);
+        // What the interpreter's glue keeps for each call into numpy is not the student's: a loop of
+        // 4000 calls that keeps nothing keeps (almost) nothing.
+        const loop = await sb.call('loop', ARGS, { timeoutMs: 60000, measure: { limit: T * d } });
+        assert.equal(loop.ok, true, loop.message);
+        assert.ok(loop.measured.kept.heap.bytes < 16384, JSON.stringify(loop.measured.kept));
       }
       const plain = await sb.call('naive', ARGS, { timeoutMs: 20000 });
       assert.equal(plain.measured, undefined, 'nothing measured unless asked');

@@ -445,20 +445,27 @@ def install(B, limits):
         B('functions', ','.join(found))
 
     # ---- a measured call: the interpreter's heap (lists, numbers, objects) sampled while the function
-    # runs, and once when it returns; kept.heap is its highest above the start. The interpreter collects
-    # every few KiB allocated (gc.threshold), so a sample is what is alive within that much. A sample
-    # scans the whole heap (milliseconds), so it is taken at every 32nd call into numpy, then at every
-    # 64th after 32 samples, and so on: counted in calls, so the same for every run and host, and cheap
-    # for a loop that makes thousands of calls, while a structure kept across a computation is seen.
+    # runs, and once when it returns; kept.heap is its highest above the start. A sample collects first
+    # (garbage would otherwise pile up to megabytes between the interpreter's own collections), so it is
+    # what is alive then. It scans the whole heap (milliseconds), so it is taken at every 32nd call into
+    # numpy, then at every 64th after 32 samples, and so on: counted in calls, so the same for every run
+    # and host, and cheap for a loop that makes thousands of calls, while a structure kept across a
+    # computation is seen. The interpreter's npm glue keeps memory for every call into JavaScript, even
+    # after a collection (measured: 130-150 bytes per numpy operation in a loop, some 110 more when it
+    # answers a scalar, as a string), so a sample leaves out PER_CALL bytes for each call so far and as
+    # many again for each string answer: a loop's calls into numpy are not the student's data.
+
+    PER_CALL = 256
 
     def metered(fn, args):
         collect()
         base = mem_alloc()
         peak = [base]
-        state = [0, 31, 0]  # calls into numpy, the sampling mask, samples taken
+        state = [0, 31, 0, 0]  # calls into numpy, the sampling mask, samples taken, string answers
 
         def sample():
-            m = mem_alloc()
+            collect()
+            m = mem_alloc() - PER_CALL * (state[0] + state[3])
             if m > peak[0]:
                 peak[0] = m
             state[2] += 1
@@ -469,7 +476,10 @@ def install(B, limits):
             state[0] += 1
             if not state[0] & state[1]:
                 sample()
-            return B(*a)
+            r = B(*a)
+            if type(r) is str:
+                state[3] += 1
+            return r
 
         rebind(sampled)
         try:
@@ -477,7 +487,7 @@ def install(B, limits):
         finally:
             rebind(B)
         sample()
-        B('heap', peak[0] - base)
+        B('heap', max(0, peak[0] - base))
         return value
 
     def call(name, measure):
