@@ -112,18 +112,36 @@ export async function large_scores(ctx) {
   await checkFlash(ctx, casesCalls(ctx));
 }
 
+// The memory test's bound on what a call keeps at once: KEPT_UNITS arrays the size of the largest of
+// Q, K, V, out and a block of scores (a blockwise solution keeps 2–5: the running statistics, the
+// output, a block of scores and its temporaries); and its growth when T doubles, beyond doubling, at
+// most GROWTH_UNITS such arrays (blockwise memory doubles with T, a T×T matrix quadruples).
+const KEPT_UNITS = 8;
+const GROWTH_UNITS = 2;
+const KEPT = ['np', 'typed', 'lists', 'heap']; // what can hold memory (measured.kept), in that order
+const MIB = 2 ** 20;
+const mib = (bytes) => +(bytes / MIB).toFixed(2);
+const keptBytes = (kept) => KEPT.reduce((sum, k) => sum + kept[k].bytes, 0);
+
 /**
- * The memory test: at T = 1024 the student's flash_attention must give the reference's values and
- * build no array larger than the computation needs: the largest of Q, K, V and out, or one block of
- * scores (B·T_q·block_size, B the product of the leading axes). np records every array the call
- * creates (ctx.measure; views and the arguments are not counted), so the whole score matrix of a
- * naive solution is named with its shape and the line that built it.
+ * The memory test: flash_attention at T = 1024 must give the reference's values and build no array
+ * larger than the computation needs: the largest of Q, K, V and out, or one block of scores
+ * (B·T_q·block_size, B the product of the leading axes). np records every array the call creates
+ * (ctx.measure; views and the arguments are not counted), so the whole score matrix of a naive solution
+ * is named with its shape and the line that built it. Then what the call keeps at once, whatever holds
+ * it (np arrays alive at once, typed arrays, plain arrays, the Python heap: measured.kept), at T = 1024
+ * and at T = 512: at most KEPT_UNITS arrays of the bound's size at each, and growing no faster than
+ * blocks do when T doubles; the message names what holds the most and, where the track knows, the line.
  */
 export async function memory(ctx) {
   const c = ctx.params;
   const args = [...caseInputs(ctx, c), c.block_size];
+  const small = { ...c, T_q: c.T_q / 2, T_k: c.T_k / 2 };
+  const smallArgs = [...caseInputs(ctx, small), c.block_size]; // drawn after the large ones: those stay as they were
   const B = c.lead.reduce((a, b) => a * b, 1);
-  const limit = Math.max(...args.slice(0, 3).map((t) => t.data.length), B * c.T_q * c.d_v, B * c.T_q * c.block_size);
+  const limitOf = (p, a) =>
+    Math.max(...a.slice(0, 3).map((t) => t.data.length), B * p.T_q * p.d_v, B * p.T_q * p.block_size);
+  const limit = limitOf(c, args);
   const call = `flash_attention(Q, K, V, ${c.block_size})`;
   const m = await ctx.measure('flash_attention', args, { limit });
   const got = ctx.array(m.value, 'flash_attention');
@@ -149,4 +167,33 @@ export async function memory(ctx) {
       ctx.t(!scores ? 'd.too_large' : big.dtype === 'bool' ? 'd.mask_matrix' : 'd.score_matrix'),
     );
   }
+  const s = await ctx.measure('flash_attention', smallArgs, { limit: limitOf(small, smallArgs) });
+  ctx.array(s.value, 'flash_attention');
+  const unit = limit * 8;
+  const kept = keptBytes(m.kept),
+    keptSmall = keptBytes(s.kept);
+  const grew = kept - 2 * keptSmall > GROWTH_UNITS * unit;
+  if (!grew && kept <= KEPT_UNITS * unit && keptSmall <= (KEPT_UNITS * unit) / 2) return;
+  // What holds the most at T (for a growth: what grew the most), and where.
+  const by = (f) => KEPT.reduce((a, k) => (f(k) > f(a) ? k : a));
+  const what = grew ? by((k) => m.kept[k].bytes - 2 * s.kept[k].bytes) : by((k) => m.kept[k].bytes);
+  const line = m.kept[what].line ?? s.kept[what].line;
+  const loaded = what === 'np' ? m.kept.np.loaded : 0;
+  ctx.fail(
+    ctx.t('memory.kept', {
+      call,
+      T: c.T_q,
+      mb: mib(kept),
+      half: small.T_q,
+      mb_half: mib(keptSmall),
+      ratio: keptSmall > 0 ? +(kept / keptSmall).toFixed(1) : '∞',
+      what: ctx.t(`memory.what.${what}`, { mb: mib(m.kept[what].bytes), mb_half: mib(s.kept[what].bytes) }),
+      loaded: loaded > 0 ? ctx.t('memory.loaded', { mb: mib(loaded) }) : '',
+      where: line ? ctx.t('memory.kept_where', { line }) : '',
+      bound: mib(KEPT_UNITS * unit),
+      units: KEPT_UNITS,
+      shape: fmtShape(args[0].shape),
+    }),
+    ctx.t('d.kept_scores'),
+  );
 }

@@ -21,6 +21,15 @@ import { LIMITS } from '../limits.mjs';
  * Sentence or null; said once per report: a later test with the same cause refers to the first);
  * `error`: { fn, message, line } when the student's code raised.
  */
+/** What a call that measured nothing reports (a reply without `measured`: an error, a timeout). */
+const NOTHING = { bytes: 0, line: null };
+const NOTHING_MEASURED = Object.freeze({
+  arrays: 0,
+  bytes: 0,
+  largest: null,
+  kept: { np: { ...NOTHING, loaded: 0 }, typed: NOTHING, lists: NOTHING, heap: NOTHING },
+});
+
 export class Failure extends Error {
   /**
    * @param {string} message
@@ -439,7 +448,7 @@ function makeContext({
         ...(measuring && { measure: measuring }),
       });
       clock.bill(res, t0);
-      measured = res.measured ?? { arrays: 0, bytes: 0, largest: null };
+      measured = res.measured ?? NOTHING_MEASURED;
       if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
       return res;
     };
@@ -560,9 +569,10 @@ function makeContext({
     output: '',
 
     /**
-     * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null }, what
-     * the call built in np (grader/tracks/measure.mjs). `limit`: an element count; when the largest
-     * array is bigger and its line is unknown, the guest finds the line by a second run.
+     * ctx.call, measured: → { value, arrays, bytes, largest: { shape, dtype, bytes, line } | null, kept },
+     * what the call built in np and the most memory it held at once, by what held it (kept: { np, typed,
+     * lists, heap }, each { bytes, line }; grader/tracks/measure.mjs). `limit`: an element count; when the
+     * largest array is bigger and its line is unknown, the guest finds the line by a second run.
      */
     async measure(fn, args, { limit = 0 } = {}) {
       measuring = { limit };

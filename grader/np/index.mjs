@@ -304,6 +304,7 @@ function fromNested(x, dtype, where) {
   const fill = (v, depth, path) => {
     if (v instanceof NDArray) {
       if (!sameShape(v.shape, shape.slice(depth))) throw ragged(depth);
+      if (onUse !== null) onUse(v.data);
       data.set(v.data, k);
       k += v.size;
       rank = mmax(rank, RANK[v.dtype]);
@@ -330,7 +331,10 @@ function fromNested(x, dtype, where) {
 /** Anything array-like → NDArray (no copy when it already is one of the wanted dtype). */
 function asarray(x, dtype, where = 'asarray') {
   const dt = dtypeOf(dtype, where);
-  if (x instanceof NDArray) return !dt || dt === x.dtype ? x : x.astype(dt);
+  if (x instanceof NDArray) {
+    if (onUse !== null) onUse(x.data);
+    return !dt || dt === x.dtype ? x : x.astype(dt);
+  }
   if (typeof x === 'number' || typeof x === 'boolean') {
     const natural = typeof x === 'boolean' ? 'bool' : 'float64',
       d = dt || natural;
@@ -382,6 +386,7 @@ function indexOf(key) {
 const ROWS = new WeakMap(); // NDArray → its row views, made on first use
 function rowOf(a, i) {
   const { shape, data, dtype } = a;
+  if (onUse !== null) onUse(data);
   if (shape.length === 1) return scalarOut(data[i], dtype);
   let rows = ROWS.get(a);
   if (!rows) ROWS.set(a, (rows = new Array(shape[0])));
@@ -412,21 +417,30 @@ const INDEXED = new Proxy(Object.create(Object.prototype), {
   },
 });
 
-// ---------------------------------------------------------------- measurement: a hook at array creation
+// ---------------------------------------------------------------- measurement: hooks at creation and use
 // The grader measures what a call into student code builds (grader/np/README.md "Measurement"): while
-// watchArrays(hook, fn) runs fn, hook(data, shape, dtype) sees every NDArray constructed, views (which
-// share their data) included; the hook tells them apart by their buffer. A hook may throw to stop the
-// computation there (the Python track's way to find a line). When nothing watches, the cost is one
-// comparison per array.
-let onCreate = null;
-export function watchArrays(hook, fn) {
-  const outer = onCreate;
+// watchArrays(hook, fn, use) runs fn, hook(data, shape, dtype) sees every NDArray constructed, views
+// (which share their data) included; the hook tells them apart by their buffer. use(data), if given,
+// sees every array np is handed or whose method runs (an operand, a.set(…), a.get(…), a row of a): the
+// moments that prove an array still alive. A hook may throw to stop the computation there (the Python
+// track's way to find a line). When nothing watches, the cost is one comparison per array.
+let onCreate = null,
+  onUse = null;
+export function watchArrays(hook, fn, use = null) {
+  const outer = onCreate,
+    outerUse = onUse;
   onCreate = hook;
+  onUse = use;
   try {
     return fn();
   } finally {
     onCreate = outer;
+    onUse = outerUse;
   }
+}
+/** Tells the use hook that `a`'s data is read or written now (the Python bridge's views read their root). */
+export function touchArray(a) {
+  if (onUse !== null && REAL.has(a)) onUse(a.data);
 }
 
 export class NDArray {
@@ -460,6 +474,7 @@ export class NDArray {
 
   tolist() {
     const { data, shape, dtype } = this;
+    if (onUse !== null) onUse(data);
     const conv = dtype === 'bool' ? (v) => v !== 0 : (v) => v;
     let k = 0;
     const build = (axis) => {
@@ -471,6 +486,7 @@ export class NDArray {
     return build(0);
   }
   item(...idx) {
+    if (onUse !== null) onUse(this.data);
     if (idx.length === 0) {
       if (this.size !== 1)
         throw new ValueError(
@@ -487,6 +503,7 @@ export class NDArray {
     return this.get(...idx);
   }
   toString() {
+    if (onUse !== null) onUse(this.data);
     return arrayToString(this.data, this.shape, this.dtype);
   }
   [Symbol.for('nodejs.util.inspect.custom')]() {
@@ -555,6 +572,7 @@ export class NDArray {
     return off;
   }
   get(...idx) {
+    if (onUse !== null) onUse(this.data);
     const off = this._offset(idx);
     if (off >= 0) return scalarOut(this.data[off], this.dtype);
     const { base, outShape, outStrides } = this._select(idx, 'get');
@@ -566,6 +584,7 @@ export class NDArray {
   }
   /** a.set(i, j, value), a.set(i, null, rowValues), or a.set(boolMask, value). Returns a. */
   set(...args) {
+    if (onUse !== null) onUse(this.data);
     if (args.length === 0) throw new TypeError('set: expected indices and a value');
     const value = args.pop();
     const cast = (v) => castValue(v, this.dtype, 'set');
@@ -612,10 +631,12 @@ export class NDArray {
   }
 
   astype(dtype) {
+    if (onUse !== null) onUse(this.data);
     const dt = dtypeOf(dtype, 'astype') || 'float64';
     return new NDArray(castData(this.data, this.dtype, dt, 'astype'), this.shape, dt);
   }
   copy() {
+    if (onUse !== null) onUse(this.data);
     return new NDArray(this.data.slice(), this.shape, this.dtype);
   }
   reshape(...shape) {
@@ -1600,6 +1621,7 @@ function getitem(x, ...items) {
 function setitem(a, ...args) {
   if (!(a instanceof NDArray)) throw new TypeError(`setitem: the target must be an np array, got ${describe(a)}`);
   if (args.length === 0) throw new TypeError('setitem: expected the index items and a value');
+  if (onUse !== null) onUse(a.data);
   const value = args.pop();
   const { shape, offsets } = indexPlan(a, args, 'setitem');
   const v = asarray(value, null, 'setitem');

@@ -315,15 +315,40 @@ function checkArray(nd, spend) {
 const isLine = (n) => n === null || n === undefined || (isSafeInteger(n) && n > 0);
 const isCount = (n) => isSafeInteger(n) && n >= 0;
 
+/** What held memory in a measured call (grader/tracks/measure.mjs `kept`): { np, typed, lists, heap }, each { bytes, line }, np with `loaded`. */
+const KEPT = ['np', 'typed', 'lists', 'heap'];
+function checkKept(k) {
+  if (!isPlain(k) || !onlyKeys(k, KEPT)) bad('measured kept');
+  const out = {};
+  for (const name of KEPT) {
+    const c = k[name];
+    const fields = name === 'np' ? ['bytes', 'line', 'loaded'] : ['bytes', 'line'];
+    if (!isPlain(c) || !onlyKeys(c, fields) || !isCount(c.bytes) || !isLine(c.line)) bad(`measured kept ${name}`);
+    out[name] = { bytes: c.bytes, line: c.line ?? null };
+    if (name === 'np') {
+      if (!isCount(c.loaded ?? 0) || (c.loaded ?? 0) > c.bytes) bad('measured kept np');
+      out.np.loaded = c.loaded ?? 0;
+    }
+  }
+  return out;
+}
+
 /**
  * A measured call's report (grader/tracks/measure.mjs): { arrays, bytes, largest: null |
- * { shape, dtype, bytes, line } }, checked field by field.
+ * { shape, dtype, bytes, line }, kept }, checked field by field.
  */
 function checkMeasured(m) {
-  if (!isPlain(m) || !onlyKeys(m, ['arrays', 'bytes', 'largest']) || !isCount(m.arrays) || !isCount(m.bytes))
+  if (
+    !isPlain(m) ||
+    !onlyKeys(m, ['arrays', 'bytes', 'largest', 'kept']) ||
+    !isCount(m.arrays) ||
+    !isCount(m.bytes) ||
+    !hasOwn(m, 'kept')
+  )
     bad('measured');
+  const kept = checkKept(m.kept);
   const g = m.largest;
-  if (g === null || g === undefined) return { arrays: m.arrays, bytes: m.bytes, largest: null };
+  if (g === null || g === undefined) return { arrays: m.arrays, bytes: m.bytes, largest: null, kept };
   if (
     !isPlain(g) ||
     !onlyKeys(g, ['shape', 'dtype', 'bytes', 'line']) ||
@@ -337,6 +362,7 @@ function checkMeasured(m) {
     arrays: m.arrays,
     bytes: m.bytes,
     largest: { shape: [...g.shape], dtype: g.dtype, bytes: g.bytes, line: g.line ?? null },
+    kept,
   };
 }
 

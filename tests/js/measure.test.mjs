@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import np, { watchArrays } from '../../grader/np/index.mjs';
-import { measureCall } from '../../grader/tracks/measure.mjs';
+import { measureCall, noteBuffer, noteList } from '../../grader/tracks/measure.mjs';
 import { createOutput } from '../../grader/tracks/guest-kit.mjs';
 import { decodeResponse } from '../../grader/wire/codec.mjs';
 import { toWire } from '../../grader/core/tensor.mjs';
@@ -43,11 +43,17 @@ test('measureCall: new buffers counted, views and arguments not; the largest wit
   };
   const res = measureCall(run, { args: [Q, K], isReal, lineOf: () => 7, output });
   assert.equal(res.ok, true);
-  assert.deepEqual(res.measured, {
-    arrays: 2,
-    bytes: (48 + 24) * 8,
-    largest: { shape: [8, 6], dtype: 'float64', bytes: 384, line: 7 },
-  });
+  assert.deepEqual(
+    { ...res.measured, kept: undefined },
+    {
+      arrays: 2,
+      bytes: (48 + 24) * 8,
+      largest: { shape: [8, 6], dtype: 'float64', bytes: 384, line: 7 },
+      kept: undefined,
+    },
+  );
+  // The swapped copy's last use is matmul reading it, before s is made: one of them alive at a time.
+  assert.deepEqual(res.measured.kept.np, { bytes: 48 * 8, line: 7, loaded: 0 });
 });
 
 test('measureCall: without a line, a largest array over the limit is found by a second run stopped there', () => {
@@ -93,15 +99,23 @@ test('measureCall: without a line, a largest array over the limit is found by a 
 
 test('wire: a measured reply is checked field by field', () => {
   const reply = (measured) => JSON.stringify({ ok: true, value: 1, output: '', measured });
-  const good = { arrays: 2, bytes: 16, largest: { shape: [2, 1], dtype: 'float64', bytes: 16, line: 3 } };
+  const none = { bytes: 0, line: null };
+  const kept = { np: { bytes: 32, line: 3, loaded: 16 }, typed: none, lists: { bytes: 8, line: 4 }, heap: none };
+  const good = { arrays: 2, bytes: 16, largest: { shape: [2, 1], dtype: 'float64', bytes: 16, line: 3 }, kept };
   assert.deepEqual(decodeResponse(reply(good)).measured, good);
-  assert.deepEqual(decodeResponse(reply({ arrays: 0, bytes: 0, largest: null })).measured, {
+  assert.deepEqual(decodeResponse(reply({ arrays: 0, bytes: 0, largest: null, kept })).measured, {
     arrays: 0,
     bytes: 0,
     largest: null,
+    kept,
   });
   for (const bad of [
-    { arrays: -1, bytes: 0, largest: null },
+    { arrays: -1, bytes: 0, largest: null, kept },
+    { arrays: 0, bytes: 0, largest: null },
+    { arrays: 0, bytes: 0, largest: null, kept: { ...kept, heap: { bytes: -1, line: null } } },
+    { arrays: 0, bytes: 0, largest: null, kept: { ...kept, np: { bytes: 8, line: null, loaded: 9 } } },
+    { arrays: 0, bytes: 0, largest: null, kept: { ...kept, typed: { bytes: 8, line: null, loaded: 0 } } },
+    { arrays: 0, bytes: 0, largest: null, kept: { ...kept, extra: none } },
     { arrays: 1, bytes: 0, largest: { shape: 'x', dtype: 'float64', bytes: 0, line: 1 } },
     { ...good, extra: 1 },
     { arrays: 1, bytes: 8, largest: { ...good.largest, line: 0 } },
@@ -111,6 +125,60 @@ test('wire: a measured reply is checked field by field', () => {
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'reply');
   }
+});
+
+test('kept.np: arrays alive from their making to their last use, arrays made before the call from its start', () => {
+  const output = createOutput();
+  const Q = np.ones([4, 8]);
+  const before = np.zeros([16, 8]); // made "at load time"
+  const unit = 32 * 8;
+  // Four blocks of Q's size, each dropped after one use: one or two alive at once.
+  const dropped = () => {
+    let acc = np.zeros([4, 8]);
+    for (let b = 0; b < 4; b++) acc = np.add(acc, np.multiply(Q, b));
+    return { ok: true, value: acc.size };
+  };
+  // The same blocks kept in a list for a second pass: all four alive at once.
+  const keptBlocks = () => {
+    const blocks = [];
+    for (let b = 0; b < 4; b++) blocks.push(np.multiply(Q, b));
+    let acc = np.zeros([4, 8]);
+    for (const x of blocks) acc = np.add(acc, x);
+    return { ok: true, value: acc.size };
+  };
+  // An array made before the call, filled and read in it: alive for the whole call.
+  const filled = () => {
+    np.setitem(before, np.slice(0, 4), np.slice(null), Q);
+    return { ok: true, value: np.sum(before.getitem(np.slice(0, 4))) };
+  };
+  const peak = (run) => measureCall(run, { args: [Q], isReal, output }).measured.kept.np;
+  assert.ok(peak(dropped).bytes <= 3 * unit, JSON.stringify(peak(dropped)));
+  assert.ok(peak(keptBlocks).bytes >= 5 * unit, JSON.stringify(peak(keptBlocks)));
+  const f = peak(filled);
+  assert.equal(f.loaded, before.data.byteLength);
+  assert.ok(f.bytes >= before.data.byteLength && f.bytes < before.data.byteLength + 2 * unit, JSON.stringify(f));
+  assert.equal(peak(() => ({ ok: true, value: 1 })).bytes, 0, 'nothing touched, nothing kept');
+});
+
+test('kept.typed and kept.lists: what the guest noted, np buffers told apart, structures walked once', () => {
+  const output = createOutput();
+  const run = () => {
+    const a = np.ones([10]); // np's: not a typed array of the call's own
+    noteBuffer(a.data);
+    const own = new Float64Array(40);
+    noteBuffer(own);
+    noteBuffer(new ArrayBuffer(16));
+    const rows = [];
+    for (let i = 0; i < 3; i++) rows.push(new Array(5).fill(i));
+    noteList(rows);
+    noteList(rows); // once
+    noteList(rows[0]);
+    return { ok: true, value: 1 };
+  };
+  const { kept } = measureCall(run, { isReal, lineOf: () => 9, output }).measured;
+  assert.deepEqual(kept.typed, { bytes: 320, line: 9 });
+  assert.deepEqual(kept.lists, { bytes: 8 * (3 + 15), line: 9 });
+  noteList([1, 2]); // unmeasured: nothing happens
 });
 
 const T = 64,
@@ -134,6 +202,17 @@ const SOURCES = {
     '  for (let i = 0; i < Q.shape[0]; i++) out.set(i, np.matmul(Q.get(i), V.getitem(np.slice(0, 8), np.slice(null))));',
     '  return out;',
     '}',
+    'function held(Q, K, V) {',
+    '  const n = 4 * Q.shape[0];',
+    '  const S = new Float64Array(n * n);',
+    '  const rows = [];',
+    '  for (let i = 0; i < n; i++) {',
+    '    const row = [];',
+    '    for (let j = 0; j < n; j++) row.push(j);',
+    '    rows.push(row);',
+    '  }',
+    '  return S.length + rows.length;',
+    '}',
   ].join('\n'),
   python: [
     'import numpy as np',
@@ -147,6 +226,15 @@ const SOURCES = {
     '    for i in range(Q.shape[0]):',
     '        out[i] = Q[i] @ V[:8]',
     '    return out',
+    'def held(Q, K, V):',
+    '    n = 4 * Q.shape[0]',
+    '    rows = [[float(j) for j in range(n)] for i in range(n)]',
+    '    return len(rows)',
+    'def loop(Q, K, V):',
+    '    for i in range(2000):',
+    '        x = Q + 1',
+    '        y = Q.max()',
+    '    return 1',
   ].join('\n'),
 };
 
@@ -154,8 +242,8 @@ for (const track of [TRACKS.js, TRACKS.python]) {
   test(`${track.name}: the naive attention's (T, T) scores are named with their line; a row loop builds nothing that large`, async () => {
     const sb = await NodeSandbox.create({ track });
     try {
-      const load = await sb.load(SOURCES[track.name], { functions: ['naive', 'rows'], timeoutMs: 5000 });
-      assert.deepEqual(load.functions.sort(), ['naive', 'rows']);
+      const load = await sb.load(SOURCES[track.name], { functions: ['naive', 'rows', 'held'], timeoutMs: 5000 });
+      assert.deepEqual(load.functions.sort(), ['held', 'naive', 'rows']);
       const naive = await sb.call('naive', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
       assert.equal(naive.ok, true, naive.message);
       assert.deepEqual(naive.measured.largest, {
@@ -169,6 +257,29 @@ for (const track of [TRACKS.js, TRACKS.python]) {
       assert.equal(rows.ok, true, rows.message);
       assert.ok(rows.measured.largest.shape.reduce((a, b) => a * b) <= T * d, JSON.stringify(rows.measured.largest));
       assert.ok(rows.measured.arrays >= T, 'each row builds arrays of its own');
+      // What the calls keep at once: the naive one a (T, T) array (each of its (T, T) temporaries is
+      // dropped once the next is made from it), the row loop out and one row's worth.
+      assert.ok(naive.measured.kept.np.bytes >= T * T * 8, JSON.stringify(naive.measured.kept));
+      assert.ok(rows.measured.kept.np.bytes <= 4 * T * d * 8, JSON.stringify(rows.measured.kept));
+      // An (n, n) matrix outside np, n = 4T: a typed array and plain arrays (JavaScript), Python lists of floats.
+      const held = await sb.call('held', ARGS, { timeoutMs: 20000, measure: { limit: T * d } });
+      assert.equal(held.ok, true, held.message);
+      const k = held.measured.kept,
+        n = 4 * T;
+      if (track.name === 'js') {
+        assert.deepEqual(k.typed, { bytes: n * n * 8, line: 14 });
+        // The outer list reaches LIST_MIN (n) at its last push: noted there, with every row it holds.
+        assert.deepEqual(k.lists, { bytes: (n + n * n) * 8, line: 19 });
+        assert.equal(k.heap.bytes, 0);
+      } else {
+        assert.ok(k.heap.bytes >= n * n * 16, JSON.stringify(k)); // a float object and a slot each
+        assert.equal(k.typed.bytes + k.lists.bytes, 0);
+        // What the interpreter's glue keeps for each call into numpy is not the student's: a loop of
+        // 4000 calls that keeps nothing keeps (almost) nothing.
+        const loop = await sb.call('loop', ARGS, { timeoutMs: 60000, measure: { limit: T * d } });
+        assert.equal(loop.ok, true, loop.message);
+        assert.ok(loop.measured.kept.heap.bytes < 16384, JSON.stringify(loop.measured.kept));
+      }
       const plain = await sb.call('naive', ARGS, { timeoutMs: 20000 });
       assert.equal(plain.measured, undefined, 'nothing measured unless asked');
     } finally {

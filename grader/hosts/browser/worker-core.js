@@ -9,6 +9,7 @@
 // everything that reaches the network, schedules code for later or talks to other contexts is removed
 // from the whole prototype chain of the global before student code runs.
 import { LIMITS } from '../../limits.mjs';
+import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
 
 const MEMORY_MB = LIMITS.memoryMb;
 
@@ -52,49 +53,15 @@ const charge = (obj, bytes) => {
   }
 };
 
-// Counting constructors in place of the built-in ones: same prototype (instanceof, methods and
-// species work as before) and no path back to the uncounted originals (prototype.constructor and the
-// constructor's own prototype chain lead to the counting ones, or to the abstract %TypedArray%).
+// Counting constructors in place of the built-in ones (countingConstructor: instanceof, methods and
+// species work as before, no path back to the uncounted originals).
 const BaseArrayBuffer = self.ArrayBuffer;
-const counted = (Base, shouldCharge) => {
-  const C = {
-    [Base.name]: function (...args) {
-      if (!new.target) throw new TypeError(`Constructor ${Base.name} requires 'new'`);
-      const obj = Reflect.construct(Base, args, new.target === C ? Base : new.target);
-      if (shouldCharge(args)) charge(obj, obj.byteLength);
-      return obj;
-    },
-  }[Base.name];
-  Object.setPrototypeOf(C, Object.getPrototypeOf(Base));
-  C.prototype = Base.prototype;
-  for (const key of Reflect.ownKeys(Base))
-    if (!['prototype', 'length', 'name'].includes(key))
-      Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
-  Object.defineProperty(C, Symbol.species, {
-    get() {
-      return C;
-    },
-    configurable: true,
-  });
-  Object.defineProperty(Base.prototype, 'constructor', { value: C, writable: true, configurable: true });
-  return C;
-};
-self.ArrayBuffer = counted(BaseArrayBuffer, () => true);
-for (const name of [
-  'Float64Array',
-  'Float32Array',
-  'Int32Array',
-  'Uint32Array',
-  'Int16Array',
-  'Uint16Array',
-  'Int8Array',
-  'Uint8Array',
-  'Uint8ClampedArray',
-  'BigInt64Array',
-  'BigUint64Array',
-]) {
+self.ArrayBuffer = countingConstructor(BaseArrayBuffer, (obj) => charge(obj, obj.byteLength));
+for (const name of TYPED_ARRAYS) {
   // A view over an existing buffer allocates nothing (the buffer was counted when it was made).
-  self[name] = counted(self[name], (args) => !(args[0] instanceof BaseArrayBuffer));
+  self[name] = countingConstructor(self[name], (obj, args) => {
+    if (!(args[0] instanceof BaseArrayBuffer)) charge(obj, obj.byteLength);
+  });
 }
 
 // The globals hidden from student code (after the guest has captured what it needs).

@@ -15,7 +15,8 @@
 import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
 import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
-import { measureCall } from '../measure.mjs';
+import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
+import { measureCall, noteBuffer, noteList, LIST_MIN } from '../measure.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -210,8 +211,56 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
 
   const handle = createHandle({ ops, makeArray, errorInfo, output });
 
+  countAllocations(global);
   lockdown(global);
   return handle;
+}
+
+/**
+ * What a measured call makes outside np (grader/tracks/measure.mjs, kept.typed and kept.lists): the
+ * realm's ArrayBuffer and typed-array constructors are replaced by counting ones (a view over an
+ * existing buffer makes nothing), and push, fill, Array.from and Array.of tell it about a plain array
+ * that holds LIST_MIN elements or more. Unmeasured, each costs one comparison more.
+ */
+function countAllocations(global) {
+  const BaseArrayBuffer = global.ArrayBuffer;
+  global.ArrayBuffer = countingConstructor(BaseArrayBuffer, noteBuffer);
+  for (const name of TYPED_ARRAYS)
+    if (global[name])
+      global[name] = countingConstructor(global[name], (obj, args) => {
+        if (!(args[0] instanceof BaseArrayBuffer)) noteBuffer(obj);
+      });
+  const { apply } = Reflect;
+  const { isArray } = global.Array;
+  const AP = global.Array.prototype;
+  const follow = (a) => {
+    if (isArray(a) && a.length >= LIST_MIN) noteList(a);
+    return a;
+  };
+  const { push, fill } = AP;
+  const { from, of } = global.Array;
+  const methods = {
+    push() {
+      const n = apply(push, this, arguments);
+      if (n >= LIST_MIN) follow(this);
+      return n;
+    },
+    fill() {
+      return follow(apply(fill, this, arguments));
+    },
+  };
+  const statics = {
+    from() {
+      return follow(apply(from, this, arguments));
+    },
+    of() {
+      return follow(apply(of, this, arguments));
+    },
+  };
+  for (const [name, f] of Object.entries(methods))
+    Object.defineProperty(AP, name, { value: f, writable: true, enumerable: false, configurable: true });
+  for (const [name, f] of Object.entries(statics))
+    Object.defineProperty(global.Array, name, { value: f, writable: true, enumerable: false, configurable: true });
 }
 
 /**

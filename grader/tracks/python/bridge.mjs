@@ -18,7 +18,7 @@
 // Handles live until release(): after a request the host asks the runtime (./runtime.py) to release,
 // and once the arrays made since the last release hold RELEASE_BYTES (or RELEASE_HANDLES handles), it
 // frees those the submission's globals no longer reach; below that nothing is walked.
-import np, { NDArray } from '../../np/index.mjs';
+import np, { NDArray, touchArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 
 const clock =
@@ -159,7 +159,8 @@ export function createBridge() {
     functions = '',
     args = [],
     argAt = 0,
-    kept = new Set();
+    kept = new Set(),
+    heap = 0;
 
   const put = (arr, view = null) => {
     const h = next++;
@@ -180,7 +181,9 @@ export function createBridge() {
   /** The array of a handle, a view refreshed from its root first. */
   const arr = (h) => {
     const e = entry(h);
+    touchArray(e.arr); // every read of a handle is a use (measurement: np arrays kept alive)
     if (e.at) {
+      touchArray(e.root);
       const d = e.arr.data,
         r = e.root.data,
         at = e.at;
@@ -193,6 +196,7 @@ export function createBridge() {
   const written = (h) => {
     const e = entry(h);
     if (e.at) {
+      touchArray(e.root);
       const d = e.arr.data,
         r = e.root.data,
         at = e.at;
@@ -480,6 +484,11 @@ export function createBridge() {
       answer = fields;
       return 1;
     },
+    // A measured call's kept.heap (runtime.py: the interpreter's heap at its highest, above its start).
+    heap: (bytes) => {
+      heap = typeof bytes === 'number' && bytes > 0 ? Math.floor(bytes) : 0;
+      return 1;
+    },
     functions: (csv) => {
       functions = csv;
       return 1;
@@ -541,6 +550,7 @@ export function createBridge() {
       return e && e.arr ? arr(h) : null;
     },
     startRequest: () => {
+      heap = 0;
       emitted = [];
       answer = null;
       functions = '';
@@ -560,6 +570,8 @@ export function createBridge() {
       functions = '';
       return r;
     },
+    /** kept.heap of the last measured call (op 'heap'), 0 if none. */
+    takeHeap: () => heap,
     get size() {
       return table.size;
     },

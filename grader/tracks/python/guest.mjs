@@ -134,7 +134,7 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   );
   mark('numpy.py imported, runtime installed');
   const load = (source, wanted) => serve('load', source, wanted);
-  const call = (name) => serve('call', name, null);
+  const call = (name, metered) => serve('call', name, metered ? 'measure' : null); // metered: kept.heap sampled
   const release = () => serve('release', null, null);
   mp.FS.unlink('/lib/numpy.mpy');
   mp.FS.unlink('/lib/_attnlab.mpy');
@@ -232,26 +232,36 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
           },
           write: (t) => output.write(t),
         };
-        return measureCall(() => ops.call({ name, args }), { limit: measure.limit, args, isReal, output: out });
+        return measureCall(() => callOnce(name, args, true), {
+          limit: measure.limit,
+          args,
+          isReal,
+          output: out,
+          heap: bridge.takeHeap,
+        });
       }
-      bridge.setArguments(
-        args.length,
-        args.reduce((out, a) => tokensOf(a, out), []),
-      );
-      call(String(name));
-      const { answer, tokens } = bridge.takeAnswer();
-      if (!answer) return { ok: false, kind: 'error', message: 'the runtime did not answer' };
-      if (answer[0] === 'missing') return { ok: false, kind: 'missing', message: `${name} is not defined` };
-      if (answer[0] === 'invalid') return { ok: false, kind: 'invalid', reason: answer[1], detail: answer[2] };
-      if (answer[0] !== 'ok') return failure(answer);
-      try {
-        return { ok: true, value: encodeValue(valueOf(tokens), isReal) };
-      } catch (e) {
-        if (e instanceof InvalidValue) return { ok: false, kind: 'invalid', reason: e.reason, detail: e.detail };
-        throw e;
-      }
+      return callOnce(name, args, false);
     },
   };
+  /** One call into the runtime; `metered`: the runtime samples its heap for kept.heap. */
+  function callOnce(name, args, metered) {
+    bridge.setArguments(
+      args.length,
+      args.reduce((out, a) => tokensOf(a, out), []),
+    );
+    call(String(name), metered);
+    const { answer, tokens } = bridge.takeAnswer();
+    if (!answer) return { ok: false, kind: 'error', message: 'the runtime did not answer' };
+    if (answer[0] === 'missing') return { ok: false, kind: 'missing', message: `${name} is not defined` };
+    if (answer[0] === 'invalid') return { ok: false, kind: 'invalid', reason: answer[1], detail: answer[2] };
+    if (answer[0] !== 'ok') return failure(answer);
+    try {
+      return { ok: true, value: encodeValue(valueOf(tokens), isReal) };
+    } catch (e) {
+      if (e instanceof InvalidValue) return { ok: false, kind: 'invalid', reason: e.reason, detail: e.detail };
+      throw e;
+    }
+  }
   // An exception that escaped the runtime (a fault of its own, or the interpreter out of memory): its
   // type at most, never the interpreter's text, which is a traceback (the runtime's frames and the
   // student's, whose code the runtime never calls once theirs has returned: runtime.py).
