@@ -9,6 +9,7 @@ import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from '.
 import { similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
+import { classHash, shardName } from './shard.mjs';
 
 export class BatchError extends Error {}
 
@@ -126,6 +127,11 @@ function claimOut(out, { exercise, version, lang }) {
   writeAtomic(join(out, 'run.json'), JSON.stringify({ exercise, pack_version: version }) + '\n');
 }
 
+/** run.json with `fields` added (claimOut wrote the exercise and pack version). */
+function writeRun(out, fields) {
+  writeAtomic(join(out, 'run.json'), JSON.stringify({ ...readJson(join(out, 'run.json')), ...fields }) + '\n');
+}
+
 /** `grade-batch`: → exit code (0 done, 130 interrupted). `opts` as cli.mjs parses them. */
 export async function runBatch(opts, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const exercise = await loadExercise(opts.exercise);
@@ -148,6 +154,23 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
     process.off('SIGTERM', onSignal);
   }
   const en = opts.lang === 'en';
+  // The manifest: which share of which class this folder holds, and what the input held.
+  writeRun(opts.out, {
+    shard: shardName(opts.shard ?? { index: 1, count: 1 }),
+    class_hash: classHash(result.submissions),
+    inputs: result.inputs,
+  });
+  const { escaped_names: escaped, duplicates, refused } = result.inputs;
+  if (escaped || duplicates || refused)
+    stderr.write(
+      en
+        ? `names shown escaped (not UTF-8, or with control characters): ${escaped}; zip entries repeating a name, each graded as a row of its own: ${duplicates}; files refused: ${refused} (run.json)\n`
+        : `имён показано с экранированием (не UTF-8 или с управляющими символами): ${escaped}; записей zip с повторённым именем, каждая проверена отдельной строкой: ${duplicates}; отклонено файлов: ${refused} (run.json)\n`,
+    );
+  if (result.refusedFiles.length)
+    stderr.write(
+      `${en ? 'refused' : 'отклонены'}: ${visible(result.refusedFiles.slice(0, 10).join(', '))}${result.refusedFiles.length > 10 ? ' …' : ''}\n`,
+    );
   if (result.aborted) {
     stderr.write(
       en

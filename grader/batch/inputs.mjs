@@ -7,9 +7,10 @@
 // A zip or folder that holds a single folder and nothing else is that folder's content (a zipped export).
 // Skipped: hidden files and folders, `__MACOSX/`, and top-level files of other kinds (metadata, PDFs).
 import { readFileSync, readdirSync, lstatSync } from 'node:fs';
-import { join, basename } from 'node:path';
+import { basename } from 'node:path';
 import { TRACKS, trackOfFile } from '../tracks/index.mjs';
 import { readZip, ZipError } from './zip.mjs';
+import { nameText } from '../wire/text.mjs';
 
 export class InputError extends Error {}
 
@@ -17,15 +18,27 @@ export const MAX_SOURCE_BYTES = 1 << 20; // a source file larger than this is a 
 const MAX_FILES = 100000,
   MAX_DEPTH = 8;
 
-/** Every file under `dir` as { path (with /), size, read(cap) }; no symbolic link is followed. */
+/**
+ * Every file under `dir` as { path (with /, as text: names that are not UTF-8 escaped, see nameText), size,
+ * read(cap) }, plus `refused` (paths of what is neither a file nor a folder: links, FIFOs, devices) and
+ * `escaped` (how many names were not UTF-8 or held control characters). Names are read and opened as bytes,
+ * so a name in any encoding is graded; no symbolic link is followed.
+ */
 function walk(dir) {
-  const out = [];
+  const out = [],
+    refused = [],
+    stats = { escaped: 0 };
   const visit = (abs, rel, depth) => {
     if (depth > MAX_DEPTH) return;
-    for (const d of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const list = readdirSync(abs, { withFileTypes: true, encoding: 'buffer' }).sort((a, b) =>
+      Buffer.compare(a.name, b.name),
+    );
+    for (const d of list) {
       if (out.length >= MAX_FILES) throw new InputError(`${dir} holds more than ${MAX_FILES} files`);
-      const a = join(abs, d.name),
-        r = rel ? `${rel}/${d.name}` : d.name;
+      const a = Buffer.concat([abs, SLASH, d.name]),
+        name = nameText(d.name);
+      if (name.escaped) stats.escaped++;
+      const r = rel ? `${rel}/${name.text}` : name.text;
       if (d.isDirectory()) visit(a, r, depth + 1);
       else if (d.isFile()) {
         const size = lstatSync(a).size;
@@ -37,14 +50,19 @@ function walk(dir) {
             return readFileSync(a);
           },
         });
-      }
+      } else refused.push(r);
     }
   };
-  visit(dir, '', 0);
-  return out;
+  visit(Buffer.from(dir), '', 0);
+  return { files: out, refused, escaped: stats.escaped };
 }
+const SLASH = Buffer.from('/');
 
-/** The files of `input` (a folder or a .zip), as walk() gives them. Throws InputError for a path that is neither. */
+/**
+ * The files of `input` (a folder or a .zip), as walk() gives them: { files, refused, escaped, duplicates }.
+ * Two zip entries with one name are both kept, the second and later ones with `copy` (2, 3 …) set.
+ * Throws InputError for a path that is neither.
+ */
 export function inputFiles(input) {
   let st;
   try {
@@ -52,7 +70,7 @@ export function inputFiles(input) {
   } catch {
     throw new InputError(`no such file or folder: ${input}`);
   }
-  if (st.isDirectory()) return walk(input);
+  if (st.isDirectory()) return { ...walk(input), duplicates: 0 };
   if (!st.isFile()) throw new InputError(`${input} is neither a folder nor a zip file`);
   let entries;
   try {
@@ -61,19 +79,35 @@ export function inputFiles(input) {
     if (e instanceof ZipError) throw new InputError(e.message);
     throw e;
   }
-  return entries
+  const seen = new Map();
+  let duplicates = 0;
+  const files = entries
     .filter((e) => !e.dir)
-    .map((e) => ({
-      path: e.path,
-      size: e.size,
-      read: (cap) => {
-        try {
-          return e.read(cap);
-        } catch (err) {
-          throw new InputError(err.message);
-        }
-      },
-    }));
+    .map((e) => {
+      const copy = (seen.get(e.path) ?? 0) + 1;
+      seen.set(e.path, copy);
+      if (copy > 1) duplicates++;
+      return {
+        path: e.path,
+        size: e.size,
+        ...(copy > 1 && { copy }),
+        read: (cap) => {
+          try {
+            return e.read(cap);
+          } catch (err) {
+            throw new InputError(err.message);
+          }
+        },
+      };
+    });
+  // Names shown escaped, each counted once as on a disk (a folder's name once, not per entry below it):
+  // a backslash in a shown name is an escape, since a zip's own backslashes separate folders.
+  const escaped = new Set();
+  for (const e of entries.filter((x) => x.escaped)) {
+    const parts = e.path.split('/');
+    parts.forEach((p, k) => p.includes('\\') && escaped.add(parts.slice(0, k + 1).join('/')));
+  }
+  return { files, refused: [], escaped: escaped.size, duplicates };
 }
 
 const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === '__MACOSX' || s === '');
@@ -81,11 +115,17 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
 /**
  * The submissions in `input`, sorted by student;
  * each { student, file (the path inside the input), track, bytes } or, where none could be taken,
- * { student, file, problem: { en, ru } }. Also `skipped`: the paths of top-level files that are not source.
+ * { student, file, problem: { en, ru }, refused? (a file that was there but not read: over the cap, not inflatable) }.
+ * Also `skipped`: the paths of top-level files that are not source; `refused`: paths of entries not taken
+ * (links, FIFOs, devices, names with ..); `escaped`: how many names were not UTF-8 (shown with \xNN);
+ * `duplicates`: how many zip entries repeat an earlier entry's name (each is graded as a row of its own,
+ * `<student> (2)`, or, inside a student's folder, makes the row an error naming them).
  * `exclude`: a folder inside the input to leave out (the batch's own --out, when it lies there).
  */
 export function findSubmissions(input, { exclude = null } = {}) {
-  let files = inputFiles(input).filter(
+  const found = inputFiles(input);
+  const refused = [...found.refused, ...found.files.filter((f) => f.path.split('/').includes('..')).map((f) => f.path)];
+  let files = found.files.filter(
     (f) =>
       !hidden(f.path) && !f.path.split('/').includes('..') && !(exclude && (f.path + '/').startsWith(exclude + '/')),
   );
@@ -102,11 +142,13 @@ export function findSubmissions(input, { exclude = null } = {}) {
     const parts = f.path.split('/');
     if (parts.length === 1) {
       if (!trackOfFile(f.path)) {
-        skipped.push(f.path);
+        skipped.push(shownPath(f));
         continue;
       }
       const stem = basename(f.path).replace(/\.[^.]*$/, '');
-      byStudent.set(`${stem}\0${f.path}`, { student: stem, files: [f], flat: true });
+      // A repeated zip entry is a row of its own: `alice (2)`.
+      const student = f.copy ? `${stem} (${f.copy})` : stem;
+      byStudent.set(`${student}\0${f.path}`, { student, files: [f], flat: true });
     } else {
       const entry = byStudent.get(parts[0]) ?? { student: parts[0], files: [] };
       entry.files.push(f);
@@ -119,19 +161,28 @@ export function findSubmissions(input, { exclude = null } = {}) {
   for (const { student, files: all, flat } of byStudent.values()) {
     let id = student;
     // Two flat files of one student (alice.js, alice.py) are two rows, told apart by the extension.
-    if (flat && stems.get(student) > 1) id = basename(all[0].path);
+    if (flat && stems.get(student) > 1) id = shownPath(all[0]);
     subs.push({ id, ...pick(all) });
   }
   subs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { submissions: uniqueIds(subs), skipped };
+  return {
+    submissions: uniqueIds(subs),
+    skipped,
+    refused,
+    escaped: found.escaped,
+    duplicates: found.duplicates,
+  };
 }
+
+/** A file's path as rows and messages show it: a repeated zip entry with its number, `alice.py (2)`. */
+const shownPath = (f) => (f.copy ? `${f.path} (${f.copy})` : f.path);
 
 /**
  * The one submission in folder `dir` (a platform's submission folder: Gradescope's, Exercism's), picked as
  * for a student's folder; `only`: the path of the file to take when the platform names it.
  */
 export function submissionIn(dir, only = null) {
-  return pick(inputFiles(dir).filter((f) => (only ? f.path === only.replace(/\\/g, '/') : !hidden(f.path))));
+  return pick(inputFiles(dir).files.filter((f) => (only ? f.path === only.replace(/\\/g, '/') : !hidden(f.path))));
 }
 
 function pick(files) {
@@ -146,6 +197,17 @@ function pick(files) {
       problem: {
         en: `no .js or .py file found (found: ${seen || 'nothing'})`,
         ru: `нет файла .js или .py (есть: ${seen || 'ничего'})`,
+      },
+    };
+  }
+  const repeated = sources.filter((f) => f.copy).map((f) => f.path);
+  if (repeated.length) {
+    const list = [...new Set(repeated)].slice(0, 5).join(', ');
+    return {
+      file: repeated[0],
+      problem: {
+        en: `the zip holds several entries with one name (${list}): which is the submission is ambiguous`,
+        ru: `в zip несколько записей с одним именем (${list}): какая из них работа, неясно`,
       },
     };
   }
@@ -175,7 +237,8 @@ function pick(files) {
   }
   if (chosen.size > MAX_SOURCE_BYTES) {
     return {
-      file: chosen.path,
+      file: shownPath(chosen),
+      refused: true,
       problem: {
         en: `the file is ${chosen.size} bytes, more than ${MAX_SOURCE_BYTES}`,
         ru: `файл занимает ${chosen.size} байт, больше ${MAX_SOURCE_BYTES}`,
@@ -183,10 +246,10 @@ function pick(files) {
     };
   }
   try {
-    return { file: chosen.path, track: trackOfFile(chosen.path).name, bytes: chosen.read(MAX_SOURCE_BYTES) };
+    return { file: shownPath(chosen), track: trackOfFile(chosen.path).name, bytes: chosen.read(MAX_SOURCE_BYTES) };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    return { file: chosen.path, problem: { en: e.message, ru: `файл не прочитан: ${e.message}` } };
+    return { file: shownPath(chosen), refused: true, problem: { en: e.message, ru: `файл не прочитан: ${e.message}` } };
   }
 }
 

@@ -226,7 +226,9 @@ export const JOBS_PER_THREAD = 4;
  * Grades `input` (a folder or a zip), or the `submissions` given (as inputs.mjs finds them), against `exercise` (a loaded pack) into `out`.
  * options: { jobs, threads (default ceil(jobs / JOBS_PER_THREAD)), force, shard: { index, count } | null, lang, seed, timeoutMs,
  *   deadlineMs, signal (AbortSignal), onStart({ total, reused, todo }), onDone({ record, done, total }) }.
- * → { records (every submission of this shard, in student order), version, aborted, skipped }
+ * → { records (every submission of this shard, in student order), version, aborted, skipped, total, inputs (counts
+ *   for run.json: submissions, escaped_names, duplicates, refused, skipped), refusedFiles (their paths), submissions (all
+ *   found, every shard's) }
  */
 export async function gradeBatch({
   input,
@@ -248,7 +250,8 @@ export async function gradeBatch({
   const version = packVersion(exercise);
   const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
   const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
-  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
+  const found = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
+  const { submissions, skipped } = found;
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
   const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };
@@ -265,7 +268,13 @@ export async function gradeBatch({
     if (!force && existsSync(file)) {
       try {
         const old = JSON.parse(readFileSync(file, 'utf8'));
-        if (old.hash === hash && !old.fault) {
+        // Keyed by student and content: another student's record of the same bytes (a key reused when
+        // the names in the folder changed) is not theirs.
+        if (old.hash === hash && old.student === s.student && !old.fault) {
+          if (old.file !== s.file) {
+            old.file = s.file; // moved inside the input: the record says where it is now
+            writeAtomic(file, JSON.stringify(old) + '\n');
+          }
           records[i] = old;
           return;
         }
@@ -344,5 +353,22 @@ export async function gradeBatch({
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return { records: aborted ? records.filter(Boolean) : records, version, aborted, skipped, total };
+  const inputs = {
+    submissions: submissions.length,
+    escaped_names: found.escaped ?? 0,
+    duplicates: found.duplicates ?? 0,
+    refused: (found.refused?.length ?? 0) + submissions.filter((s) => s.refused).length,
+    skipped: skipped.length,
+  };
+  const refusedFiles = [...(found.refused ?? []), ...submissions.filter((s) => s.refused).map((s) => s.file)];
+  return {
+    records: aborted ? records.filter(Boolean) : records,
+    version,
+    aborted,
+    skipped,
+    refusedFiles,
+    total,
+    inputs,
+    submissions,
+  };
 }

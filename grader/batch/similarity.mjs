@@ -5,7 +5,6 @@
 // Fingerprints of the track's starter, and those found in more than a tenth of the class and more than
 // COMMON submissions (what everybody writes), are removed; a pair is flagged when it shares at least MIN_SHARED fingerprints that make up
 // at least THRESHOLD of the smaller submission's.
-import { createHash } from 'node:crypto';
 import { DEFAULT_TRACK, TRACKS, trackNamed } from '../tracks/index.mjs';
 
 export const K = 12,
@@ -17,47 +16,122 @@ export const K = 12,
 // track, from each track's `lexicon` (grader/tracks/README.md).
 const KEYWORDS = new Set(Object.values(TRACKS).flatMap((t) => t.lexicon?.keywords ?? []));
 
-/** Tokens of a source in the track called `track` (its `lexicon.tokens`, else the default track's): [{ t, line }]. */
-export function tokens(source, track) {
-  const out = [];
-  const re = (trackNamed(track)?.lexicon ?? DEFAULT_TRACK.lexicon).tokens;
+/**
+ * Tokens of a source in the track called `track` (its `lexicon`, else the default track's): [{ t, line }].
+ * One pass: every character is looked at a bounded number of times, whatever the text (an unclosed
+ * comment or multi-line string runs to the end of the file, an unclosed one-line string to the end of its
+ * line), so a 1 MiB file of `/*` or quotes costs what any 1 MiB file costs. `meter.steps` (when given)
+ * counts the characters examined, for the tests of that bound.
+ */
+export function tokens(source, track, meter = null) {
+  const { comments, strings, name } = trackNamed(track)?.lexicon ?? DEFAULT_TRACK.lexicon;
+  const out = [],
+    n = source.length;
   let line = 1,
-    prev = '';
-  for (const m of source.matchAll(re)) {
-    const [all, comment, str, num, name, nl] = m;
-    if (nl) {
-      line++;
-      continue;
-    }
-    if (comment) {
-      line += (all.match(/\n/g) || []).length;
-      continue;
-    }
-    const t = str ? 'S' : num ? 'N' : name ? (KEYWORDS.has(name) || prev === '.' ? name : 'V') : all;
+    prev = '',
+    i = 0,
+    steps = 0;
+  // Lines in source[from, to), each character counted as a step.
+  const linesIn = (from, to) => {
+    let c = 0;
+    for (let k = from; k < to; k++) if (source.charCodeAt(k) === 10) c++;
+    steps += to - from;
+    return c;
+  };
+  const push = (t) => {
     out.push({ t, line });
-    if (str) line += (all.match(/\n/g) || []).length;
     prev = t;
+  };
+  scan: while (i < n) {
+    steps++;
+    const c = source[i];
+    if (c === '\n') {
+      line++;
+      i++;
+      continue;
+    }
+    if (WHITE.test(c)) {
+      i++;
+      continue;
+    }
+    for (const [open, close] of comments) {
+      steps++;
+      if (!source.startsWith(open, i)) continue;
+      // A line comment (close "\n") stops before its newline; an unclosed block comment runs to the end.
+      const at = source.indexOf(close, i + open.length);
+      const end = at < 0 ? n : close === '\n' ? at : at + close.length;
+      line += linesIn(i, end);
+      i = end;
+      continue scan;
+    }
+    for (const [open, close, multiline] of strings) {
+      steps++;
+      if (!source.startsWith(open, i)) continue;
+      let k = i + open.length;
+      for (; k < n; k++) {
+        steps++;
+        const ch = source.charCodeAt(k);
+        if (ch === 92)
+          k++; // a backslash escapes the next character
+        else if (ch === 10 && !multiline) break;
+        else if (source.startsWith(close, k)) {
+          k += close.length;
+          break;
+        }
+      }
+      const end = Math.min(k, n);
+      const start = line;
+      line += linesIn(i, end);
+      out.push({ t: 'S', line: start });
+      prev = 'S';
+      i = end;
+      continue scan;
+    }
+    let k = i + 1;
+    if (DIGIT.test(c)) {
+      while (k < n && NUMBER.test(source[k])) (k++, steps++);
+      push('N');
+    } else if (name.start.test(c)) {
+      while (k < n && name.part.test(source[k])) (k++, steps++);
+      const word = source.slice(i, k);
+      push(KEYWORDS.has(word) || prev === '.' ? word : 'V');
+    } else push(c);
+    i = k;
   }
+  if (meter) meter.steps += steps;
   return out;
 }
+const WHITE = /\s/,
+  DIGIT = /\d/,
+  NUMBER = /[\w.]/;
 
-const hash = (s) => createHash('sha1').update(s).digest().readUInt32BE(0);
+// Each token's text → a 32-bit number (FNV-1a); each run of K tokens → a rolling (Karp–Rabin) hash of
+// those numbers, mixed (MurmurHash3's finaliser) so that the smallest of a window is a fair pick.
+const tokenHash = (t) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+};
+const BASE = 0x01000193;
+const BASE_K = Array.from({ length: K - 1 }).reduce((p) => Math.imul(p, BASE), 1); // BASE^(K-1) mod 2^32
+const mix = (h) => {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+};
 
 /** Winnowed fingerprints: Map hash → [line from, line to] of its first occurrence. */
-export function fingerprints(source, track) {
-  const toks = tokens(source, track);
+export function fingerprints(source, track, meter = null) {
+  const toks = tokens(source, track, meter);
+  const codes = new Map(),
+    nums = toks.map(({ t }) => codes.get(t) ?? codes.set(t, tokenHash(t)).get(t));
   const grams = [];
-  for (let i = 0; i + K <= toks.length; i++)
-    grams.push({
-      h: hash(
-        toks
-          .slice(i, i + K)
-          .map((x) => x.t)
-          .join(' '),
-      ),
-      from: toks[i].line,
-      to: toks[i + K - 1].line,
-    });
+  let h = 0;
+  for (let i = 0; i < nums.length; i++) {
+    if (i >= K) h = (h - Math.imul(nums[i - K], BASE_K)) | 0;
+    h = (Math.imul(h, BASE) + nums[i]) | 0;
+    if (i >= K - 1) grams.push({ h: mix(h), from: toks[i - K + 1].line, to: toks[i].line });
+  }
   const fp = new Map();
   for (let i = 0; i + W <= grams.length || (i === 0 && grams.length); i++) {
     let best = null;

@@ -2,6 +2,7 @@
 // summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
 import { SENTENCES, say } from '../core/messages.mjs';
 import { DEFAULT_TRACK, TRACKS } from '../tracks/index.mjs';
+import { plainText } from '../wire/text.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A message template as a pattern that any sentence made from it matches (each field: any text). */
@@ -156,13 +157,21 @@ export function summarize(records, exercise, { version }) {
   };
 }
 
-/** A CSV cell: quoted when needed; a leading = + - @ (a spreadsheet formula) is defused with an apostrophe. */
+/**
+ * A CSV cell: a number as it is; any other value is text, made plain (wire/text.mjs plainText: no control or
+ * bidi character, no tab or line break), quoted, and defused where a spreadsheet could read a formula: a
+ * `= + - @` at the start or after any separator a spreadsheet may split on (`,` `;` `|`, spaces between)
+ * gets an apostrophe before it (`a;=1+1` → `a;'=1+1`: Excel in a locale whose list separator is `;` splits there).
+ */
 export function csvCell(v) {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (v === null || v === undefined) return '';
+  const s = plainText(v).replace(FORMULA, "$1'$2");
+  return `"${s.replace(/"/g, '""')}"`;
 }
-const csv = (rows) => rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+const FORMULA = /((?:^|[,;|]) *)([=+\-@])/g;
+/** A CSV file: rows of cells, CRLF line ends, and a UTF-8 byte order mark (so that Excel reads it as UTF-8). */
+const csv = (rows) => '\uFEFF' + rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
 /** summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated). */
 export function summaryCsv(summary) {
@@ -183,16 +192,31 @@ export function summaryCsv(summary) {
 }
 
 /**
- * The student's name and LMS id as the export spelled them: Canvas names files
+ * The student's name, LMS id and lateness as the export spelled them: Canvas names files
  * `<name>[_LATE]_<user id>_<submission id>_<file>`, Moodle folders `<Full Name>_<participant id>_assignsubmission_file_`.
+ * → { name, id, late } (read by splitting at `_`, in one pass: no pattern that backtracks over a long name).
  */
 export function lmsIdentity(student) {
-  let m = /^(.+?)(?:_LATE)?_(\d+)_(\d+)_.+$/.exec(student);
-  if (m) return { name: m[1], id: m[2] };
-  m = /^(.+?)_(\d+)_assignsubmission_\w+$/.exec(student);
-  if (m) return { name: m[1], id: m[2] };
-  return { name: student, id: '' };
+  const parts = String(student).split('_'),
+    n = parts.length,
+    digits = (x) => x.length > 0 && DIGITS.test(x);
+  // wordy[k]: parts k… joined with `_` are word characters only (Moodle's `file_`); something follows part k - 1.
+  const wordy = new Array(n + 1).fill(true);
+  for (let k = n - 1; k >= 0; k--) wordy[k] = wordy[k + 1] && WORD.test(parts[k]);
+  const more = (k) => n - k > 1 || (n - k === 1 && parts[k] !== '');
+  for (let j = 1; j + 1 < n; j++) {
+    if (!digits(parts[j]) || (j === 1 && parts[0] === '')) continue; // the name is not empty
+    if (digits(parts[j + 1]) && more(j + 2)) {
+      const late = j > 1 && parts[j - 1] === 'LATE' && (j > 2 || parts[0] !== '');
+      return { name: parts.slice(0, late ? j - 1 : j).join('_'), id: parts[j], late };
+    }
+    if (parts[j + 1] === 'assignsubmission' && more(j + 2) && wordy[j + 2])
+      return { name: parts.slice(0, j).join('_'), id: parts[j], late: false };
+  }
+  return { name: String(student), id: '', late: false };
 }
+const DIGITS = /^\d+$/,
+  WORD = /^\w*$/;
 
 /**
  * The gradebook CSV, one row per student and one column per exercise (its points: the tests passed),

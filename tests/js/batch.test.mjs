@@ -28,6 +28,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from './cli.mjs';
+import { parseCsv } from './csv.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 import { similarPairs } from '../../grader/batch/similarity.mjs';
 import { readZip } from '../../grader/batch/zip.mjs';
@@ -81,11 +82,7 @@ const ALL = [...students.map((s) => s.student), 'Ann Lee_4211_assignsubmission_f
 // A generous limit per call: these fixtures' verdicts need no clock, and a loaded machine must not make one time out.
 const SLOW_OK = ['--timeout-ms', '10000'];
 const batch = (...args) => cli('grade-batch', ...args, ...SLOW_OK);
-const readCsv = (file) =>
-  readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\r\n')
-    .map((l) => l.split(','));
+const readCsv = (file) => parseCsv(readFileSync(file, 'utf8')).rows;
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 const full = join(tmp, 'full');
@@ -532,13 +529,14 @@ test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not
 
 test('gradebook: one column per exercise over several runs, LMS ids from Canvas and Moodle names, formulas defused', async () => {
   const { csvCell, lmsIdentity } = await import('../../grader/batch/summary.mjs');
-  assert.deepEqual(lmsIdentity('doejohn_12345_67890_attention'), { name: 'doejohn', id: '12345' });
-  assert.deepEqual(lmsIdentity('doejohn_LATE_12345_67890_attention'), { name: 'doejohn', id: '12345' });
-  assert.deepEqual(lmsIdentity('Ann Lee_4211_assignsubmission_file_'), { name: 'Ann Lee', id: '4211' });
-  assert.deepEqual(lmsIdentity('alice'), { name: 'alice', id: '' });
+  assert.deepEqual(lmsIdentity('doejohn_12345_67890_attention'), { name: 'doejohn', id: '12345', late: false });
+  assert.deepEqual(lmsIdentity('doejohn_LATE_12345_67890_attention'), { name: 'doejohn', id: '12345', late: true });
+  assert.deepEqual(lmsIdentity('Ann Lee_4211_assignsubmission_file_'), { name: 'Ann Lee', id: '4211', late: false });
+  assert.deepEqual(lmsIdentity('alice'), { name: 'alice', id: '', late: false });
   assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
-  assert.equal(csvCell('-1+2'), "'-1+2");
+  assert.equal(csvCell('-1+2'), `"'-1+2"`);
   assert.equal(csvCell('a,b'), '"a,b"');
+  assert.equal(csvCell(7), '7');
   // A second exercise's run (its summary, as grade-batch writes it) beside the sdpa one.
   const other = join(tmp, 'other-run');
   mkdirSync(other, { recursive: true });
