@@ -10,7 +10,7 @@ node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|pyth
                           [--backend auto|simd|wasm|webgpu] [--verbose]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
                                 [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
-node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
+node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
 const HELP = {
@@ -47,6 +47,8 @@ ${USAGE.replace(/^/gm, '  ')}
   --jobs N               сколько решений проверять одновременно; по умолчанию число ядер
   --force                проверить заново уже проверенные; по умолчанию выключено
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
+  --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
+                         назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms   как у grade
 
 Коды выхода:
@@ -91,6 +93,8 @@ Options of grade-batch:
   --jobs N               how many submissions are graded at once; default: the number of cores
   --force                grade again what was already graded; default off
   --shard I/N            only part I of N of the class; default: the whole class
+  --allow-partial        (merge) merge even with shards missing or of another class, naming them;
+                         default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms   as for grade
 
 Exit codes:
@@ -121,7 +125,8 @@ const ERRORS = {
     missing_file: 'не указан файл решения',
     batch_input: 'grade-batch нужна папка или zip-архив с решениями',
     batch_dirs: 'grade-batch {command} нужна хотя бы одна папка результатов',
-    batch_only: 'grade-batch {command} принимает только --out и --lang, а не {option}',
+    batch_only: 'grade-batch {command} принимает только {allowed}, а не {option}',
+    merge_only: '{option} — параметр grade-batch merge',
     needs: '{command} нужен параметр {option}',
     needs_exercise: 'grade-batch нужен параметр --exercise (одно из: {slugs})',
     unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
@@ -150,7 +155,8 @@ const ERRORS = {
     missing_file: 'missing <submission> file',
     batch_input: 'grade-batch needs a folder or a zip of submissions',
     batch_dirs: 'grade-batch {command} needs at least one output folder',
-    batch_only: 'grade-batch {command} takes only --out and --lang, got {option}',
+    batch_only: 'grade-batch {command} takes only {allowed}, got {option}',
+    merge_only: '{option} is an option of grade-batch merge',
     needs: '{command} needs {option}',
     needs_exercise: 'grade-batch needs --exercise (one of {slugs})',
     unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',

@@ -9,7 +9,7 @@ import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from '.
 import { similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
-import { classHash, shardName } from './shard.mjs';
+import { classHash, parseShard, shardName } from './shard.mjs';
 
 export class BatchError extends Error {}
 
@@ -191,7 +191,10 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
  * `grade-batch merge <dirs…> --out <dir>`: the records of shard outputs of one exercise and pack
  * version, copied into one folder with one summary and report (as one run over all of them writes).
  */
-export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.stdout } = {}) {
+export async function mergeBatch(
+  { dirs, out, lang = 'ru', allowPartial = false },
+  { stdout = process.stdout, stderr = process.stderr } = {},
+) {
   const en = lang === 'en';
   const runs = dirs.map((d) => {
     const run = readJson(join(d, 'run.json')),
@@ -214,6 +217,8 @@ export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.
       );
     }
   }
+  const shards = checkShards(runs, { en, allowPartial });
+  for (const w of shards.warnings) stderr.write(`${w}\n`);
   const exercise = await loadExercise(first.exercise);
   const version = packVersion(exercise);
   if (version !== first.pack_version) {
@@ -248,8 +253,97 @@ export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.
       writeFileSync(join(out, 'records', `${rec.key}.json`), JSON.stringify(rec) + '\n');
     }
   const all = [...records.values()].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
+  writeRun(out, {
+    shard: shards.missing.length || shards.foreign.length ? null : '1/1',
+    class_hash: shards.classHash,
+    merged: runs.map((r) => ({ dir: r.dir, shard: r.run.shard ?? null, class_hash: r.run.class_hash ?? null })),
+    ...(shards.missing.length && { missing_shards: shards.missing }),
+    ...(shards.foreign.length && { foreign_shards: shards.foreign }),
+    inputs: shards.inputs,
+  });
   stdout.write(writeOutputs(out, all, exercise, version, lang ?? all[0]?.lang) + '\n');
   return 0;
+}
+
+/**
+ * The shards' manifests (run.json `shard` I/N and `class_hash`) against each other: a shard given twice is
+ * refused; one missing, one of another class (or another N), or one without a manifest is refused unless
+ * `allowPartial`, and then said in `warnings`. → { classHash, missing: ['2/3'], foreign: [dir], inputs, warnings }
+ */
+function checkShards(runs, { en, allowPartial }) {
+  const problems = [],
+    warnings = [];
+  const unmarked = runs.filter((r) => !parseShard(r.run.shard ?? '') || !r.run.class_hash);
+  for (const r of unmarked)
+    problems.push(
+      en
+        ? `${r.dir} has no shard manifest (its run.json names no shard I/N and class hash: grade it again)`
+        : `у ${r.dir} нет описания части (в run.json нет части I/N и хеша группы: проверьте её заново)`,
+    );
+  const marked = runs.filter((r) => !unmarked.includes(r));
+  const base = marked[0];
+  const count = base ? parseShard(base.run.shard).count : 0;
+  const foreign = [];
+  for (const r of marked.slice(1)) {
+    const n = parseShard(r.run.shard).count;
+    if (r.run.class_hash !== base.run.class_hash) {
+      foreign.push(r.dir);
+      problems.push(
+        en
+          ? `${r.dir} is a shard of another class (class hash ${r.run.class_hash}, not ${base.run.class_hash} as in ${base.dir}): the input differs`
+          : `${r.dir} — часть другой группы (хеш ${r.run.class_hash}, а не ${base.run.class_hash}, как в ${base.dir}): работы другие`,
+      );
+    } else if (n !== count) {
+      foreign.push(r.dir);
+      problems.push(
+        en
+          ? `${r.dir} is shard ${r.run.shard}, ${base.dir} is one of ${count}: shards of one split merge`
+          : `${r.dir} — часть ${r.run.shard}, а ${base.dir} — одна из ${count}: объединяются части одного деления`,
+      );
+    }
+  }
+  const mine = marked.filter((r) => !foreign.includes(r.dir));
+  const byIndex = new Map();
+  for (const r of mine) {
+    const { index } = parseShard(r.run.shard);
+    if (byIndex.has(index))
+      throw new BatchError(
+        en
+          ? `shard ${r.run.shard} is given twice: ${byIndex.get(index)} and ${r.dir}`
+          : `часть ${r.run.shard} указана дважды: ${byIndex.get(index)} и ${r.dir}`,
+      );
+    byIndex.set(index, r.dir);
+  }
+  const missing = [];
+  for (let i = 1; i <= count; i++) if (!byIndex.has(i)) missing.push(`${i}/${count}`);
+  if (missing.length)
+    problems.push(
+      en
+        ? `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of the class ${base.run.class_hash} missing`
+        : `нет ${missing.length > 1 ? 'частей' : 'части'} ${missing.join(', ')} группы ${base.run.class_hash}`,
+    );
+  if (problems.length && !allowPartial)
+    throw new BatchError(
+      `${problems.join('; ')}${en ? ': merge them all, or pass --allow-partial to merge what is here' : ': объедините все части или добавьте --allow-partial, чтобы объединить то, что есть'}`,
+    );
+  const inClass = base?.run.inputs?.submissions;
+  if (problems.length)
+    warnings.push(
+      (en ? 'merged with --allow-partial: ' : 'объединено с --allow-partial: ') +
+        problems.join('; ') +
+        (inClass !== undefined
+          ? en
+            ? ` (the class has ${inClass} submissions)`
+            : ` (в группе ${inClass} работ)`
+          : ''),
+    );
+  return {
+    classHash: base?.run.class_hash ?? null,
+    missing,
+    foreign: [...foreign, ...unmarked.map((r) => r.dir)],
+    inputs: base?.run.inputs ?? null,
+    warnings,
+  };
 }
 
 /** `grade-batch gradebook <out dirs…> --out <file.csv>`: one gradebook with a column per exercise. */

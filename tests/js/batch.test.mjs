@@ -329,6 +329,96 @@ test('shards 1/3, 2/3, 3/3 merged equal one run, graded in two threads too; a zi
   assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
 });
 
+test('shards carry a manifest: merge refuses a missing shard or another class, --allow-partial merges and says what is missing', () => {
+  const parts = [1, 2, 3].map((i) => join(tmp, `shard${i}`));
+  const runs = parts.map((d) => json(join(d, 'run.json')));
+  assert.deepEqual(
+    runs.map((r) => r.shard),
+    ['1/3', '2/3', '3/3'],
+  );
+  const whole = json(join(full, 'run.json'));
+  assert.equal(whole.shard, '1/1');
+  for (const r of runs) assert.equal(r.class_hash, whole.class_hash, 'every shard names the same class');
+  assert.equal(runs[0].inputs.submissions, ALL.length, 'each shard counts the whole class');
+  // One missing: refused, naming it; exit code 2.
+  const out = join(tmp, 'merged-partial');
+  const r = cli('grade-batch', 'merge', parts[0], parts[2], '--out', out, '--lang', 'en');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`shard 2/3 of the class ${whole.class_hash} missing: merge them all, or pass --allow-partial`),
+  );
+  assert.ok(!existsSync(join(out, 'summary.json')));
+  // With --allow-partial: merged, and what is missing said on stderr and in run.json.
+  const rp = cli('grade-batch', 'merge', parts[0], parts[2], '--out', out, '--lang', 'en', '--allow-partial');
+  assert.equal(rp.status, 0, rp.stderr);
+  assert.match(
+    rp.stderr,
+    new RegExp(
+      `merged with --allow-partial: shard 2/3 of the class ${whole.class_hash} missing \\(the class has ${ALL.length} submissions\\)`,
+    ),
+  );
+  const merged = json(join(out, 'run.json'));
+  assert.deepEqual(merged.missing_shards, ['2/3']);
+  assert.equal(merged.shard, null);
+  assert.equal(
+    json(join(out, 'summary.json')).students.length,
+    ALL.length - json(join(parts[1], 'summary.json')).students.length,
+  );
+  // A shard of another class (another input) in place of 2/3: refused, naming that folder.
+  const otherIn = join(tmp, 'other-class'),
+    otherOut = join(tmp, 'other-shard');
+  mkdirSync(otherIn, { recursive: true });
+  writeFileSync(join(otherIn, 'zed.js'), readFileSync(cases.get('pass').file));
+  assert.equal(batch(otherIn, '--exercise', 'sdpa', '--out', otherOut, '--lang', 'en', '--shard', '2/3').status, 0);
+  const rf = cli(
+    'grade-batch',
+    'merge',
+    parts[0],
+    otherOut,
+    parts[2],
+    '--out',
+    join(tmp, 'merged-foreign'),
+    '--lang',
+    'en',
+  );
+  assert.equal(rf.status, 2);
+  assert.match(
+    rf.stderr,
+    new RegExp(
+      `${otherOut.replace(/[/.]/g, '\\$&')} is a shard of another class \\(class hash \\w+, not ${whole.class_hash}`,
+    ),
+  );
+  assert.match(rf.stderr, /shard 2\/3 of the class \w+ missing/);
+  // A shard given twice is refused whatever the flags; --allow-partial belongs to merge only.
+  const rd = cli(
+    'grade-batch',
+    'merge',
+    parts[0],
+    parts[0],
+    '--out',
+    join(tmp, 'merged-twice'),
+    '--lang',
+    'en',
+    '--allow-partial',
+  );
+  assert.equal(rd.status, 2);
+  assert.match(rd.stderr, /shard 1\/3 is given twice/);
+  const ro = cli(
+    'grade-batch',
+    input,
+    '--exercise',
+    'sdpa',
+    '--out',
+    join(tmp, 'x'),
+    '--allow-partial',
+    '--lang',
+    'en',
+  );
+  assert.equal(ro.status, 2);
+  assert.match(ro.stderr, /--allow-partial is an option of grade-batch merge/);
+});
+
 test('regrade diff: a previous run of another pack version is listed by whose score changed and in which test', () => {
   const out = join(tmp, 'regrade');
   cpSync(full, out, { recursive: true });
