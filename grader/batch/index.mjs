@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
 import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from './summary.mjs';
-import { similarPairs } from './similarity.mjs';
+import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
 import { classHash, parseShard, shardName } from './shard.mjs';
@@ -79,20 +79,19 @@ export function writeOutputs(out, records, exercise, version, lang) {
     .filter((r) => typeof r.source === 'string')
     .map((r) => ({ student: r.student, track: r.track, source: r.source }));
   const similar = similarPairs(subs, starters);
-  summary.similar = similar.map(({ a, b, score, shared }) => ({
-    a,
-    b,
-    score: Math.round(score * 1000) / 1000,
-    shared,
-  }));
+  const round = (x) => Math.round(x * 1000) / 1000;
+  summary.similar = similar.map(({ a, b, kind, score, shared }) => ({ a, b, kind, score: round(score), shared }));
+  const clusters = clustersOf(similar);
+  summary.clusters = clusters.map((c) => ({ ...c, evidence: { ...c.evidence, score: round(c.evidence.score) } }));
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
   const sources = Object.fromEntries(subs.map((s) => [s.student, s.source]));
-  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, sources, regrade, lang }));
+  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
   return textSummary(summary, records, {
     lang,
     similar,
+    clusters,
     regrade,
     paths: { 'report.html': join(out, 'report.html'), 'summary.csv': join(out, 'summary.csv') },
   });

@@ -291,7 +291,11 @@ export function commonDiagnoses(summary, records, limit = 10) {
 }
 
 /** The short text printed at the end of a run. */
-export function textSummary(summary, records, { lang = 'ru', similar = [], regrade = null, paths = {} } = {}) {
+export function textSummary(
+  summary,
+  records,
+  { lang = 'ru', similar = [], clusters = [], regrade = null, paths = {} } = {},
+) {
   const en = lang === 'en';
   const n = summary.students.length,
     full = summary.students.filter((s) => s.status === 'pass').length;
@@ -315,8 +319,14 @@ export function textSummary(summary, records, { lang = 'ru', similar = [], regra
     lines.push(
       (en ? 'most common diagnoses: ' : 'частые причины: ') + common.map((c) => `${c.key} (${c.count})`).join(', '),
     );
-  if (similar.length)
-    lines.push(en ? `similar pairs to look at: ${similar.length}` : `похожих пар для просмотра: ${similar.length}`);
+  if (similar.length) {
+    const copies = clusters.filter((c) => c.kind !== 'similar').length;
+    lines.push(
+      en
+        ? `similar pairs to look at: ${similar.length}, in ${clusters.length} cluster(s), ${copies} of exact or near-exact copies`
+        : `похожих пар для просмотра: ${similar.length}; групп: ${clusters.length}, из них точных или почти точных копий: ${copies}`,
+    );
+  }
   if (regrade)
     lines.push(
       en
