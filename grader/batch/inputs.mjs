@@ -11,6 +11,7 @@ import { basename } from 'node:path';
 import { TRACKS, trackOfFile } from '../tracks/index.mjs';
 import { readZip, ZipError } from './zip.mjs';
 import { nameText } from '../wire/text.mjs';
+import { isNotebook, notebookCode } from './notebook.mjs';
 
 export class InputError extends Error {}
 
@@ -115,14 +116,17 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
 /**
  * The submissions in `input`, sorted by student;
  * each { student, file (the path inside the input), track, bytes } or, where none could be taken,
- * { student, file, problem: { en, ru }, refused? (a file that was there but not read: over the cap, not inflatable) }.
+ * { student, file, problem: { en, ru }, refused? (a file that was there but not read: over the cap, not inflatable) };
+ * `notes` ([{ en, ru }]) where the file was taken with something to say (a notebook's cells, files set aside).
+ * `exercise`: the pack (loaded), whose functions and starters decide among a student's several files (pick()).
  * Also `skipped`: the paths of top-level files that are not source; `refused`: paths of entries not taken
  * (links, FIFOs, devices, names with ..); `escaped`: how many names were not UTF-8 (shown with \xNN);
  * `duplicates`: how many zip entries repeat an earlier entry's name (each is graded as a row of its own,
  * `<student> (2)`, or, inside a student's folder, makes the row an error naming them).
  * `exclude`: a folder inside the input to leave out (the batch's own --out, when it lies there).
  */
-export function findSubmissions(input, { exclude = null } = {}) {
+export function findSubmissions(input, { exclude = null, exercise = null } = {}) {
+  const context = contextOf(exercise);
   const found = inputFiles(input);
   const refused = [...found.refused, ...found.files.filter((f) => f.path.split('/').includes('..')).map((f) => f.path)];
   let files = found.files.filter(
@@ -141,7 +145,7 @@ export function findSubmissions(input, { exclude = null } = {}) {
   for (const f of files) {
     const parts = f.path.split('/');
     if (parts.length === 1) {
-      if (!trackOfFile(f.path)) {
+      if (!isSource(f.path)) {
         skipped.push(shownPath(f));
         continue;
       }
@@ -162,7 +166,7 @@ export function findSubmissions(input, { exclude = null } = {}) {
     let id = student;
     // Two flat files of one student (alice.js, alice.py) are two rows, told apart by the extension.
     if (flat && stems.get(student) > 1) id = shownPath(all[0]);
-    subs.push({ id, ...pick(all) });
+    subs.push({ id, ...pick(all, context) });
   }
   subs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -181,12 +185,67 @@ const shownPath = (f) => (f.copy ? `${f.path} (${f.copy})` : f.path);
  * The one submission in folder `dir` (a platform's submission folder: Gradescope's, Exercism's), picked as
  * for a student's folder; `only`: the path of the file to take when the platform names it.
  */
-export function submissionIn(dir, only = null) {
-  return pick(inputFiles(dir).files.filter((f) => (only ? f.path === only.replace(/\\/g, '/') : !hidden(f.path))));
+export function submissionIn(dir, only = null, exercise = null) {
+  return pick(
+    inputFiles(dir).files.filter((f) => (only ? f.path === only.replace(/\\/g, '/') : !hidden(f.path))),
+    contextOf(exercise),
+  );
 }
 
-function pick(files) {
-  const sources = files.filter((f) => trackOfFile(f.path));
+/** What pick() needs of a pack: its functions, and its starters' texts (trimmed). */
+const contextOf = (exercise) => ({
+  functions: exercise?.spec.functions ?? [],
+  starters: new Set(Object.values(exercise?.files ?? {}).map((f) => String(f.starter ?? '').trim())),
+});
+const isSource = (path) => Boolean(trackOfFile(path)) || isNotebook(path);
+const MiB = (n) => `${(n / (1 << 20)).toFixed(1)} MiB`;
+// Files beside the submission that are its tests (test_attention.py, attention.test.js, attention_test.py).
+const TESTLIKE = /^test_|[._-]test\.|_tests?\.[^.]+$|^tests?\.[^.]+$/i;
+
+/**
+ * One file read as a submission: { track, bytes, notes } (a notebook: its code cells, see notebook.mjs), or
+ * { problem, refused } for a file over the cap or one that cannot be read.
+ */
+function load(f) {
+  if (f.size > MAX_SOURCE_BYTES)
+    return {
+      refused: true,
+      problem: {
+        en: `the file is ${MiB(f.size)} (${f.size} bytes), over the cap of ${MiB(MAX_SOURCE_BYTES)} (${MAX_SOURCE_BYTES} bytes) a submission may have: it was not read`,
+        ru: `файл занимает ${MiB(f.size)} (${f.size} байт), больше предела в ${MiB(MAX_SOURCE_BYTES)} (${MAX_SOURCE_BYTES} байт) на работу: он не прочитан`,
+      },
+    };
+  let bytes;
+  try {
+    bytes = f.read(MAX_SOURCE_BYTES);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    return { refused: true, problem: { en: e.message, ru: `файл не прочитан: ${e.message}` } };
+  }
+  if (!isNotebook(f.path)) return { track: trackOfFile(f.path).name, bytes, notes: [] };
+  try {
+    const nb = notebookCode(bytes);
+    return { track: nb.track, bytes: Buffer.from(nb.code), notes: nb.notes };
+  } catch (e) {
+    return { problem: { en: `${f.path}: ${e.message}`, ru: `${f.path}: не блокнот Jupyter (${e.message})` } };
+  }
+}
+
+/** How many of `functions` the source defines at top level (0 for a file that does not parse). */
+function defined(loaded, functions) {
+  if (!loaded.bytes) return 0;
+  const prepared = TRACKS[loaded.track].prepareSource(new TextDecoder().decode(loaded.bytes));
+  const names = new Set(prepared.ok ? prepared.names : []);
+  return functions.filter((f) => names.has(f)).length;
+}
+
+/**
+ * The submission among a student's `files`: the one source file (or notebook); among several, the one that
+ * defines most of the pack's `functions` (tests beside it set aside on a tie), else the one named as the
+ * track's submission, solution or starter; the others are ignored with a note (the sandbox loads one file).
+ */
+function pick(files, { functions = [], starters = new Set() } = {}) {
+  const sources = files.filter((f) => isSource(f.path));
   if (!sources.length) {
     const seen = files
       .map((f) => f.path)
@@ -195,8 +254,8 @@ function pick(files) {
     return {
       file: files[0]?.path ?? '',
       problem: {
-        en: `no .js or .py file found (found: ${seen || 'nothing'})`,
-        ru: `нет файла .js или .py (есть: ${seen || 'ничего'})`,
+        en: `no .js, .py or .ipynb file found (found: ${seen || 'nothing'})`,
+        ru: `нет файла .js, .py или .ipynb (есть: ${seen || 'ничего'})`,
       },
     };
   }
@@ -211,7 +270,18 @@ function pick(files) {
       },
     };
   }
+  const loaded = new Map();
+  const get = (f) => loaded.get(f) ?? loaded.set(f, load(f)).get(f);
   let chosen = sources.length === 1 ? sources[0] : null;
+  if (!chosen && functions.length) {
+    const scored = sources.slice(0, 50).map((f) => ({ f, n: defined(get(f), functions) }));
+    const best = Math.max(...scored.map((x) => x.n));
+    let top = scored.filter((x) => x.n === best && best > 0);
+    // On a tie, the tests beside the code, then the pack's starter left as it was, step aside.
+    if (top.length > 1) top = top.filter((x) => !TESTLIKE.test(basename(x.f.path)));
+    if (top.length > 1) top = top.filter((x) => !starters.has(new TextDecoder().decode(get(x.f).bytes).trim()));
+    if (top.length === 1) chosen = top[0].f;
+  }
   if (!chosen) {
     const preferred = Object.values(TRACKS).flatMap((t) => [t.files.submission, t.files.solution, t.files.starter]);
     for (const name of preferred) {
@@ -227,30 +297,27 @@ function pick(files) {
       .map((f) => f.path)
       .slice(0, 5)
       .join(', ');
+    const fns = functions.join(', ');
     return {
       file: sources[0].path,
       problem: {
-        en: `several source files and none named submission.js/.py: ${list}`,
-        ru: `несколько файлов с кодом, и ни один не называется submission.js/.py: ${list}`,
+        en: `several source files, and not one that alone defines the most of ${fns || 'the functions'} nor one named submission.js/.py: ${list}`,
+        ru: `несколько файлов с кодом, и нет ни одного, который один определял бы больше всех из ${fns || 'функций'}, ни названного submission.js/.py: ${list}`,
       },
     };
   }
-  if (chosen.size > MAX_SOURCE_BYTES) {
-    return {
-      file: shownPath(chosen),
-      refused: true,
-      problem: {
-        en: `the file is ${chosen.size} bytes, more than ${MAX_SOURCE_BYTES}`,
-        ru: `файл занимает ${chosen.size} байт, больше ${MAX_SOURCE_BYTES}`,
-      },
-    };
+  const got = get(chosen);
+  if (got.problem) return { file: shownPath(chosen), ...got };
+  const others = sources.filter((f) => f !== chosen).map((f) => f.path);
+  const notes = [...got.notes];
+  if (others.length) {
+    const list = others.slice(0, 5).join(', ') + (others.length > 5 ? ' …' : '');
+    notes.push({
+      en: `graded ${chosen.path}, which defines the exercise's functions; ignored beside it: ${list} (a submission is one file: the sandbox imports no other)`,
+      ru: `проверен ${chosen.path}, где определены функции упражнения; рядом не учтены: ${list} (работа — один файл: песочница не импортирует другие)`,
+    });
   }
-  try {
-    return { file: shownPath(chosen), track: trackOfFile(chosen.path).name, bytes: chosen.read(MAX_SOURCE_BYTES) };
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    return { file: shownPath(chosen), refused: true, problem: { en: e.message, ru: `файл не прочитан: ${e.message}` } };
-  }
+  return { file: shownPath(chosen), track: got.track, bytes: got.bytes, ...(notes.length && { notes }) };
 }
 
 /**

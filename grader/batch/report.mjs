@@ -223,7 +223,7 @@ export function reportHtml({
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
         )
         .join('') +
       '</tbody></table>',
@@ -240,6 +240,7 @@ td.pass{color:#2a7a2a}td.fail{color:#b22}td.error{color:#b70}
 pre span{display:block}pre span.sh{background:#ffe08a}pre i{color:#999;font-style:normal;display:inline-block;width:3em}
 dl.ex dd{margin:0 0 .6em 1.5em;color:#444}
 #clusters td:nth-child(2){max-width:40em}
+small.note{display:block;color:#666;max-width:30em}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 <p>${n} ${w.submissions}; ${w.version} ${escapeHtml(summary.pack_version)}; ${w.seed} ${escapeHtml(summary.seed)}</p>

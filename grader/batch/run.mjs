@@ -204,6 +204,7 @@ export class Lanes {
       fault,
       ms: Math.round(performance.now() - started),
       peak_rss: peakRss,
+      notes: (s.notes ?? []).map((n) => n[lang] ?? n.en), // how the submission was taken (a notebook, files set aside)
       report,
       source,
     };
@@ -250,7 +251,7 @@ export async function gradeBatch({
   const version = packVersion(exercise);
   const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
   const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
-  const found = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
+  const found = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude, exercise });
   const { submissions, skipped } = found;
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });

@@ -142,6 +142,7 @@ export function summarize(records, exercise, { version }) {
         said_in: d.said,
         pack_version: r.pack_version,
         hash: r.hash,
+        ...(r.notes?.length && { notes: r.notes }),
       };
     })
     .sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));

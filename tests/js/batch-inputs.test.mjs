@@ -300,3 +300,67 @@ test('a resumed record is keyed by student and content: two students with the sa
   );
   assert.match(run().stderr, /grading 0 of 2 submissions/);
 });
+
+test('submissions as they come: a notebook, a folder with tests and a starter beside the code, a file over the cap', () => {
+  const dir = join(tmp, 'as-they-come'),
+    out = join(tmp, 'as-they-come-out');
+  const py = readFileSync(join(ROOT, 'exercises/sdpa/solution.py'), 'utf8');
+  const pyStarter = readFileSync(join(ROOT, 'exercises/sdpa/starter.py'), 'utf8');
+  const put = (path, data) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), data);
+  };
+  // A notebook (nbformat 4): a markdown cell, a cell of shell and magic lines, a %%timeit cell, the code, a call.
+  const cells = [
+    { cell_type: 'markdown', source: ['# HW 3\n'] },
+    { cell_type: 'code', source: ['!pip install numpy\n', '%matplotlib inline\n', 'import numpy as np\n'] },
+    { cell_type: 'code', source: ['%%timeit\n', 'np.zeros(3)\n'] },
+    { cell_type: 'code', source: py.split('\n').map((l) => `${l}\n`) },
+    { cell_type: 'code', source: 'print(causal_mask(3))' },
+  ];
+  put('carol/hw3.ipynb', JSON.stringify({ nbformat: 4, metadata: { kernelspec: { language: 'python' } }, cells }));
+  put('dave.ipynb', '{"cells": [oops');
+  // Moodle's folder: the code in hw3/src/ with its tests beside it.
+  put('Ann Lee_1_assignsubmission_file_/hw3/src/attention.py', py);
+  put(
+    'Ann Lee_1_assignsubmission_file_/hw3/src/test_attention.py',
+    'from attention import *\n\ndef test_softmax():\n    assert softmax\n',
+  );
+  // A .js beside the pack's starter .py left as it was.
+  put('Bob_2_assignsubmission_file_/attention.js', SOLUTION);
+  put('Bob_2_assignsubmission_file_/attention.py', pyStarter);
+  // Two files that both define every function: which one is meant cannot be told.
+  put('eve/a.py', py);
+  put('eve/b.py', py);
+  // 1.2 MB: refused, the message says the cap.
+  put('frank.py', Buffer.alloc(1258291, 0x20));
+  const r = cli('grade-batch', dir, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2');
+  assert.equal(r.status, 0, r.stderr);
+  const rows = new Map(json(join(out, 'summary.json')).students.map((s) => [s.student, s]));
+  const carol = rows.get('carol');
+  assert.deepEqual([carol.file, carol.track, carol.score], ['carol/hw3.ipynb', 'python', 7]);
+  assert.deepEqual(carol.notes, [
+    'a notebook: its 3 code cell(s) graded as one Python file',
+    'dropped from the notebook: 1 %% cell(s), 2 magic or shell line(s) (% and !), which are no Python',
+  ]);
+  assert.match(
+    json(join(out, 'exercism', 'dave', 'results.json')).message,
+    /dave\.ipynb: not a notebook: its JSON does not parse/,
+  );
+  const ann = rows.get('Ann Lee_1_assignsubmission_file_');
+  assert.deepEqual([ann.file, ann.score], ['Ann Lee_1_assignsubmission_file_/hw3/src/attention.py', 7]);
+  assert.match(ann.notes[0], /ignored beside it: .*test_attention\.py \(a submission is one file/);
+  const bob = rows.get('Bob_2_assignsubmission_file_');
+  assert.deepEqual([bob.file, bob.track, bob.score], ['Bob_2_assignsubmission_file_/attention.js', 'js', 7]);
+  assert.match(
+    json(join(out, 'exercism', 'eve', 'results.json')).message,
+    /several source files, and not one that alone defines the most of causal_mask, softmax/,
+  );
+  assert.equal(
+    json(join(out, 'exercism', 'frank', 'results.json')).message,
+    'the file is 1.2 MiB (1258291 bytes), over the cap of 1.0 MiB (1048576 bytes) a submission may have: it was not read',
+  );
+  assert.equal(json(join(out, 'run.json')).inputs.refused, 1);
+  // The notes are in the report, escaped, under the student's name.
+  assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<small class="note">a notebook: its 3 code cell\(s\)/);
+});

@@ -153,7 +153,7 @@ test('one run: every submission graded as alone, both result formats, summary wi
   assert.deepEqual(nocode.slice(3, 6), ['0', '7', 'error']);
   assert.match(
     json(join(full, 'exercism', 'nocode', 'results.json')).message,
-    /no \.js or \.py file found \(found: nocode\/answer\.pdf\)/,
+    /no \.js, \.py or \.ipynb file found \(found: nocode\/answer\.pdf\)/,
   );
   // The gradebook: Moodle's folder name gives the name and participant id.
   const gb = readCsv(join(full, 'gradebook.csv'));
@@ -563,7 +563,7 @@ test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autog
   const none = json(join(ag, 'results', 'results.json'));
   assert.deepEqual(gradescopeProblems(none), []);
   assert.equal(none.score, 0);
-  assert.match(none.tests[0].output, /no \.js or \.py file found/);
+  assert.match(none.tests[0].output, /no \.js, \.py or \.ipynb file found/);
 });
 
 test('Exercism: bin/run.sh <slug> <solution dir> <output dir> writes results.json (v3), the solution .meta/config.json names', () => {
