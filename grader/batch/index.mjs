@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
-import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from './summary.mjs';
+import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary, changesSince } from './summary.mjs';
 import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
@@ -70,6 +70,8 @@ export function progress(stream, { lang = 'ru' } = {}) {
 /** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
 export function writeOutputs(out, records, exercise, version, lang) {
   const summary = summarize(records, exercise, { version });
+  const changes = changesSince(readJson(join(out, 'summary.json')), summary);
+  if (changes) summary.changes = changes;
   const prev = readJson(join(out, 'previous', 'summary.json'));
   const regrade =
     prev && prev.exercise === summary.exercise && prev.pack_version !== version ? regradeDiff(prev, summary) : null;

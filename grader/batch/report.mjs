@@ -28,6 +28,16 @@ const WORDS = {
     similar: 'Similar submissions (for a human to look at; never a penalty)',
     shared: 'shared fingerprints',
     clusters: 'Clusters (submissions linked by any pair below)',
+    changes: 'Since the last run',
+    change: 'change',
+    changeKinds: {
+      new: 'new',
+      resubmitted: 'resubmitted',
+      regraded: 'regraded (the same file, another verdict)',
+      removed: 'no longer in the input',
+    },
+    graded: 'graded',
+    times: 'times; scores',
     members: 'members',
     kind: 'kind',
     evidence: 'strongest evidence',
@@ -61,6 +71,16 @@ const WORDS = {
     similar: 'Похожие работы (для просмотра человеком; не штраф)',
     shared: 'общих отпечатков',
     clusters: 'Группы (работы, связанные любой из пар ниже)',
+    changes: 'С прошлой проверки',
+    change: 'что изменилось',
+    changeKinds: {
+      new: 'новая',
+      resubmitted: 'сдана заново',
+      regraded: 'перепроверена (тот же файл, другой результат)',
+      removed: 'больше нет во входных данных',
+    },
+    graded: 'проверена',
+    times: 'раз(а); баллы',
     members: 'участники',
     kind: 'вид',
     evidence: 'самое сильное свидетельство',
@@ -170,6 +190,16 @@ export function reportHtml({
         ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(capText(c.example?.message ?? '', EXAMPLE_CHARS))}</dd>`).join('')}</dl>`
         : ''),
   );
+  if (summary.changes?.length) {
+    sections.push(
+      `<h2>${w.changes}</h2><table id="changes"><tr><th>${w.student}</th><th>${w.change}</th><th>${w.score}</th></tr>${summary.changes
+        .map(
+          (c) =>
+            `<tr><td>${escapeHtml(c.student)}</td><td>${escapeHtml(w.changeKinds[c.change] ?? c.change)}</td><td>${c.before ?? '—'} → ${c.after ?? '—'}</td></tr>`,
+        )
+        .join('')}</table>`,
+    );
+  }
   if (regrade) {
     sections.push(
       `<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>` +
@@ -223,7 +253,7 @@ export function reportHtml({
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
         )
         .join('') +
       '</tbody></table>',

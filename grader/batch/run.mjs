@@ -15,6 +15,8 @@ import { findSubmissions } from './inputs.mjs';
 import { inShard } from './shard.mjs';
 
 export const RECORD_VERSION = 1;
+/** Gradings of one student kept in their record's history. */
+export const HISTORY_MAX = 50;
 
 /** The pack's version: a hash of every file of its folder that grading reads (all but fixtures/, texts/ and READMEs). */
 export function packVersion(exercise) {
@@ -134,7 +136,7 @@ export class Lanes {
     return this.pool.close();
   }
 
-  async grade({ s, hash, file }, remaining) {
+  async grade({ s, hash, file, history = [] }, remaining) {
     const { exercise, options, out } = this,
       { lang, timeoutMs, deadlineMs } = options;
     const started = performance.now();
@@ -205,6 +207,20 @@ export class Lanes {
       ms: Math.round(performance.now() - started),
       peak_rss: peakRss,
       notes: (s.notes ?? []).map((n) => n[lang] ?? n.en), // how the submission was taken (a notebook, files set aside)
+      // Every grading of this student, oldest first (the last HISTORY_MAX): what changed and when.
+      history: [
+        ...history,
+        {
+          time: new Date().toISOString(),
+          content: s.bytes ? createHash('sha256').update(s.bytes).digest('hex').slice(0, 16) : null,
+          file: s.file,
+          pack_version: options.version,
+          score: report.passed,
+          total: report.total,
+          status: report.status,
+          tests: Object.fromEntries(report.tests.map((t) => [t.id, t.status])),
+        },
+      ].slice(-HISTORY_MAX),
       report,
       source,
     };
@@ -266,24 +282,24 @@ export async function gradeBatch({
       track: s.track ?? null,
     });
     const file = join(out, 'records', `${s.key}.json`);
-    if (!force && existsSync(file)) {
-      try {
-        const old = JSON.parse(readFileSync(file, 'utf8'));
-        // Keyed by student and content: another student's record of the same bytes (a key reused when
-        // the names in the folder changed) is not theirs.
-        if (old.hash === hash && old.student === s.student && !old.fault) {
-          if (old.file !== s.file) {
-            old.file = s.file; // moved inside the input: the record says where it is now
-            writeAtomic(file, JSON.stringify(old) + '\n');
-          }
-          records[i] = old;
-          return;
-        }
-      } catch {
-        /* unreadable: graded again */
-      }
+    let old = null;
+    try {
+      if (existsSync(file)) old = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      /* unreadable: graded again */
     }
-    todo.push({ s, i, hash, file });
+    // Keyed by student and content: another student's record of the same bytes (a key reused when the
+    // names in the folder changed) is not theirs, nor is its history.
+    if (old?.student !== s.student) old = null;
+    if (!force && old && old.hash === hash && !old.fault) {
+      if (old.file !== s.file) {
+        old.file = s.file; // moved inside the input: the record says where it is now
+        writeAtomic(file, JSON.stringify(old) + '\n');
+      }
+      records[i] = old;
+      return;
+    }
+    todo.push({ s, i, hash, file, history: Array.isArray(old?.history) ? old.history : [] });
   });
   const total = mine.length,
     reused = total - todo.length;

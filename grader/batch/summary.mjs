@@ -143,6 +143,8 @@ export function summarize(records, exercise, { version }) {
         pack_version: r.pack_version,
         hash: r.hash,
         ...(r.notes?.length && { notes: r.notes }),
+        content: r.history?.at(-1)?.content ?? null,
+        history: r.history ?? [],
       };
     })
     .sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
@@ -261,6 +263,29 @@ export function regradeDiff(before, after) {
   return { from: before.pack_version, to: after.pack_version, changed };
 }
 
+/**
+ * What changed since the last run written in the same --out (its summary.json, read before this one is
+ * written): per student `new`, `resubmitted` (their file's content changed), `regraded` (the same file, another
+ * score or test status: a pack or option change), `removed` (no longer in the input). → [{ student, change,
+ * before, after }] or null when there was no last run.
+ */
+export function changesSince(last, summary) {
+  if (!Array.isArray(last?.students)) return null;
+  const before = new Map(last.students.map((s) => [s.student, s]));
+  const changes = [];
+  for (const s of summary.students) {
+    const o = before.get(s.student);
+    before.delete(s.student);
+    const entry = (change) => changes.push({ student: s.student, change, before: o?.score ?? null, after: s.score });
+    if (!o) entry('new');
+    else if (o.content && s.content && o.content !== s.content) entry('resubmitted');
+    else if (o.score !== s.score || JSON.stringify(o.tests) !== JSON.stringify(s.tests)) entry('regraded');
+  }
+  for (const o of before.values())
+    changes.push({ student: o.student, change: 'removed', before: o.score, after: null });
+  return changes;
+}
+
 /** Per test: how many passed, of how many graded. */
 export function passRates(summary) {
   return summary.tests.map((t) => {
@@ -326,6 +351,15 @@ export function textSummary(
       en
         ? `similar pairs to look at: ${similar.length}, in ${clusters.length} cluster(s), ${copies} of exact or near-exact copies`
         : `похожих пар для просмотра: ${similar.length}; групп: ${clusters.length}, из них точных или почти точных копий: ${copies}`,
+    );
+  }
+  const changes = summary.changes ?? [];
+  if (changes.length) {
+    const n = (c) => changes.filter((x) => x.change === c).length;
+    lines.push(
+      en
+        ? `since the last run: ${n('new')} new, ${n('resubmitted')} resubmitted, ${n('regraded')} regraded, ${n('removed')} removed`
+        : `с прошлой проверки: новых ${n('new')}, сданы заново ${n('resubmitted')}, перепроверены ${n('regraded')}, убраны ${n('removed')}`,
     );
   }
   if (regrade)

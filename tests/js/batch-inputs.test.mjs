@@ -364,3 +364,48 @@ test('submissions as they come: a notebook, a folder with tests and a starter be
   // The notes are in the report, escaped, under the student's name.
   assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<small class="note">a notebook: its 3 code cell\(s\)/);
 });
+
+test('history: every grading kept per student, what changed since the last run in summary.json, the report and the text summary', () => {
+  const dir = join(tmp, 'history'),
+    out = join(tmp, 'history-out');
+  mkdirSync(dir);
+  const starter = readFileSync(join(ROOT, 'exercises/sdpa/starter.js'));
+  writeFileSync(join(dir, 'ann.js'), starter);
+  writeFileSync(join(dir, 'ben.js'), SOLUTION);
+  writeFileSync(join(dir, 'cat.js'), SOLUTION);
+  const run = () => cli('grade-batch', dir, '--exercise', 'sdpa', '--out', out, '--lang', 'en');
+  const first = run();
+  assert.equal(first.status, 0, first.stderr);
+  assert.equal(json(join(out, 'summary.json')).changes, undefined, 'no last run: no changes');
+  // Ann resubmits the solution, Dan hands in late, Cat's file is gone.
+  writeFileSync(join(dir, 'ann.js'), SOLUTION);
+  writeFileSync(join(dir, 'dan.js'), SOLUTION);
+  rmSync(join(dir, 'cat.js'));
+  const second = run();
+  assert.equal(second.status, 0, second.stderr);
+  assert.match(second.stdout, /since the last run: 1 new, 1 resubmitted, 0 regraded, 1 removed/);
+  const summary = json(join(out, 'summary.json'));
+  assert.deepEqual(summary.changes, [
+    { student: 'ann', change: 'resubmitted', before: 0, after: 7 },
+    { student: 'dan', change: 'new', before: null, after: 7 },
+    { student: 'cat', change: 'removed', before: 7, after: null },
+  ]);
+  const ann = summary.students.find((s) => s.student === 'ann');
+  assert.deepEqual(
+    ann.history.map((h) => [h.score, h.status, h.file]),
+    [
+      [0, 'fail', 'ann.js'],
+      [7, 'pass', 'ann.js'],
+    ],
+  );
+  assert.notEqual(ann.history[0].content, ann.history[1].content);
+  assert.ok(ann.history.every((h) => !Number.isNaN(Date.parse(h.time)) && h.tests.softmax));
+  assert.equal(summary.students.find((s) => s.student === 'ben').history.length, 1, 'reused, not graded again');
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<table id="changes">.*<td>ann<\/td><td>resubmitted<\/td><td>0 → 7<\/td>/s);
+  assert.match(html, /graded 2 times; scores 0 → 7/);
+  // A third run with nothing changed: no change listed.
+  assert.deepEqual(json(join(out, 'summary.json')).changes.length, 3);
+  run();
+  assert.deepEqual(json(join(out, 'summary.json')).changes, []);
+});
