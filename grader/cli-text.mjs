@@ -9,7 +9,7 @@ node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|pyth
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                           [--backend auto|simd|wasm|webgpu] [--verbose]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
+                                [--overrides FILE.csv] [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N]
 node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
@@ -47,6 +47,8 @@ ${USAGE.replace(/^/gm, '  ')}
   --jobs N               сколько решений проверять одновременно; по умолчанию число ядер
   --force                проверить заново уже проверенные; по умолчанию выключено
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
+  --overrides FILE.csv   решения преподавателя: столбцы student, test (id теста или total), score,
+                         reason; по умолчанию нет
   --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
                          назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms   как у grade
@@ -93,6 +95,8 @@ Options of grade-batch:
   --jobs N               how many submissions are graded at once; default: the number of cores
   --force                grade again what was already graded; default off
   --shard I/N            only part I of N of the class; default: the whole class
+  --overrides FILE.csv   the teacher's decisions: columns student, test (a test id or total), score,
+                         reason; default none
   --allow-partial        (merge) merge even with shards missing or of another class, naming them;
                          default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms   as for grade

@@ -10,6 +10,7 @@ import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
 import { classHash, parseShard, shardName } from './shard.mjs';
+import { applyOverrides, OverrideError, readOverrides } from './overrides.mjs';
 
 export class BatchError extends Error {}
 
@@ -68,8 +69,8 @@ export function progress(stream, { lang = 'ru' } = {}) {
 }
 
 /** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
-export function writeOutputs(out, records, exercise, version, lang) {
-  const summary = summarize(records, exercise, { version });
+export function writeOutputs(out, records, exercise, version, lang, overrides = []) {
+  const summary = applyOverrides(summarize(records, exercise, { version }), overrides);
   const changes = changesSince(readJson(join(out, 'summary.json')), summary);
   if (changes) summary.changes = changes;
   const prev = readJson(join(out, 'previous', 'summary.json'));
@@ -184,7 +185,20 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
     stderr.write(
       `${en ? 'skipped (not .js or .py)' : 'пропущены (не .js и не .py)'}: ${visible(result.skipped.slice(0, 10).join(', '))}${result.skipped.length > 10 ? ' …' : ''}\n`,
     );
-  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang) + '\n');
+  let overrides = [];
+  if (opts.overrides) {
+    try {
+      overrides = readOverrides(opts.overrides, {
+        students: result.records.map((r) => r.student),
+        tests: exercise.spec.tests.map((t) => t.id),
+        lang: opts.lang,
+      });
+    } catch (e) {
+      if (e instanceof OverrideError) throw new BatchError(e.message);
+      throw e;
+    }
+  }
+  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang, overrides) + '\n');
   return 0;
 }
 

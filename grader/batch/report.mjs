@@ -37,6 +37,7 @@ const WORDS = {
       removed: 'no longer in the input',
     },
     graded: 'graded',
+    overridden: 'overridden by the teacher',
     times: 'times; scores',
     members: 'members',
     kind: 'kind',
@@ -80,6 +81,7 @@ const WORDS = {
       removed: 'больше нет во входных данных',
     },
     graded: 'проверена',
+    overridden: 'изменено преподавателем',
     times: 'раз(а); баллы',
     members: 'участники',
     kind: 'вид',
@@ -253,7 +255,7 @@ export function reportHtml({
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
         )
         .join('') +
       '</tbody></table>',

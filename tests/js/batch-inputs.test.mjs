@@ -409,3 +409,57 @@ test('history: every grading kept per student, what changed since the last run i
   run();
   assert.deepEqual(json(join(out, 'summary.json')).changes, []);
 });
+
+test('overrides: a teacher decision per test or total, shown as such in summary.json, the CSVs and the report; a bad row refused with its line', () => {
+  const dir = join(tmp, 'overrides'),
+    out = join(tmp, 'overrides-out');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'ann.js'), readFileSync(join(ROOT, 'exercises/sdpa/starter.js')));
+  writeFileSync(join(dir, 'ben.js'), SOLUTION);
+  const file = join(tmp, 'overrides.csv');
+  const run = (rows) => {
+    writeFileSync(file, rows.join('\r\n') + '\r\n');
+    return cli('grade-batch', dir, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--overrides', file);
+  };
+  // Refused, each with its line: an unknown student, an unknown test, a score out of range, no reason.
+  const bad = [
+    [['student,test,score,reason', 'zed,softmax,1,x'], /overrides\.csv, line 2: no student "zed" in this class/],
+    [['reason,score,test,student', 'x,1,nope,ann'], /line 2: no test "nope" \(the tests: causal_mask, softmax/],
+    [['student,test,score,reason', 'ann,total,9,x'], /line 2: the score must be a number from 0 to 7, got "9"/],
+    [['student,test,score,reason', 'ann,softmax,1,'], /line 2: a reason is required/],
+    [
+      ['who,test,score'],
+      /the first row must name the columns student, test, score, reason \(missing: student, reason\)/,
+    ],
+  ];
+  for (const [rows, re] of bad) {
+    const r = run(rows);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, re);
+    assert.ok(!/\n\s+at /.test(r.stderr));
+  }
+  const r = run([
+    'student,test,score,reason',
+    'ann,softmax,1,"regraded by hand: the ""max"" trick, a test bug"',
+    'ben,total,5,=1+1 copied (see cluster 1)',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  const rows = new Map(json(join(out, 'summary.json')).students.map((s) => [s.student, s]));
+  const ann = rows.get('ann'),
+    ben = rows.get('ben');
+  assert.equal(ann.tests.softmax, 'pass');
+  assert.equal(ann.score, Object.values(ann.tests).filter((t) => t === 'pass').length);
+  assert.deepEqual(ann.overrides, [
+    { test: 'softmax', score: 1, reason: 'regraded by hand: the "max" trick, a test bug', was: 'fail' },
+  ]);
+  assert.deepEqual([ben.score, ben.overrides[0].was], [5, 7]);
+  const gb = checkCsv(join(out, 'gradebook.csv'), 'gradebook.csv');
+  assert.equal(gb.find((row) => row[0] === 'ben')[5], '5');
+  assert.equal(checkCsv(join(out, 'summary.csv'), 'summary.csv').find((row) => row[0] === 'ann')[3], String(ann.score));
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(
+    html,
+    /overridden by the teacher: softmax fail → 1 \(regraded by hand: the &quot;max&quot; trick, a test bug\)/,
+  );
+  assert.match(html, /overridden by the teacher: total 7 → 5 \(=1\+1 copied \(see cluster 1\)\)/);
+});
