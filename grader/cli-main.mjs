@@ -110,6 +110,8 @@ const BATCH_OPTIONS = {
   jobs: { type: 'string' },
   force: { type: 'boolean', default: false },
   shard: { type: 'string' },
+  'allow-partial': { type: 'boolean' },
+  overrides: { type: 'string' },
   lang: { type: 'string', default: 'ru' },
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
@@ -124,10 +126,26 @@ function batchOptions(argv, lang) {
   if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
   if (p[0] === 'merge' || p[0] === 'gradebook') {
     if (p.length < 2) throw new UsageError('batch_dirs', { command: p[0] });
-    const extra = Object.keys(v).filter((k) => !['out', 'lang', 'force'].includes(k) && v[k] !== undefined);
-    if (extra.length) throw new UsageError('batch_only', { command: p[0], option: `--${extra[0]}` });
-    return { command: `batch-${p[0]}`, dirs: p.slice(1), out: v.out, lang: v.lang };
+    const allowed = ['out', 'lang', 'force', ...(p[0] === 'merge' ? ['allow-partial'] : [])];
+    const extra = Object.keys(v).filter((k) => !allowed.includes(k) && v[k] !== undefined);
+    if (extra.length)
+      throw new UsageError('batch_only', {
+        command: p[0],
+        allowed: allowed
+          .filter((k) => k !== 'force')
+          .map((k) => `--${k}`)
+          .join(', '),
+        option: `--${extra[0]}`,
+      });
+    return {
+      command: `batch-${p[0]}`,
+      dirs: p.slice(1),
+      out: v.out,
+      lang: v.lang,
+      allowPartial: Boolean(v['allow-partial']),
+    };
   }
+  if (v['allow-partial']) throw new UsageError('merge_only', { option: '--allow-partial' });
   if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
   if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
   knownExercise(v.exercise);
@@ -140,6 +158,7 @@ function batchOptions(argv, lang) {
     out: v.out,
     force: v.force,
     shard,
+    overrides: v.overrides ?? null,
     lang: v.lang,
     jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(),
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),

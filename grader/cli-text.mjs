@@ -9,8 +9,8 @@ node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|pyth
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                           [--backend auto|simd|wasm|webgpu] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
-node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--lang ru|en]
+                                [--overrides FILE.csv] [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
+node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
 const HELP = {
@@ -53,6 +53,10 @@ ${USAGE.replace(/^/gm, '  ')}
   --jobs N               сколько решений проверять одновременно; по умолчанию число ядер
   --force                проверить заново уже проверенные; по умолчанию выключено
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
+  --overrides FILE.csv   решения преподавателя: столбцы student, test (id теста или total), score,
+                         reason; по умолчанию нет
+  --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
+                         назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   как у grade
 
 Коды выхода:
@@ -102,6 +106,10 @@ Options of grade-batch:
   --jobs N               how many submissions are graded at once; default: the number of cores
   --force                grade again what was already graded; default off
   --shard I/N            only part I of N of the class; default: the whole class
+  --overrides FILE.csv   the teacher's decisions: columns student, test (a test id or total), score,
+                         reason; default none
+  --allow-partial        (merge) merge even with shards missing or of another class, naming them;
+                         default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   as for grade
 
 Exit codes:
@@ -133,7 +141,8 @@ const ERRORS = {
     missing_file: 'не указан файл решения',
     batch_input: 'grade-batch нужна папка или zip-архив с решениями',
     batch_dirs: 'grade-batch {command} нужна хотя бы одна папка результатов',
-    batch_only: 'grade-batch {command} принимает только --out и --lang, а не {option}',
+    batch_only: 'grade-batch {command} принимает только {allowed}, а не {option}',
+    merge_only: '{option} — параметр grade-batch merge',
     needs: '{command} нужен параметр {option}',
     needs_exercise: 'grade-batch нужен параметр --exercise (одно из: {slugs})',
     unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
@@ -177,7 +186,8 @@ const ERRORS = {
     missing_file: 'missing <submission> file',
     batch_input: 'grade-batch needs a folder or a zip of submissions',
     batch_dirs: 'grade-batch {command} needs at least one output folder',
-    batch_only: 'grade-batch {command} takes only --out and --lang, got {option}',
+    batch_only: 'grade-batch {command} takes only {allowed}, got {option}',
+    merge_only: '{option} is an option of grade-batch merge',
     needs: '{command} needs {option}',
     needs_exercise: 'grade-batch needs --exercise (one of {slugs})',
     unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',

@@ -5,11 +5,13 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
-import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary } from './summary.mjs';
-import { similarPairs } from './similarity.mjs';
+import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary, changesSince } from './summary.mjs';
+import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
 import { isolation } from '../hosts/node/spawn.mjs';
+import { classHash, parseShard, shardName } from './shard.mjs';
+import { applyOverrides, OverrideError, readOverrides } from './overrides.mjs';
 
 export class BatchError extends Error {}
 
@@ -68,8 +70,10 @@ export function progress(stream, { lang = 'ru' } = {}) {
 }
 
 /** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
-export function writeOutputs(out, records, exercise, version, lang) {
-  const summary = summarize(records, exercise, { version });
+export function writeOutputs(out, records, exercise, version, lang, overrides = []) {
+  const summary = applyOverrides(summarize(records, exercise, { version }), overrides);
+  const changes = changesSince(readJson(join(out, 'summary.json')), summary);
+  if (changes) summary.changes = changes;
   const prev = readJson(join(out, 'previous', 'summary.json'));
   const regrade =
     prev && prev.exercise === summary.exercise && prev.pack_version !== version ? regradeDiff(prev, summary) : null;
@@ -79,20 +83,19 @@ export function writeOutputs(out, records, exercise, version, lang) {
     .filter((r) => typeof r.source === 'string')
     .map((r) => ({ student: r.student, track: r.track, source: r.source }));
   const similar = similarPairs(subs, starters);
-  summary.similar = similar.map(({ a, b, score, shared }) => ({
-    a,
-    b,
-    score: Math.round(score * 1000) / 1000,
-    shared,
-  }));
+  const round = (x) => Math.round(x * 1000) / 1000;
+  summary.similar = similar.map(({ a, b, kind, score, shared }) => ({ a, b, kind, score: round(score), shared }));
+  const clusters = clustersOf(similar);
+  summary.clusters = clusters.map((c) => ({ ...c, evidence: { ...c.evidence, score: round(c.evidence.score) } }));
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
   const sources = Object.fromEntries(subs.map((s) => [s.student, s.source]));
-  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, sources, regrade, lang }));
+  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
   return textSummary(summary, records, {
     lang,
     similar,
+    clusters,
     regrade,
     paths: { 'report.html': join(out, 'report.html'), 'summary.csv': join(out, 'summary.csv') },
   });
@@ -131,6 +134,11 @@ function claimOut(out, { exercise, version, lang }) {
   );
 }
 
+/** run.json with `fields` added (claimOut wrote the exercise and pack version). */
+function writeRun(out, fields) {
+  writeAtomic(join(out, 'run.json'), JSON.stringify({ ...readJson(join(out, 'run.json')), ...fields }) + '\n');
+}
+
 /** `grade-batch`: → exit code (0 done, 130 interrupted). `opts` as cli.mjs parses them. */
 export async function runBatch(opts, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const exercise = await loadExercise(opts.exercise);
@@ -153,6 +161,23 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
     process.off('SIGTERM', onSignal);
   }
   const en = opts.lang === 'en';
+  // The manifest: which share of which class this folder holds, and what the input held.
+  writeRun(opts.out, {
+    shard: shardName(opts.shard ?? { index: 1, count: 1 }),
+    class_hash: classHash(result.submissions),
+    inputs: result.inputs,
+  });
+  const { escaped_names: escaped, duplicates, refused } = result.inputs;
+  if (escaped || duplicates || refused)
+    stderr.write(
+      en
+        ? `names shown escaped (not UTF-8, or with control characters): ${escaped}; zip entries repeating a name, each graded as a row of its own: ${duplicates}; files refused: ${refused} (run.json)\n`
+        : `имён показано с экранированием (не UTF-8 или с управляющими символами): ${escaped}; записей zip с повторённым именем, каждая проверена отдельной строкой: ${duplicates}; отклонено файлов: ${refused} (run.json)\n`,
+    );
+  if (result.refusedFiles.length)
+    stderr.write(
+      `${en ? 'refused' : 'отклонены'}: ${visible(result.refusedFiles.slice(0, 10).join(', '))}${result.refusedFiles.length > 10 ? ' …' : ''}\n`,
+    );
   if (result.aborted) {
     stderr.write(
       en
@@ -165,7 +190,20 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
     stderr.write(
       `${en ? 'skipped (not .js or .py)' : 'пропущены (не .js и не .py)'}: ${visible(result.skipped.slice(0, 10).join(', '))}${result.skipped.length > 10 ? ' …' : ''}\n`,
     );
-  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang) + '\n');
+  let overrides = [];
+  if (opts.overrides) {
+    try {
+      overrides = readOverrides(opts.overrides, {
+        students: result.records.map((r) => r.student),
+        tests: exercise.spec.tests.map((t) => t.id),
+        lang: opts.lang,
+      });
+    } catch (e) {
+      if (e instanceof OverrideError) throw new BatchError(e.message);
+      throw e;
+    }
+  }
+  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang, overrides) + '\n');
   return 0;
 }
 
@@ -173,7 +211,10 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
  * `grade-batch merge <dirs…> --out <dir>`: the records of shard outputs of one exercise and pack
  * version, copied into one folder with one summary and report (as one run over all of them writes).
  */
-export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.stdout } = {}) {
+export async function mergeBatch(
+  { dirs, out, lang = 'ru', allowPartial = false },
+  { stdout = process.stdout, stderr = process.stderr } = {},
+) {
   const en = lang === 'en';
   const runs = dirs.map((d) => {
     const run = readJson(join(d, 'run.json')),
@@ -196,6 +237,8 @@ export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.
       );
     }
   }
+  const shards = checkShards(runs, { en, allowPartial });
+  for (const w of shards.warnings) stderr.write(`${w}\n`);
   const exercise = await loadExercise(first.exercise);
   const version = packVersion(exercise);
   if (version !== first.pack_version) {
@@ -230,8 +273,97 @@ export async function mergeBatch({ dirs, out, lang = 'ru' }, { stdout = process.
       writeFileSync(join(out, 'records', `${rec.key}.json`), JSON.stringify(rec) + '\n');
     }
   const all = [...records.values()].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
+  writeRun(out, {
+    shard: shards.missing.length || shards.foreign.length ? null : '1/1',
+    class_hash: shards.classHash,
+    merged: runs.map((r) => ({ dir: r.dir, shard: r.run.shard ?? null, class_hash: r.run.class_hash ?? null })),
+    ...(shards.missing.length && { missing_shards: shards.missing }),
+    ...(shards.foreign.length && { foreign_shards: shards.foreign }),
+    inputs: shards.inputs,
+  });
   stdout.write(writeOutputs(out, all, exercise, version, lang ?? all[0]?.lang) + '\n');
   return 0;
+}
+
+/**
+ * The shards' manifests (run.json `shard` I/N and `class_hash`) against each other: a shard given twice is
+ * refused; one missing, one of another class (or another N), or one without a manifest is refused unless
+ * `allowPartial`, and then said in `warnings`. → { classHash, missing: ['2/3'], foreign: [dir], inputs, warnings }
+ */
+function checkShards(runs, { en, allowPartial }) {
+  const problems = [],
+    warnings = [];
+  const unmarked = runs.filter((r) => !parseShard(r.run.shard ?? '') || !r.run.class_hash);
+  for (const r of unmarked)
+    problems.push(
+      en
+        ? `${r.dir} has no shard manifest (its run.json names no shard I/N and class hash: grade it again)`
+        : `у ${r.dir} нет описания части (в run.json нет части I/N и хеша группы: проверьте её заново)`,
+    );
+  const marked = runs.filter((r) => !unmarked.includes(r));
+  const base = marked[0];
+  const count = base ? parseShard(base.run.shard).count : 0;
+  const foreign = [];
+  for (const r of marked.slice(1)) {
+    const n = parseShard(r.run.shard).count;
+    if (r.run.class_hash !== base.run.class_hash) {
+      foreign.push(r.dir);
+      problems.push(
+        en
+          ? `${r.dir} is a shard of another class (class hash ${r.run.class_hash}, not ${base.run.class_hash} as in ${base.dir}): the input differs`
+          : `${r.dir} — часть другой группы (хеш ${r.run.class_hash}, а не ${base.run.class_hash}, как в ${base.dir}): работы другие`,
+      );
+    } else if (n !== count) {
+      foreign.push(r.dir);
+      problems.push(
+        en
+          ? `${r.dir} is shard ${r.run.shard}, ${base.dir} is one of ${count}: shards of one split merge`
+          : `${r.dir} — часть ${r.run.shard}, а ${base.dir} — одна из ${count}: объединяются части одного деления`,
+      );
+    }
+  }
+  const mine = marked.filter((r) => !foreign.includes(r.dir));
+  const byIndex = new Map();
+  for (const r of mine) {
+    const { index } = parseShard(r.run.shard);
+    if (byIndex.has(index))
+      throw new BatchError(
+        en
+          ? `shard ${r.run.shard} is given twice: ${byIndex.get(index)} and ${r.dir}`
+          : `часть ${r.run.shard} указана дважды: ${byIndex.get(index)} и ${r.dir}`,
+      );
+    byIndex.set(index, r.dir);
+  }
+  const missing = [];
+  for (let i = 1; i <= count; i++) if (!byIndex.has(i)) missing.push(`${i}/${count}`);
+  if (missing.length)
+    problems.push(
+      en
+        ? `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of the class ${base.run.class_hash} missing`
+        : `нет ${missing.length > 1 ? 'частей' : 'части'} ${missing.join(', ')} группы ${base.run.class_hash}`,
+    );
+  if (problems.length && !allowPartial)
+    throw new BatchError(
+      `${problems.join('; ')}${en ? ': merge them all, or pass --allow-partial to merge what is here' : ': объедините все части или добавьте --allow-partial, чтобы объединить то, что есть'}`,
+    );
+  const inClass = base?.run.inputs?.submissions;
+  if (problems.length)
+    warnings.push(
+      (en ? 'merged with --allow-partial: ' : 'объединено с --allow-partial: ') +
+        problems.join('; ') +
+        (inClass !== undefined
+          ? en
+            ? ` (the class has ${inClass} submissions)`
+            : ` (в группе ${inClass} работ)`
+          : ''),
+    );
+  return {
+    classHash: base?.run.class_hash ?? null,
+    missing,
+    foreign: [...foreign, ...unmarked.map((r) => r.dir)],
+    inputs: base?.run.inputs ?? null,
+    warnings,
+  };
 }
 
 /** `grade-batch gradebook <out dirs…> --out <file.csv>`: one gradebook with a column per exercise. */

@@ -64,7 +64,7 @@ async function main(argv) {
   let sub;
   try {
     const named = platform === 'exercism' ? exercismSolution(dir) : null;
-    sub = submissionIn(dir, named);
+    sub = submissionIn(dir, named, exercise);
   } catch (e) {
     write(
       failed(platform, (en ? 'The submission folder cannot be read: ' : 'Папку с решением не прочитать: ') + e.message),

@@ -1,5 +1,6 @@
 // report.html: the teacher's report of a batch, one self-contained file (inline CSS, SVG and a few
-// lines of script to sort the table; nothing fetched, so it opens offline). Every text from a
+// lines of script to sort the table and to page through the similar pairs, kept as JSON data and drawn as
+// text; nothing fetched, so it opens offline). Every text from a
 // submission (names, messages, code) is HTML-escaped; the diagnosis examples carry no student's name.
 import { passRates, commonDiagnoses } from './summary.mjs';
 import { capText, visible } from '../wire/text.mjs';
@@ -10,7 +11,8 @@ export const escapeHtml = (s) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
   );
-const EXAMPLE_CHARS = 400;
+const EXAMPLE_CHARS = 400,
+  PAIRS_PER_PAGE = 25;
 
 const WORDS = {
   en: {
@@ -25,6 +27,26 @@ const WORDS = {
     none: 'none',
     similar: 'Similar submissions (for a human to look at; never a penalty)',
     shared: 'shared fingerprints',
+    clusters: 'Clusters (submissions linked by any pair below)',
+    changes: 'Since the last run',
+    change: 'change',
+    changeKinds: {
+      new: 'new',
+      resubmitted: 'resubmitted',
+      regraded: 'regraded (the same file, another verdict)',
+      removed: 'no longer in the input',
+    },
+    graded: 'graded',
+    overridden: 'overridden by the teacher',
+    times: 'times; scores',
+    members: 'members',
+    kind: 'kind',
+    evidence: 'strongest evidence',
+    kinds: { exact: 'exact copy', near: 'near-exact copy (comments, spacing or names differ)', similar: 'similar' },
+    pairs: 'pairs',
+    page: 'page',
+    prev: '← previous',
+    next: 'next →',
     table: 'Students (click a column to sort)',
     student: 'student',
     status: 'status',
@@ -49,6 +71,30 @@ const WORDS = {
     none: 'нет',
     similar: 'Похожие работы (для просмотра человеком; не штраф)',
     shared: 'общих отпечатков',
+    clusters: 'Группы (работы, связанные любой из пар ниже)',
+    changes: 'С прошлой проверки',
+    change: 'что изменилось',
+    changeKinds: {
+      new: 'новая',
+      resubmitted: 'сдана заново',
+      regraded: 'перепроверена (тот же файл, другой результат)',
+      removed: 'больше нет во входных данных',
+    },
+    graded: 'проверена',
+    overridden: 'изменено преподавателем',
+    times: 'раз(а); баллы',
+    members: 'участники',
+    kind: 'вид',
+    evidence: 'самое сильное свидетельство',
+    kinds: {
+      exact: 'точная копия',
+      near: 'почти точная копия (отличаются комментарии, пробелы или имена)',
+      similar: 'похожи',
+    },
+    pairs: 'пар',
+    page: 'страница',
+    prev: '← назад',
+    next: 'дальше →',
     table: 'Студенты (щелчок по столбцу сортирует)',
     student: 'студент',
     status: 'статус',
@@ -101,24 +147,19 @@ function histogram(scores, total, { width = 640, height = 220 } = {}) {
   );
 }
 
-/** The lines of `source` (at most 400), with those inside `ranges` ([[from, to]]) marked. */
-function codeWithShared(source, ranges) {
-  const marked = new Set();
-  for (const [a, b] of ranges) for (let l = a; l <= b; l++) marked.add(l);
-  return source
-    .split('\n')
-    .slice(0, 400)
-    .map(
-      (l, i) => `<span class="${marked.has(i + 1) ? 'sh' : ''}"><i>${i + 1}</i>${escapeHtml(capText(l, 200))}</span>`,
-    )
-    .join('');
-}
-
 /**
  * The report's HTML. `summary`: summary.json; `records`: the batch's records (for examples);
- * `similar`: similarPairs(); `sources`: student → source text; `regrade`: regradeDiff() or null.
+ * `similar`: similarPairs(); `clusters`: clustersOf(similar); `sources`: student → source text; `regrade`: regradeDiff() or null.
  */
-export function reportHtml({ summary, records, similar = [], sources = {}, regrade = null, lang = summary.lang }) {
+export function reportHtml({
+  summary,
+  records,
+  similar = [],
+  clusters = [],
+  sources = {},
+  regrade = null,
+  lang = summary.lang,
+}) {
   const w = WORDS[lang] ?? WORDS.ru;
   const n = summary.students.length,
     total = summary.tests.length;
@@ -151,6 +192,16 @@ export function reportHtml({ summary, records, similar = [], sources = {}, regra
         ? `<dl class="ex">${common.map((c) => `<dt><code>${escapeHtml(c.key)}</code> — ${c.count}</dt><dd>${w.example} (${escapeHtml(c.example?.test)}): ${escapeHtml(capText(c.example?.message ?? '', EXAMPLE_CHARS))}</dd>`).join('')}</dl>`
         : ''),
   );
+  if (summary.changes?.length) {
+    sections.push(
+      `<h2>${w.changes}</h2><table id="changes"><tr><th>${w.student}</th><th>${w.change}</th><th>${w.score}</th></tr>${summary.changes
+        .map(
+          (c) =>
+            `<tr><td>${escapeHtml(c.student)}</td><td>${escapeHtml(w.changeKinds[c.change] ?? c.change)}</td><td>${c.before ?? '—'} → ${c.after ?? '—'}</td></tr>`,
+        )
+        .join('')}</table>`,
+    );
+  }
   if (regrade) {
     sections.push(
       `<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>` +
@@ -160,14 +211,41 @@ export function reportHtml({ summary, records, similar = [], sources = {}, regra
     );
   }
   if (similar.length) {
+    // Every pair, PAIRS_PER_PAGE at a time: the pairs and the sources they name as data, drawn by the script
+    // below (text only, never HTML), so a class of hundreds of pairs stays one file of moderate size.
+    const named = new Set(similar.flatMap((p) => [p.a, p.b]));
+    const data = {
+      pairs: similar.map(({ a, b, kind, score, shared, linesA, linesB }) => ({
+        a: visible(a),
+        b: visible(b),
+        head: `${visible(a)} ↔ ${visible(b)}: ${Math.round(100 * score)}%, ${shared} ${w.shared} — ${w.kinds[kind]}`,
+        sa: a,
+        sb: b,
+        linesA,
+        linesB,
+      })),
+      sources: Object.fromEntries(
+        [...named].map((x) => [
+          x,
+          (sources[x] ?? '')
+            .split('\n')
+            .slice(0, 400)
+            .map((l) => visible(capText(l, 200))),
+        ]),
+      ),
+      per: PAIRS_PER_PAGE,
+      words: { page: w.page, pairs: w.pairs },
+    };
     sections.push(
-      `<h2>${w.similar}</h2>${similar
-        .map(
-          (p) =>
-            `<details><summary>${escapeHtml(p.a)} ↔ ${escapeHtml(p.b)}: ${Math.round(100 * p.score)}%, ${p.shared} ${w.shared}</summary>` +
-            `<div class="pair"><div><h3>${escapeHtml(p.a)}</h3><pre>${codeWithShared(sources[p.a] ?? '', p.linesA)}</pre></div><div><h3>${escapeHtml(p.b)}</h3><pre>${codeWithShared(sources[p.b] ?? '', p.linesB)}</pre></div></div></details>`,
-        )
-        .join('')}`,
+      `<h2>${w.similar}</h2><p>${similar.length} ${w.pairs}</p>` +
+        `<h3>${w.clusters}</h3><table id="clusters"><tr><th>#</th><th>${w.members}</th><th>${w.kind}</th><th>${w.evidence}</th></tr>${clusters
+          .map(
+            (c, i) =>
+              `<tr><td>${i + 1}</td><td>${c.members.map(escapeHtml).join(', ')}</td><td>${escapeHtml(w.kinds[c.kind])}</td><td>${escapeHtml(c.evidence.a)} ↔ ${escapeHtml(c.evidence.b)}: ${Math.round(100 * c.evidence.score)}%</td></tr>`,
+          )
+          .join('')}</table>` +
+        `<div id="pairs"></div><p class="pager"><button id="prev">${w.prev}</button> <span id="pageno"></span> <button id="next">${w.next}</button></p>` +
+        `<script type="application/json" id="pairs-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`,
     );
   }
   const ids = summary.tests.map((t) => t.id),
@@ -177,7 +255,7 @@ export function reportHtml({ summary, records, similar = [], sources = {}, regra
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
         )
         .join('') +
       '</tbody></table>',
@@ -193,6 +271,8 @@ td.pass{color:#2a7a2a}td.fail{color:#b22}td.error{color:#b70}
 .pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre{background:#f7f7f7;overflow:auto;font-size:12px}
 pre span{display:block}pre span.sh{background:#ffe08a}pre i{color:#999;font-style:normal;display:inline-block;width:3em}
 dl.ex dd{margin:0 0 .6em 1.5em;color:#444}
+#clusters td:nth-child(2){max-width:40em}
+small.note{display:block;color:#666;max-width:30em}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 <p>${n} ${w.submissions}; ${w.version} ${escapeHtml(summary.pack_version)}; ${w.seed} ${escapeHtml(summary.seed)}</p>
@@ -205,6 +285,39 @@ document.querySelectorAll('#students th').forEach((th, col) => th.addEventListen
   rows.sort((a, b) => { const x = val(a), y = val(b); return (x < y ? -1 : x > y ? 1 : 0) * (dir === 'asc' ? 1 : -1); });
   rows.forEach((r) => body.appendChild(r));
 }));
+const data = document.getElementById('pairs-data');
+if (data) {
+  const { pairs, sources, per, words } = JSON.parse(data.textContent);
+  const box = document.getElementById('pairs'), pages = Math.ceil(pairs.length / per);
+  let page = 0;
+  const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+  const code = (lines, ranges) => {
+    const marked = new Set();
+    for (const [a, b] of ranges) for (let l = a; l <= b && l <= lines.length; l++) marked.add(l);
+    const pre = el('pre');
+    lines.forEach((l, i) => { const s = el('span', marked.has(i + 1) ? 'sh' : ''); s.append(el('i', '', String(i + 1)), l); pre.append(s); });
+    return pre;
+  };
+  const draw = () => {
+    box.replaceChildren(...pairs.slice(page * per, (page + 1) * per).map((p) => {
+      const d = el('details'), div = el('div', 'pair');
+      d.append(el('summary', '', p.head));
+      for (const [who, name, ranges] of [[p.sa, p.a, p.linesA], [p.sb, p.b, p.linesB]]) {
+        const side = el('div');
+        side.append(el('h3', '', name), code(sources[who] ?? [], ranges));
+        div.append(side);
+      }
+      d.append(div);
+      return d;
+    }));
+    document.getElementById('pageno').textContent = words.page + ' ' + (page + 1) + ' / ' + pages + ' (' + pairs.length + ' ' + words.pairs + ')';
+    document.getElementById('prev').disabled = page === 0;
+    document.getElementById('next').disabled = page >= pages - 1;
+  };
+  document.getElementById('prev').addEventListener('click', () => { page--; draw(); });
+  document.getElementById('next').addEventListener('click', () => { page++; draw(); });
+  draw();
+}
 </script>
 </body></html>
 `;

@@ -17,6 +17,8 @@ import { findSubmissions } from './inputs.mjs';
 import { inShard } from './shard.mjs';
 
 export const RECORD_VERSION = 2; // 2: reports carry their causes as data
+/** Gradings of one student kept in their record's history. */
+export const HISTORY_MAX = 50;
 
 /** The pack's version: a hash of every file of its folder that grading reads (all but fixtures/, texts/ and READMEs). */
 export function packVersion(exercise) {
@@ -132,7 +134,7 @@ export class Lanes {
     return this.pool.close();
   }
 
-  async grade({ s, hash, file }, remaining) {
+  async grade({ s, hash, file, history = [] }, remaining) {
     const { exercise, options, out } = this,
       { lang, timeoutMs, deadlineMs } = options;
     const started = performance.now();
@@ -197,6 +199,21 @@ export class Lanes {
       ms: Math.round(performance.now() - started),
       peak_rss: peakRss,
       cpu_ms: Math.round(cpuMs),
+      notes: (s.notes ?? []).map((n) => n[lang] ?? n.en), // how the submission was taken (a notebook, files set aside)
+      // Every grading of this student, oldest first (the last HISTORY_MAX): what changed and when.
+      history: [
+        ...history,
+        {
+          time: new Date().toISOString(),
+          content: s.bytes ? createHash('sha256').update(s.bytes).digest('hex').slice(0, 16) : null,
+          file: s.file,
+          pack_version: options.version,
+          score: report.passed,
+          total: report.total,
+          status: report.status,
+          tests: Object.fromEntries(report.tests.map((t) => [t.id, t.status])),
+        },
+      ].slice(-HISTORY_MAX),
       report,
       source,
     };
@@ -219,7 +236,9 @@ export const JOBS_PER_THREAD = 4;
  * Grades `input` (a folder or a zip), or the `submissions` given (as inputs.mjs finds them), against `exercise` (a loaded pack) into `out`.
  * options: { jobs, threads (default ceil(jobs / JOBS_PER_THREAD)), force, shard: { index, count } | null, lang, seed, timeoutMs,
  *   deadlineMs, signal (AbortSignal), onStart({ total, reused, todo }), onDone({ record, done, total }) }.
- * → { records (every submission of this shard, in student order), version, aborted, skipped }
+ * → { records (every submission of this shard, in student order), version, aborted, skipped, total, inputs (counts
+ *   for run.json: submissions, escaped_names, duplicates, refused, skipped), refusedFiles (their paths), submissions (all
+ *   found, every shard's) }
  */
 export async function gradeBatch({
   input,
@@ -241,7 +260,8 @@ export async function gradeBatch({
   const version = packVersion(exercise);
   const inside = input && relative(resolve(input), resolve(out)).split(sep).join('/');
   const exclude = inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : null; // --out inside the input folder
-  const { submissions, skipped } = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude });
+  const found = given ? { submissions: given, skipped: [] } : findSubmissions(input, { exclude, exercise });
+  const { submissions, skipped } = found;
   const mine = submissions.filter((s) => !shard || inShard(s.student, shard));
   for (const d of ['records', 'exercism', 'gradescope']) mkdirSync(join(out, d), { recursive: true });
   const options = { version, seed: seed ?? exercise.spec.seed, lang, timeoutMs, deadlineMs };
@@ -255,18 +275,24 @@ export async function gradeBatch({
       track: s.track ?? null,
     });
     const file = join(out, 'records', `${s.key}.json`);
-    if (!force && existsSync(file)) {
-      try {
-        const old = JSON.parse(readFileSync(file, 'utf8'));
-        if (old.hash === hash && !old.fault) {
-          records[i] = old;
-          return;
-        }
-      } catch {
-        /* unreadable: graded again */
-      }
+    let old = null;
+    try {
+      if (existsSync(file)) old = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      /* unreadable: graded again */
     }
-    todo.push({ s, i, hash, file });
+    // Keyed by student and content: another student's record of the same bytes (a key reused when the
+    // names in the folder changed) is not theirs, nor is its history.
+    if (old?.student !== s.student) old = null;
+    if (!force && old && old.hash === hash && !old.fault) {
+      if (old.file !== s.file) {
+        old.file = s.file; // moved inside the input: the record says where it is now
+        writeAtomic(file, JSON.stringify(old) + '\n');
+      }
+      records[i] = old;
+      return;
+    }
+    todo.push({ s, i, hash, file, history: Array.isArray(old?.history) ? old.history : [] });
   });
   const total = mine.length,
     reused = total - todo.length;
@@ -337,5 +363,22 @@ export async function gradeBatch({
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return { records: aborted ? records.filter(Boolean) : records, version, aborted, skipped, total };
+  const inputs = {
+    submissions: submissions.length,
+    escaped_names: found.escaped ?? 0,
+    duplicates: found.duplicates ?? 0,
+    refused: (found.refused?.length ?? 0) + submissions.filter((s) => s.refused).length,
+    skipped: skipped.length,
+  };
+  const refusedFiles = [...(found.refused ?? []), ...submissions.filter((s) => s.refused).map((s) => s.file)];
+  return {
+    records: aborted ? records.filter(Boolean) : records,
+    version,
+    aborted,
+    skipped,
+    refusedFiles,
+    total,
+    inputs,
+    submissions,
+  };
 }

@@ -13,3 +13,19 @@ export function parseShard(text) {
 export function inShard(student, { index, count }) {
   return createHash('sha256').update(String(student)).digest().readUInt32BE(0) % count === index - 1;
 }
+
+/**
+ * The class's content hash (run.json `class_hash`): of every submission found in the input, whatever the
+ * shard — its student and its bytes (or, for one not read, what was found) — so shards of one class agree.
+ */
+export function classHash(submissions) {
+  const h = createHash('sha256');
+  for (const s of [...submissions].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0))) {
+    const body = s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem?.en ?? null]));
+    h.update(`${s.student}\0${createHash('sha256').update(body).digest('hex')}\n`);
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** "I/N" as run.json and the messages write it. */
+export const shardName = ({ index, count }) => `${index}/${count}`;

@@ -1,5 +1,6 @@
 // From the records of a batch (run.mjs) to what a teacher reads: the causes of each report counted by
 // key, summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
+import { plainText } from '../wire/text.mjs';
 
 /**
  * The diagnosis keys of a report: per test not passed, the key of its cause (grade.mjs: the diagnosis
@@ -40,6 +41,9 @@ export function summarize(records, exercise, { version }) {
         said_in: d.said,
         pack_version: r.pack_version,
         hash: r.hash,
+        ...(r.notes?.length && { notes: r.notes }),
+        content: r.history?.at(-1)?.content ?? null,
+        history: r.history ?? [],
       };
     })
     .sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
@@ -55,13 +59,21 @@ export function summarize(records, exercise, { version }) {
   };
 }
 
-/** A CSV cell: quoted when needed; a leading = + - @ (a spreadsheet formula) is defused with an apostrophe. */
+/**
+ * A CSV cell: a number as it is; any other value is text, made plain (wire/text.mjs plainText: no control or
+ * bidi character, no tab or line break), quoted, and defused where a spreadsheet could read a formula: a
+ * `= + - @` at the start or after any separator a spreadsheet may split on (`,` `;` `|`, spaces between)
+ * gets an apostrophe before it (`a;=1+1` → `a;'=1+1`: Excel in a locale whose list separator is `;` splits there).
+ */
 export function csvCell(v) {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (v === null || v === undefined) return '';
+  const s = plainText(v).replace(FORMULA, "$1'$2");
+  return `"${s.replace(/"/g, '""')}"`;
 }
-const csv = (rows) => rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+const FORMULA = /((?:^|[,;|]) *)([=+\-@])/g;
+/** A CSV file: rows of cells, CRLF line ends, and a UTF-8 byte order mark (so that Excel reads it as UTF-8). */
+const csv = (rows) => '\uFEFF' + rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
 /** summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated). */
 export function summaryCsv(summary) {
@@ -82,16 +94,31 @@ export function summaryCsv(summary) {
 }
 
 /**
- * The student's name and LMS id as the export spelled them: Canvas names files
+ * The student's name, LMS id and lateness as the export spelled them: Canvas names files
  * `<name>[_LATE]_<user id>_<submission id>_<file>`, Moodle folders `<Full Name>_<participant id>_assignsubmission_file_`.
+ * → { name, id, late } (read by splitting at `_`, in one pass: no pattern that backtracks over a long name).
  */
 export function lmsIdentity(student) {
-  let m = /^(.+?)(?:_LATE)?_(\d+)_(\d+)_.+$/.exec(student);
-  if (m) return { name: m[1], id: m[2] };
-  m = /^(.+?)_(\d+)_assignsubmission_\w+$/.exec(student);
-  if (m) return { name: m[1], id: m[2] };
-  return { name: student, id: '' };
+  const parts = String(student).split('_'),
+    n = parts.length,
+    digits = (x) => x.length > 0 && DIGITS.test(x);
+  // wordy[k]: parts k… joined with `_` are word characters only (Moodle's `file_`); something follows part k - 1.
+  const wordy = new Array(n + 1).fill(true);
+  for (let k = n - 1; k >= 0; k--) wordy[k] = wordy[k + 1] && WORD.test(parts[k]);
+  const more = (k) => n - k > 1 || (n - k === 1 && parts[k] !== '');
+  for (let j = 1; j + 1 < n; j++) {
+    if (!digits(parts[j]) || (j === 1 && parts[0] === '')) continue; // the name is not empty
+    if (digits(parts[j + 1]) && more(j + 2)) {
+      const late = j > 1 && parts[j - 1] === 'LATE' && (j > 2 || parts[0] !== '');
+      return { name: parts.slice(0, late ? j - 1 : j).join('_'), id: parts[j], late };
+    }
+    if (parts[j + 1] === 'assignsubmission' && more(j + 2) && wordy[j + 2])
+      return { name: parts.slice(0, j).join('_'), id: parts[j], late: false };
+  }
+  return { name: String(student), id: '', late: false };
 }
+const DIGITS = /^\d+$/,
+  WORD = /^\w*$/;
 
 /**
  * The gradebook CSV, one row per student and one column per exercise (its points: the tests passed),
@@ -135,6 +162,29 @@ export function regradeDiff(before, after) {
   return { from: before.pack_version, to: after.pack_version, changed };
 }
 
+/**
+ * What changed since the last run written in the same --out (its summary.json, read before this one is
+ * written): per student `new`, `resubmitted` (their file's content changed), `regraded` (the same file, another
+ * score or test status: a pack or option change), `removed` (no longer in the input). → [{ student, change,
+ * before, after }] or null when there was no last run.
+ */
+export function changesSince(last, summary) {
+  if (!Array.isArray(last?.students)) return null;
+  const before = new Map(last.students.map((s) => [s.student, s]));
+  const changes = [];
+  for (const s of summary.students) {
+    const o = before.get(s.student);
+    before.delete(s.student);
+    const entry = (change) => changes.push({ student: s.student, change, before: o?.score ?? null, after: s.score });
+    if (!o) entry('new');
+    else if (o.content && s.content && o.content !== s.content) entry('resubmitted');
+    else if (o.score !== s.score || JSON.stringify(o.tests) !== JSON.stringify(s.tests)) entry('regraded');
+  }
+  for (const o of before.values())
+    changes.push({ student: o.student, change: 'removed', before: o.score, after: null });
+  return changes;
+}
+
 /** Per test: how many passed, of how many graded. */
 export function passRates(summary) {
   return summary.tests.map((t) => {
@@ -166,7 +216,11 @@ export function commonDiagnoses(summary, records, limit = 10) {
 }
 
 /** The short text printed at the end of a run. */
-export function textSummary(summary, records, { lang = 'ru', similar = [], regrade = null, paths = {} } = {}) {
+export function textSummary(
+  summary,
+  records,
+  { lang = 'ru', similar = [], clusters = [], regrade = null, paths = {} } = {},
+) {
   const en = lang === 'en';
   const n = summary.students.length,
     full = summary.students.filter((s) => s.status === 'pass').length;
@@ -190,8 +244,23 @@ export function textSummary(summary, records, { lang = 'ru', similar = [], regra
     lines.push(
       (en ? 'most common diagnoses: ' : 'частые причины: ') + common.map((c) => `${c.key} (${c.count})`).join(', '),
     );
-  if (similar.length)
-    lines.push(en ? `similar pairs to look at: ${similar.length}` : `похожих пар для просмотра: ${similar.length}`);
+  if (similar.length) {
+    const copies = clusters.filter((c) => c.kind !== 'similar').length;
+    lines.push(
+      en
+        ? `similar pairs to look at: ${similar.length}, in ${clusters.length} cluster(s), ${copies} of exact or near-exact copies`
+        : `похожих пар для просмотра: ${similar.length}; групп: ${clusters.length}, из них точных или почти точных копий: ${copies}`,
+    );
+  }
+  const changes = summary.changes ?? [];
+  if (changes.length) {
+    const n = (c) => changes.filter((x) => x.change === c).length;
+    lines.push(
+      en
+        ? `since the last run: ${n('new')} new, ${n('resubmitted')} resubmitted, ${n('regraded')} regraded, ${n('removed')} removed`
+        : `с прошлой проверки: новых ${n('new')}, сданы заново ${n('resubmitted')}, перепроверены ${n('regraded')}, убраны ${n('removed')}`,
+    );
+  }
   if (regrade)
     lines.push(
       en

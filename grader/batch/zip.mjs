@@ -3,6 +3,7 @@
 // deflated entries; an encrypted, multi-disk or Zip64 archive is refused with a message saying so.
 // Also the smallest writer (stored entries), for tools/gradescope-autograder and the tests.
 import { inflateRawSync } from 'node:zlib';
+import { nameText } from '../wire/text.mjs';
 
 export class ZipError extends Error {}
 
@@ -11,7 +12,7 @@ const EOCD = 0x06054b50,
   LOC = 0x04034b50;
 const MAX_ENTRIES = 100000;
 
-/** The entries of the zip in `buf`: [{ path, size, dir, read(cap) → Buffer }] (read throws ZipError past `cap` bytes). */
+/** The entries of the zip in `buf`: [{ path, size, dir, escaped (the name was not UTF-8), read(cap) → Buffer }] (read throws ZipError past `cap` bytes). */
 export function readZip(buf, where = 'the zip') {
   let end = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65535); i--)
@@ -43,11 +44,11 @@ export function readZip(buf, where = 'the zip') {
       extraLen = buf.readUInt16LE(p + 30),
       commentLen = buf.readUInt16LE(p + 32);
     const local = buf.readUInt32LE(p + 42);
-    // Bit 11: the name is UTF-8; otherwise CP437, read as latin1 (names are shown, never trusted).
-    const path = buf
-      .subarray(p + 46, p + 46 + nameLen)
-      .toString(flags & 0x800 ? 'utf8' : 'latin1')
-      .replace(/\\/g, '/');
+    // Bit 11 says the name is UTF-8; without it the name may be CP437 or any local code page (Windows
+    // writes its OEM one), or UTF-8 anyway (Info-ZIP, macOS): UTF-8 where valid, every other byte shown
+    // as \xNN (wire/text.mjs nameText). A backslash separates folders as a slash does.
+    const raw = Buffer.from(buf.subarray(p + 46, p + 46 + nameLen)).map((c) => (c === 0x5c ? 0x2f : c));
+    const { text: path, escaped } = nameText(raw);
     p += 46 + nameLen + extraLen + commentLen;
     const read = (cap) => {
       if (flags & 1) throw new ZipError(`${where}: ${path} is encrypted`);
@@ -70,7 +71,7 @@ export function readZip(buf, where = 'the zip') {
         );
       }
     };
-    entries.push({ path, size, dir: path.endsWith('/'), read });
+    entries.push({ path, size, dir: path.endsWith('/'), escaped, read });
   }
   return entries;
 }
@@ -96,7 +97,7 @@ const dosTime = (d) =>
 const EPOCH = new Date(1996, 0, 1);
 
 /**
- * A zip of `files` ([{ path, data: Buffer|string, mode?, date? }]), stored (no compression); `mode` sets
+ * A zip of `files` ([{ path: string|Buffer, data: Buffer|string, mode?, date? }]), stored (no compression); `mode` sets
  * Unix permissions (0o755 for scripts); `date` (default 1996-01-01, so the same files give the same bytes).
  */
 export function writeZip(files) {
@@ -105,12 +106,14 @@ export function writeZip(files) {
   let offset = 0;
   for (const f of files) {
     const data = Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data, 'utf8');
-    const name = Buffer.from(f.path, 'utf8'),
+    // A name given as bytes is written as they are, without the UTF-8 flag (as Windows' own zip writes its code page).
+    const name = Buffer.isBuffer(f.path) ? f.path : Buffer.from(f.path, 'utf8'),
+      flags = Buffer.isBuffer(f.path) ? 0 : 0x800,
       crc = crc32(data);
     const loc = Buffer.alloc(30);
     loc.writeUInt32LE(LOC, 0);
     loc.writeUInt16LE(20, 4);
-    loc.writeUInt16LE(0x800, 6);
+    loc.writeUInt16LE(flags, 6);
     loc.writeUInt16LE(0, 8);
     const when = dosTime(f.date ?? EPOCH);
     loc.writeUInt32LE(when, 10);
@@ -122,7 +125,7 @@ export function writeZip(files) {
     cen.writeUInt32LE(CEN, 0);
     cen.writeUInt16LE(0x031e, 4);
     cen.writeUInt16LE(20, 6);
-    cen.writeUInt16LE(0x800, 8);
+    cen.writeUInt16LE(flags, 8);
     cen.writeUInt32LE(when, 12);
     cen.writeUInt32LE(crc, 16);
     cen.writeUInt32LE(data.length, 20);

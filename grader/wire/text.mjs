@@ -49,3 +49,48 @@ const hex = (c) =>
 
 /** Control characters shown as escapes (`\x1b`, `\u202e`), so a terminal or a page displays them inertly. */
 export const visible = (s) => s.replace(CONTROLS, (c) => (c.charCodeAt(0) > 0xff ? `\\u${hex(c)}` : `\\x${hex(c)}`));
+
+/**
+ * Text for a cell of a table a spreadsheet opens (CSV, TSV): well-formed, control and bidi characters
+ * removed, tab and line breaks made spaces (a cell is one line, and a tab is TSV's separator).
+ */
+export const plainText = (s) =>
+  wellFormed(String(s ?? ''))
+    .replace(CONTROLS, '')
+    .replace(/[\t\n]/g, ' ');
+
+/**
+ * A name the file system or a zip gave as bytes (any bytes: a Latin-1 name from a Windows zip unpacked
+ * on Linux is not UTF-8) as text to show: UTF-8 where it is valid, each other byte as `\xNN`, so that no
+ * two byte names look alike, control characters as visible() shows them, tab and newline as `\t` `\n`.
+ * → { text, escaped: bool }
+ */
+export function nameText(bytes) {
+  let text = '',
+    escaped = false,
+    from = 0,
+    i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i];
+    let len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len > 1) {
+      // Continuation bytes, and no overlong form, surrogate or code point past U+10FFFF.
+      const b1 = bytes[i + 1];
+      const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
+        hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+      if (i + len > n || b1 < lo || b1 > hi) len = 0;
+      for (let k = 2; k < len; k++) if ((bytes[i + k] & 0xc0) !== 0x80) len = 0;
+    }
+    if (len) {
+      i += len;
+      continue;
+    }
+    text += bytes.subarray(from, i).toString('utf8') + `\\x${b.toString(16).padStart(2, '0')}`;
+    escaped = true;
+    from = ++i;
+  }
+  text += bytes.subarray(from, n).toString('utf8');
+  const shown = visible(text).replace(/[\t\n]/g, (c) => (c === '\t' ? '\\t' : '\\n')); // a name is one line
+  return { text: shown, escaped: escaped || shown !== text };
+}

@@ -1,7 +1,8 @@
 // grade-batch's report.html in Chromium: a small class (JavaScript and Python, a hostile submission,
-// two copies of one file) graded with the CLI, then the report opened from disk with every request
+// nine copies of one file) graded with the CLI, then the report opened from disk with every request
 // other than the file refused: it fetches nothing, draws its plots (score histogram, pass rate per test,
-// diagnoses), lists the similar pair side by side, and sorts the student table by score on a click.
+// diagnoses), lists the nine copies as one exact cluster, pages through their 36 pairs 25 at a time with
+// each pair side by side, and sorts the student table by score on a click.
 // Screenshot: tests/artifacts/batch-report.png.
 // Run: node --test tests/browser/batch-report.test.mjs
 import { test } from 'node:test';
@@ -32,7 +33,9 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
       'starter',
       'sandbox-ansi-forgery',
     ]);
+    // Eight copies of one file: 36 exact pairs in one cluster of nine, more than a page of pairs (25).
     copyFileSync(cases.get('mask-added').file, join(input, 'copycat.js'));
+    for (let i = 2; i <= 8; i++) copyFileSync(cases.get('mask-added').file, join(input, `copycat-${i}.js`));
     const out = join(tmp, 'out');
     const r = cli(
       'grade-batch',
@@ -73,9 +76,25 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
       svgs.every((s) => s.w > 300),
       'every plot is drawn at its width',
     );
-    // The scores, from the fixtures' expected results: 7 7 3 2 2 0 0 6, and the copy's 3.
+    // The scores, from the fixtures' expected results: 7 7 3 2 2 0 0 6, and the copies' 3.
     const histogram = await page.$$eval('svg:first-of-type g title', (t) => t.map((x) => x.textContent));
-    assert.deepEqual(histogram, ['0: 2', '1: 0', '2: 2', '3: 2', '4: 0', '5: 0', '6: 1', '7: 2']);
+    assert.deepEqual(histogram, ['0: 2', '1: 0', '2: 2', '3: 9', '4: 0', '5: 0', '6: 1', '7: 2']);
+    // The cluster: the nine copies, exact, listed once; the pairs paged 25 at a time.
+    const clusters = await page.$$eval('#clusters tr', (rows) =>
+      rows.slice(1).map((r) => [...r.cells].map((c) => c.textContent)),
+    );
+    const nine = ['copycat', ...[2, 3, 4, 5, 6, 7, 8].map((i) => `copycat-${i}`), 'mask-added'].sort().join(', ');
+    assert.ok(
+      clusters.some((c) => c[1] === nine && c[2] === 'exact copy'),
+      `one cluster of the nine copies: ${JSON.stringify(clusters)}`,
+    );
+    assert.equal(await page.textContent('#pageno'), 'page 1 / 2 (36 pairs)');
+    assert.equal(await page.$$eval('#pairs details', (d) => d.length), 25);
+    await page.click('#next');
+    assert.equal(await page.textContent('#pageno'), 'page 2 / 2 (36 pairs)');
+    assert.equal(await page.$$eval('#pairs details', (d) => d.length), 11);
+    assert.ok(await page.$eval('#next', (b) => b.disabled));
+    // (By name, the pairs of copycat-2 … copycat-8 come first: copycat ↔ mask-added is on this page.)
     const pair = await page.$$eval('details summary', (s) => s.map((x) => x.textContent));
     assert.ok(
       pair.some((t) => /copycat ↔ mask-added: 100%/.test(t)),

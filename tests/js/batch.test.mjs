@@ -28,6 +28,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from './cli.mjs';
+import { parseCsv } from './csv.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 import { similarPairs } from '../../grader/batch/similarity.mjs';
 import { readZip } from '../../grader/batch/zip.mjs';
@@ -81,11 +82,7 @@ const ALL = [...students.map((s) => s.student), 'Ann Lee_4211_assignsubmission_f
 // A generous limit per call: these fixtures' verdicts need no clock, and a loaded machine must not make one time out.
 const SLOW_OK = ['--timeout-ms', '10000'];
 const batch = (...args) => cli('grade-batch', ...args, ...SLOW_OK);
-const readCsv = (file) =>
-  readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\r\n')
-    .map((l) => l.split(','));
+const readCsv = (file) => parseCsv(readFileSync(file, 'utf8')).rows;
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 const full = join(tmp, 'full');
@@ -156,7 +153,7 @@ test('one run: every submission graded as alone, both result formats, summary wi
   assert.deepEqual(nocode.slice(3, 6), ['0', '7', 'error']);
   assert.match(
     json(join(full, 'exercism', 'nocode', 'results.json')).message,
-    /no \.js or \.py file found \(found: nocode\/answer\.pdf\)/,
+    /no \.js, \.py or \.ipynb file found \(found: nocode\/answer\.pdf\)/,
   );
   // The gradebook: Moodle's folder name gives the name and participant id.
   const gb = readCsv(join(full, 'gradebook.csv'));
@@ -332,6 +329,96 @@ test('shards 1/3, 2/3, 3/3 merged equal one run, graded in two threads too; a zi
   assert.equal(readFileSync(join(fromZip, 'summary.csv'), 'utf8'), readFileSync(join(parts[0], 'summary.csv'), 'utf8'));
 });
 
+test('shards carry a manifest: merge refuses a missing shard or another class, --allow-partial merges and says what is missing', () => {
+  const parts = [1, 2, 3].map((i) => join(tmp, `shard${i}`));
+  const runs = parts.map((d) => json(join(d, 'run.json')));
+  assert.deepEqual(
+    runs.map((r) => r.shard),
+    ['1/3', '2/3', '3/3'],
+  );
+  const whole = json(join(full, 'run.json'));
+  assert.equal(whole.shard, '1/1');
+  for (const r of runs) assert.equal(r.class_hash, whole.class_hash, 'every shard names the same class');
+  assert.equal(runs[0].inputs.submissions, ALL.length, 'each shard counts the whole class');
+  // One missing: refused, naming it; exit code 2.
+  const out = join(tmp, 'merged-partial');
+  const r = cli('grade-batch', 'merge', parts[0], parts[2], '--out', out, '--lang', 'en');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`shard 2/3 of the class ${whole.class_hash} missing: merge them all, or pass --allow-partial`),
+  );
+  assert.ok(!existsSync(join(out, 'summary.json')));
+  // With --allow-partial: merged, and what is missing said on stderr and in run.json.
+  const rp = cli('grade-batch', 'merge', parts[0], parts[2], '--out', out, '--lang', 'en', '--allow-partial');
+  assert.equal(rp.status, 0, rp.stderr);
+  assert.match(
+    rp.stderr,
+    new RegExp(
+      `merged with --allow-partial: shard 2/3 of the class ${whole.class_hash} missing \\(the class has ${ALL.length} submissions\\)`,
+    ),
+  );
+  const merged = json(join(out, 'run.json'));
+  assert.deepEqual(merged.missing_shards, ['2/3']);
+  assert.equal(merged.shard, null);
+  assert.equal(
+    json(join(out, 'summary.json')).students.length,
+    ALL.length - json(join(parts[1], 'summary.json')).students.length,
+  );
+  // A shard of another class (another input) in place of 2/3: refused, naming that folder.
+  const otherIn = join(tmp, 'other-class'),
+    otherOut = join(tmp, 'other-shard');
+  mkdirSync(otherIn, { recursive: true });
+  writeFileSync(join(otherIn, 'zed.js'), readFileSync(cases.get('pass').file));
+  assert.equal(batch(otherIn, '--exercise', 'sdpa', '--out', otherOut, '--lang', 'en', '--shard', '2/3').status, 0);
+  const rf = cli(
+    'grade-batch',
+    'merge',
+    parts[0],
+    otherOut,
+    parts[2],
+    '--out',
+    join(tmp, 'merged-foreign'),
+    '--lang',
+    'en',
+  );
+  assert.equal(rf.status, 2);
+  assert.match(
+    rf.stderr,
+    new RegExp(
+      `${otherOut.replace(/[/.]/g, '\\$&')} is a shard of another class \\(class hash \\w+, not ${whole.class_hash}`,
+    ),
+  );
+  assert.match(rf.stderr, /shard 2\/3 of the class \w+ missing/);
+  // A shard given twice is refused whatever the flags; --allow-partial belongs to merge only.
+  const rd = cli(
+    'grade-batch',
+    'merge',
+    parts[0],
+    parts[0],
+    '--out',
+    join(tmp, 'merged-twice'),
+    '--lang',
+    'en',
+    '--allow-partial',
+  );
+  assert.equal(rd.status, 2);
+  assert.match(rd.stderr, /shard 1\/3 is given twice/);
+  const ro = cli(
+    'grade-batch',
+    input,
+    '--exercise',
+    'sdpa',
+    '--out',
+    join(tmp, 'x'),
+    '--allow-partial',
+    '--lang',
+    'en',
+  );
+  assert.equal(ro.status, 2);
+  assert.match(ro.stderr, /--allow-partial is an option of grade-batch merge/);
+});
+
 test('regrade diff: a previous run of another pack version is listed by whose score changed and in which test', () => {
   const out = join(tmp, 'regrade');
   cpSync(full, out, { recursive: true });
@@ -476,7 +563,7 @@ test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autog
   const none = json(join(ag, 'results', 'results.json'));
   assert.deepEqual(gradescopeProblems(none), []);
   assert.equal(none.score, 0);
-  assert.match(none.tests[0].output, /no \.js or \.py file found/);
+  assert.match(none.tests[0].output, /no \.js, \.py or \.ipynb file found/);
 });
 
 test('Exercism: bin/run.sh <slug> <solution dir> <output dir> writes results.json (v3), the solution .meta/config.json names', () => {
@@ -532,13 +619,14 @@ test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not
 
 test('gradebook: one column per exercise over several runs, LMS ids from Canvas and Moodle names, formulas defused', async () => {
   const { csvCell, lmsIdentity } = await import('../../grader/batch/summary.mjs');
-  assert.deepEqual(lmsIdentity('doejohn_12345_67890_attention'), { name: 'doejohn', id: '12345' });
-  assert.deepEqual(lmsIdentity('doejohn_LATE_12345_67890_attention'), { name: 'doejohn', id: '12345' });
-  assert.deepEqual(lmsIdentity('Ann Lee_4211_assignsubmission_file_'), { name: 'Ann Lee', id: '4211' });
-  assert.deepEqual(lmsIdentity('alice'), { name: 'alice', id: '' });
+  assert.deepEqual(lmsIdentity('doejohn_12345_67890_attention'), { name: 'doejohn', id: '12345', late: false });
+  assert.deepEqual(lmsIdentity('doejohn_LATE_12345_67890_attention'), { name: 'doejohn', id: '12345', late: true });
+  assert.deepEqual(lmsIdentity('Ann Lee_4211_assignsubmission_file_'), { name: 'Ann Lee', id: '4211', late: false });
+  assert.deepEqual(lmsIdentity('alice'), { name: 'alice', id: '', late: false });
   assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
-  assert.equal(csvCell('-1+2'), "'-1+2");
+  assert.equal(csvCell('-1+2'), `"'-1+2"`);
   assert.equal(csvCell('a,b'), '"a,b"');
+  assert.equal(csvCell(7), '7');
   // A second exercise's run (its summary, as grade-batch writes it) beside the sdpa one.
   const other = join(tmp, 'other-run');
   mkdirSync(other, { recursive: true });

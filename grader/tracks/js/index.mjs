@@ -15,10 +15,19 @@ export default Object.freeze({
   // Errors explained (grader/core/explain.mjs): the operator or Math function that met an array; a
   // lost axis is put back with this spelling.
   explain: { error: explainError, keepdims: '{ axis: -1, keepdims: true }' },
-  // The batch's similarity (grader/batch/similarity.mjs): groups comment, string, number, name, newline.
+  // The batch's similarity (grader/batch/similarity.mjs, one linear pass): comments [open, close] (close
+  // "\n": to the end of the line), strings [open, close, multi-line], the characters of a name.
   lexicon: {
-    tokens:
-      /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\n)|([^\s\w])/g,
+    comments: [
+      ['//', '\n'],
+      ['/*', '*/'],
+    ],
+    strings: [
+      ['`', '`', true],
+      ['"', '"', false],
+      ["'", "'", false],
+    ],
+    name: { start: /[\p{L}_$]/u, part: /[\p{L}\p{N}_$]/u },
     keywords:
       'break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false'.split(
         ' ',

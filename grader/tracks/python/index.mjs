@@ -22,10 +22,17 @@ export default Object.freeze({
     keepdims: 'keepdims=True',
     syntax: ({ message }) => (/\*x must be assignment target/.test(String(message)) ? 'syntax.star_display' : null),
   },
-  // The batch's similarity (grader/batch/similarity.mjs): groups comment, string, number, name, newline.
+  // The batch's similarity (grader/batch/similarity.mjs, one linear pass): comments [open, close] (close
+  // "\n": to the end of the line), strings [open, close, multi-line], the characters of a name.
   lexicon: {
-    tokens:
-      /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_]\w*)|(\n)|([^\s\w])/g,
+    comments: [['#', '\n']],
+    strings: [
+      ['"""', '"""', true],
+      ["'''", "'''", true],
+      ['"', '"', false],
+      ["'", "'", false],
+    ],
+    name: { start: /[\p{L}_]/u, part: /[\p{L}\p{N}_]/u },
     keywords:
       'and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield None True False self range len'.split(
         ' ',
