@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
+import { launch, otherOrigin, slowSolution } from '../../tools/lib/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
@@ -117,8 +117,11 @@ after(async () => {
 });
 
 let sessions = 0;
-/** The LMS launches the AU: LaunchData for `registration` (a context template with a session id), then the page with the five parameters. */
-async function start(registration, { launchMode = 'Normal', masteryScore, fetchSession } = {}) {
+/**
+ * The LMS launches the AU: LaunchData for `registration` (a context template with a session id), then the page
+ * with the five parameters (and `extra` ones, which the page must ignore).
+ */
+async function start(registration, { launchMode = 'Normal', masteryScore, fetchSession, extra = {} } = {}) {
   const session = fetchSession ?? `s${++sessions}`;
   lrs.launchData.set(registration, {
     contextTemplate: { contextActivities: { grouping: [PUBLISHER] }, extensions: { [SESSION]: `session-${session}` } },
@@ -132,6 +135,7 @@ async function start(registration, { launchMode = 'Normal', masteryScore, fetchS
     actor: JSON.stringify(ACTOR),
     registration,
     activityId: ACTIVITY,
+    ...extra,
   });
   const page = await b.context.newPage();
   await page.goto(`${lms.origin}/lms/content/${id}/index.html?${q}`);
@@ -300,4 +304,14 @@ test('cmi5: Browse mode judges nothing; a fetch URL used twice is refused and sa
   } finally {
     await again.page.close();
   }
+});
+
+test("cmi5: the launch URL's ?timeout= and ?flavour= are ignored: a slow but correct solution gets the grader's own score, no passed", async () => {
+  const registration = '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f06';
+  const slow = await start(registration, { extra: { timeout: '600000', flavour: 'baseline' } });
+  assert.notEqual(await slow.page.evaluate(() => window.attnlab.state.core.flavour), 'baseline');
+  const got = await checkCode(slow.page, slowSolution(await read('exercises/sdpa/solution.js')));
+  assert.ok(got.passed < 7, JSON.stringify(got)); // causal_mask's first call runs out of the grader's own limit
+  const verbs = checkSession(await leave(slow), { registration, session: slow.session });
+  assert.deepEqual(verbs, ['initialized', 'scored', 'failed', 'terminated']);
 });

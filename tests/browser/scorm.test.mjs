@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
+import { launch, otherOrigin, slowSolution } from '../../tools/lib/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
@@ -79,7 +79,7 @@ const lmsServer = () =>
 const playerPage = `<!doctype html><meta charset="utf-8"><title>LMS player</title>
 <script src="/lms/lib/scorm12.min.js"></script><script src="/lms/lib/scorm2004.min.js"></script>
 <script>
-  window.start = (v, id, saved, refuse) => {
+  window.start = (v, id, saved, refuse, query = '') => {
     const Api = v === '1.2' ? Scorm12API : Scorm2004API;
     window.lmsApi = new (Api.default ?? Api)({ logLevel: 5 });
     if (saved) window.lmsApi.loadFromFlattenedJSON(saved, '');
@@ -87,7 +87,7 @@ const playerPage = `<!doctype html><meta charset="utf-8"><title>LMS player</titl
     if (refuse) Object.assign(window.lmsApi, { LMSInitialize: () => 'false', Initialize: () => 'false', LMSGetLastError: () => '101', GetLastError: () => '101', LMSGetErrorString: () => 'General exception', GetErrorString: () => 'General exception' });
     window[v === '1.2' ? 'API' : 'API_1484_11'] = window.lmsApi;
     const f = document.createElement('iframe');
-    f.name = 'sco'; f.src = '/lms/content/' + id + '/index.html'; f.style.cssText = 'width:900px;height:900px;border:0';
+    f.name = 'sco'; f.src = '/lms/content/' + id + '/index.html' + query; f.style.cssText = 'width:900px;height:900px;border:0';
     document.body.append(f);
   };
   window.leave = () => {
@@ -124,13 +124,16 @@ after(async () => {
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the pages');
 });
 
-/** Starts the player on `version` (with `saved` CMI; `refuse`: Initialize fails) → { page, frame, requests }. */
-async function open(c, saved = null, refuse = false) {
+/** Starts the player on `version` (with `saved` CMI; `refuse`: Initialize fails; `query`: the launch URL's) → { page, frame, requests }. */
+async function open(c, saved = null, refuse = false, query = '') {
   const page = await b.context.newPage();
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(`${lms.origin}/lms/player.html`);
-  await page.evaluate(([v, id, s, r]) => window.start(v, id, s, r), [c.scorm, packages[c.scorm], saved, refuse]);
+  await page.evaluate(
+    ([v, id, s, r, q]) => window.start(v, id, s, r, q),
+    [c.scorm, packages[c.scorm], saved, refuse, query],
+  );
   await page.waitForFunction(() => window.frames.sco);
   const frame = () => page.frame({ name: 'sco' });
   await page.waitForFunction(() => {
@@ -298,10 +301,23 @@ test('SCORM 1.2: a solution too long for suspend_data (4096 characters compresse
   }
 });
 
-test("without an LMS the package's page works as usual", async () => {
+test("a package ignores its launch URL's ?timeout= and ?flavour=: a slow but correct solution gets the grader's own score", async () => {
+  // An LMS shows the learner the launch URL; a score must not depend on it.
+  const { page, frame } = await open(CASES[1], null, false, '?timeout=600000&flavour=baseline');
+  try {
+    assert.notEqual(await frame().evaluate(() => window.attnlab.state.core.flavour), 'baseline');
+    const got = await checkCode(frame(), slowSolution(await read('exercises/sdpa/solution.js')));
+    assert.ok(got.passed < 7, JSON.stringify(got)); // causal_mask's first call runs out of the grader's own limit
+    assert.notEqual(await page.evaluate(() => window.value('cmi.score.raw')), '100');
+  } finally {
+    await page.close();
+  }
+});
+
+test("without an LMS the package's page works as usual (and ignores ?timeout=1)", async () => {
   const page = await b.context.newPage();
   try {
-    await page.goto(`${lms.origin}/lms/content/${packages['2004']}/index.html`);
+    await page.goto(`${lms.origin}/lms/content/${packages['2004']}/index.html?timeout=1&flavour=baseline`);
     await page.waitForFunction(
       () =>
         document.documentElement.dataset.ready === 'core' &&

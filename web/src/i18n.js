@@ -122,6 +122,17 @@ export const STRINGS = {
     cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Не удалось загрузить вычислительное ядро: ${m}`,
     packFailed: 'Не удалось загрузить упражнение: файл не пришёл (сеть прервалась?). Код сохранён; обновите страницу.',
+    // embed mode refused (web/src/embed.js embedRefusal): why
+    embedRefused: {
+      noParent:
+        'Упражнение открыто в режиме встраивания без адреса страницы курса (parent-origin) и здесь не работает. Откройте его на сайте упражнения.',
+      notParent: (o, real) =>
+        `Упражнение встроено страницей ${real}, а адрес в ссылке — ${o}: так нельзя, оно здесь не работает.`,
+      off: 'Сервер упражнения не разрешает встраивать его в другие страницы (список страниц курса не задан). Откройте упражнение на его сайте.',
+      noList: 'Не удалось прочитать у сервера упражнения список страниц, где его можно встраивать: обновите страницу.',
+      notListed: (o) =>
+        `Сервер упражнения не разрешает встраивать его на страницы ${o}: этого адреса нет в его списке. Откройте упражнение на его сайте или попросите автора курса добавить адрес.`,
+    },
     lms: {
       // a SCORM package in a course's system (web/src/scorm.js)
       refused: (why) =>
@@ -286,6 +297,15 @@ export const STRINGS = {
     coreFailed: (m) => `Could not load the compute core: ${m}`,
     packFailed:
       'Could not load the exercise: a file did not arrive (did the network drop?). Your code is kept; reload the page.',
+    embedRefused: {
+      noParent:
+        "The exercise was opened in embed mode without the course page's address (parent-origin) and does not work here. Open it on the exercise's own site.",
+      notParent: (o, real) => `The exercise is embedded by ${real}, but its link names ${o}: it does not work here.`,
+      off: "The exercise's server does not allow embedding it in other pages (no list of course pages is set). Open the exercise on its own site.",
+      noList: "Could not read the exercise server's list of pages that may embed it: reload the page.",
+      notListed: (o) =>
+        `The exercise's server does not allow embedding it in pages of ${o}: that origin is not in its list. Open the exercise on its own site, or ask the course's author to add it.`,
+    },
     lms: {
       refused: (why) =>
         `The course's system did not connect (${why}): the result will not reach it, and the code is kept in this browser only.`,

@@ -25,6 +25,36 @@ export function pageMode(search, root = document.documentElement) {
   return { embed, parentOrigin: embed && !pkg && !cmi5 ? parseOrigin(params.get('parent-origin')) : null, pkg, cmi5 };
 }
 
+// Every URL parameter the page reads, by who may set it (cmi5's five launch parameters are cmi5Launch's;
+// `embed` and `parent-origin` make embed mode):
+// - `show`: what to open — the exercise, its track, the language, the theme. Read in every mode (a
+//   package fixes the first three in its index.html, which wins).
+// - `page`: the page's own tuning and the tests' hooks, read only on the page opened as itself. `timeout`
+//   (a call's limit) and `flavour` (the core's build) change grading; `backend`, `threads`, `scaleMax`,
+//   `memoryMax` and `nosw` change the badge, the panels and the offline cache. In embed mode and in a
+//   package the URL belongs to a course page or an LMS (which may show it to the student): ignored there,
+//   so that a score never depends on it.
+export const URL_PARAMS = {
+  exercise: 'show',
+  track: 'show',
+  lang: 'show',
+  theme: 'show',
+  timeout: 'page',
+  flavour: 'page',
+  backend: 'page',
+  threads: 'page',
+  scaleMax: 'page',
+  memoryMax: 'page',
+  nosw: 'page',
+};
+
+/** The parameters of `search` the page may read in `mode` (pageMode's result): all on the page itself, else the `show` ones. */
+export function pageParams(search, mode) {
+  const all = new URLSearchParams(search);
+  if (!mode.embed) return all;
+  return new URLSearchParams([...all].filter(([k]) => URL_PARAMS[k] === 'show'));
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The cmi5 launch parameters of `search`, checked (→ { endpoint, fetch, actor, registration, activityId }), or null when not all five are there. Throws naming a bad one. */
