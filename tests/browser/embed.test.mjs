@@ -476,7 +476,9 @@ test('a host that sends no CSP (a plain static server) is still covered: the pag
   });
   const at = (parent) =>
     `${S.origin}/?embed=1&exercise=sdpa&track=js&lang=en${parent === null ? '' : `&parent-origin=${encodeURIComponent(parent)}`}`;
-  const framing = (src) => `<!doctype html><meta charset="utf-8"><iframe name="attnlab" id="ex" src="${src}"></iframe>
+  const framing = (
+    src,
+  ) => `<!doctype html><meta charset="utf-8"><iframe name="attnlab" id="ex" src="${src}" style="width:700px;height:240px;border:1px solid #ccc"></iframe>
 <script>window.received = []; addEventListener('message', (e) => received.push(e.data));</script>`;
   const cases = [
     // [course page, the parent-origin its frame names, why the page refuses (null: it works)]

@@ -139,6 +139,15 @@ export const STRINGS = {
         `Система курса не подключилась (${why}): результат туда не попадёт, код хранится только в этом браузере.`,
       restored: 'Код восстановлен из системы курса: вы продолжаете с того места, где остановились.',
       sent: (p, n) => `Результат ${p}/${n} отправлен в систему курса.`,
+      sentBest: (p, n, best) => `Результат ${p}/${n}; система курса хранит ваш лучший результат, ${best} из 100.`,
+      stored: (raw, passed) =>
+        passed
+          ? `В системе курса ваш результат: ${raw} из 100, задание зачтено.`
+          : `В системе курса ваш лучший результат пока ${raw} из 100, задание ещё не зачтено.`,
+      review: (mode) =>
+        `Режим ${mode === 'browse' ? 'просмотра' : 'повторного просмотра'}: в систему курса ничего не записывается.`,
+      noCredit: 'Эта попытка без оценки: в систему курса ничего не записывается.',
+      notRecorded: (p, n, why) => `Результат ${p}/${n} не записан. ${why}`,
       notSent: (why) => `Система курса не приняла результат (${why}).`,
       tooLong: (n, max) =>
         `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
@@ -311,6 +320,14 @@ export const STRINGS = {
         `The course's system did not connect (${why}): the result will not reach it, and the code is kept in this browser only.`,
       restored: 'Your code was restored from the course: you continue where you stopped.',
       sent: (p, n) => `Result ${p}/${n} sent to the course's system.`,
+      sentBest: (p, n, best) => `Result ${p}/${n}; the course's system keeps your best result, ${best} of 100.`,
+      stored: (raw, passed) =>
+        passed
+          ? `The course's system holds your result: ${raw} of 100, passed.`
+          : `The course's system holds your best result so far: ${raw} of 100, not passed yet.`,
+      review: (mode) => `${mode === 'browse' ? 'Browse' : 'Review'} mode: nothing is recorded in the course's system.`,
+      noCredit: "This attempt is for no credit: nothing is recorded in the course's system.",
+      notRecorded: (p, n, why) => `Result ${p}/${n}, not recorded. ${why}`,
       notSent: (why) => `The course's system did not accept the result (${why}).`,
       tooLong: (n, max) =>
         `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,

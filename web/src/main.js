@@ -1111,7 +1111,8 @@ const host = {
 };
 connectEmbed(host, mode.parentOrigin);
 if (mode.cmi5) import('./cmi5.js').then((m) => m.connectCmi5(host, mode.cmi5, () => t().lms));
-else if (mode.pkg?.scorm) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
+else if (mode.pkg?.scorm)
+  import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms, mode.pkg.attempt));
 
 // The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
 // warm), so that it never competes with the first load.

@@ -6,14 +6,21 @@
 import { parseOrigin } from '../csp.mjs';
 
 /**
- * → { embed, parentOrigin (a valid origin or null), pkg: { exercise, track, lang, scorm } | null,
+ * → { embed, parentOrigin (a valid origin or null), pkg: { exercise, track, lang, scorm, attempt } | null,
  *     cmi5: cmi5Launch()'s result, or the Error naming a bad parameter, or null }
  */
 export function pageMode(search, root = document.documentElement) {
   const params = new URLSearchParams(search);
   const d = root.dataset;
   const pkg = d.packageExercise
-    ? { exercise: d.packageExercise, track: d.packageTrack, lang: d.packageLang, scorm: d.scorm ?? null }
+    ? {
+        exercise: d.packageExercise,
+        track: d.packageTrack,
+        lang: d.packageLang,
+        scorm: d.scorm ?? null,
+        // a SCORM package's attempt options (tools/package-scorm --score, --failed-on-exit; scorm.js ATTEMPT_DEFAULTS)
+        attempt: { score: d.scormScore === 'latest' ? 'latest' : 'best', failedOnExit: d.scormFailedOnExit === 'yes' },
+      }
     : null;
   let cmi5;
   try {

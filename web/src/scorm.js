@@ -1,7 +1,8 @@
 // The SCORM side of a package's page (tools/package-scorm; web/README.md, "SCORM packages"). It finds
 // the LMS's API in the frames above the page (SCORM's search: window.parent up the chain, then the
-// opener's), initialises, restores the student's code from cmi.suspend_data, and after every Check sets
-// the score and status and commits. The code is kept in suspend_data compressed (deflate-raw, base64,
+// opener's), initialises, restores the student's code from cmi.suspend_data and says what result the LMS
+// holds, and after every Check records it as an attempt (checkResult: the best score, passed once, never
+// taken back; nothing at all in review, browse or no-credit sessions) and commits. The code is kept in suspend_data compressed (deflate-raw, base64,
 // after the prefix CODE_PREFIX); a solution that does not fit (SCORM 1.2: 4096 characters) is said so,
 // and suspend_data is emptied rather than left with an older version. On leaving: session time, commit,
 // finish. Without an LMS nothing happens: the page works as usual (the code stays in localStorage).
@@ -10,7 +11,7 @@ export const CODE_PREFIX = 'attnlab1:';
 const pct = (passed, total) => String(total ? Math.round((10000 * passed) / total) / 100 : 0);
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 
-// Each version's names, its suspend_data limit, and what it sets.
+// Each version's names, its suspend_data limit, and the data model elements an attempt reads and writes.
 export const VERSIONS = {
   1.2: {
     api: 'API',
@@ -22,17 +23,23 @@ export const VERSIONS = {
     error: 'LMSGetLastError',
     errorText: 'LMSGetErrorString',
     suspendMax: 4096,
+    // lesson_mode normal|browse|review (empty where an LMS leaves it out), credit credit|no-credit.
+    mode: (get) => ({ mode: get('cmi.core.lesson_mode') || 'normal', credit: get('cmi.core.credit') || 'credit' }),
+    stored: (get) => ({ passed: get('cmi.core.lesson_status') === 'passed', raw: get('cmi.core.score.raw') }),
     // The first launch: "not attempted" becomes "incomplete"; exit "suspend" keeps suspend_data for the next.
     start: (get) => [
-      ...(get('cmi.core.lesson_status') === 'not attempted' ? [['cmi.core.lesson_status', 'incomplete']] : []),
+      ...(['not attempted', ''].includes(get('cmi.core.lesson_status'))
+        ? [['cmi.core.lesson_status', 'incomplete']]
+        : []),
       ['cmi.core.exit', 'suspend'],
     ],
-    result: (passed, total) => [
+    score: (passed, total) => [
       ['cmi.core.score.raw', pct(passed, total)],
       ['cmi.core.score.min', '0'],
       ['cmi.core.score.max', '100'],
-      ['cmi.core.lesson_status', total && passed === total ? 'passed' : 'failed'],
     ],
+    passed: [['cmi.core.lesson_status', 'passed']],
+    failed: [['cmi.core.lesson_status', 'failed']],
     // CMITimespan HHHH:MM:SS.SS
     sessionTime: (ms) => [
       'cmi.core.session_time',
@@ -49,23 +56,25 @@ export const VERSIONS = {
     error: 'GetLastError',
     errorText: 'GetErrorString',
     suspendMax: 64000,
+    mode: (get) => ({ mode: get('cmi.mode') || 'normal', credit: get('cmi.credit') || 'credit' }),
+    stored: (get) => ({ passed: get('cmi.success_status') === 'passed', raw: get('cmi.score.raw') }),
     start: (get) => [
       ...(['unknown', 'not attempted', ''].includes(get('cmi.completion_status'))
         ? [['cmi.completion_status', 'incomplete']]
         : []),
       ['cmi.exit', 'suspend'],
     ],
-    result: (passed, total) => {
-      const done = total > 0 && passed === total;
-      return [
-        ['cmi.score.scaled', String(total ? Math.round((10000 * passed) / total) / 10000 : 0)],
-        ['cmi.score.raw', pct(passed, total)],
-        ['cmi.score.min', '0'],
-        ['cmi.score.max', '100'],
-        ['cmi.success_status', done ? 'passed' : 'failed'],
-        ['cmi.completion_status', done ? 'completed' : 'incomplete'],
-      ];
-    },
+    score: (passed, total) => [
+      ['cmi.score.scaled', String(total ? Math.round((10000 * passed) / total) / 10000 : 0)],
+      ['cmi.score.raw', pct(passed, total)],
+      ['cmi.score.min', '0'],
+      ['cmi.score.max', '100'],
+    ],
+    passed: [
+      ['cmi.success_status', 'passed'],
+      ['cmi.completion_status', 'completed'],
+    ],
+    failed: [['cmi.success_status', 'failed']],
     // ISO 8601 duration
     sessionTime: (ms) => [
       'cmi.session_time',
@@ -73,6 +82,33 @@ export const VERSIONS = {
     ],
   },
 };
+
+/** What a package may be told at build time (tools/package-scorm): which score the LMS keeps, and whether leaving unpassed says failed. */
+export const ATTEMPT_DEFAULTS = { score: 'best', failedOnExit: false };
+
+/**
+ * The attempt's rules for one Check (pure; web/README.md, "SCORM packages"): `attempt` is what the LMS holds
+ * ({ passed, best: the score 0..100 it keeps or null }), `options` the package's (ATTEMPT_DEFAULTS).
+ * - the score: sent when it beats the kept one (`score: 'best'`, the default), or every time (`'latest'`);
+ * - the status: `passed` (2004: and `completed`) the first time every test passes; never taken back;
+ *   nothing else is written at a Check (the attempt stays `incomplete` until it passes).
+ * → { pairs: the values to set, attempt: what the LMS holds afterwards, kept: the score it keeps when this one was not sent }
+ */
+export function checkResult(v, attempt, passed, total, options = ATTEMPT_DEFAULTS) {
+  const raw = Number(pct(passed, total));
+  const pairs = [];
+  const next = { ...attempt };
+  if (options.score === 'latest' || attempt.best === null || raw > attempt.best) {
+    pairs.push(...v.score(passed, total));
+    next.best = options.score === 'latest' ? raw : Math.max(raw, attempt.best ?? 0);
+  }
+  if (total > 0 && passed === total && !attempt.passed) {
+    pairs.push(...v.passed);
+    next.passed = true;
+  }
+  const kept = pairs.some(([k]) => k.endsWith('score.raw')) ? null : attempt.best;
+  return { pairs, attempt: next, kept };
+}
 
 /**
  * SCORM's search for the LMS's API object (`API` for 1.2, `API_1484_11` for 2004): this window and its
@@ -138,26 +174,30 @@ export function lmsNote() {
 
 /**
  * host: the page (main.js: getCode, setCode, check, …); version '1.2' | '2004'; strings(): the page's
- * `lms` strings in its language. Sets <html data-lms="none|connected|failed">.
+ * `lms` strings in its language; options: the package's (ATTEMPT_DEFAULTS). Sets <html data-lms="none|connected|failed">
+ * and, when the LMS records nothing (review or browse mode, no credit), data-lms-recording="no".
  */
-export async function connectScorm(host, version, strings, win = window) {
+export async function connectScorm(host, version, strings, options = ATTEMPT_DEFAULTS, win = window) {
   const v = VERSIONS[version];
   const api = v && findApi(v.api, win);
   const root = document.documentElement;
   if (!api) return void (root.dataset.lms = 'none');
 
   const note = lmsNote();
-  // The note: what happened last with the LMS (restored, sent, refused), and whether the code fits.
-  let last = '',
+  // The note: what the LMS holds or was told last (restored, sent, refused, not recorded), and whether the code fits.
+  let last = [],
     tooLong = null;
-  const say = (text = last) => {
-    last = text;
-    note.textContent = [text, tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' ');
+  const say = (...texts) => {
+    if (texts.length) last = texts;
+    note.textContent = [...last, tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
   };
 
-  // Every call is guarded: an LMS's API may throw, or answer "false" with an error code.
+  // Every call is guarded: an LMS's API may throw, or answer "false" with an error code. After
+  // Terminate/LMSFinish nothing more is called (a late autosave, Check or visibility change included).
+  let finished = false;
   const call = (fn, ...args) => {
+    if (finished) return 'false';
     try {
       return String(api[fn](...args));
     } catch (e) {
@@ -178,13 +218,28 @@ export async function connectScorm(host, version, strings, win = window) {
   }
   const started = performance.now();
 
+  // Review, browse or no-credit: the LMS keeps nothing of this session, and the page writes nothing.
+  const { mode, credit } = v.mode(get);
+  const recording = mode === 'normal' && credit === 'credit';
+  const notRecorded = () => (mode !== 'normal' ? strings().review(mode) : strings().noCredit);
+  const stored = v.stored(get);
+  const best = Number.parseFloat(stored.raw);
+  let attempt = { passed: stored.passed, best: Number.isFinite(best) ? best : null };
+
+  // A resumed attempt: the code the LMS kept, and the result it holds.
   const saved = await decodeCode(get('cmi.suspend_data'));
+  const resumed = [];
   if (saved !== null && saved !== host.getCode()) {
     host.setCode(saved);
-    say(strings().restored);
+    resumed.push(strings().restored);
   }
-  set(v.start(get));
-  commit();
+  if (attempt.best !== null || attempt.passed) resumed.push(strings().stored(attempt.best ?? 100, attempt.passed));
+  if (!recording) resumed.push(notRecorded());
+  say(...resumed);
+  if (recording) {
+    set(v.start(get));
+    commit();
+  } else root.dataset.lmsRecording = 'no';
   root.dataset.lms = 'connected';
 
   // The code in suspend_data: at each Check, and a moment after the student stops typing (so that
@@ -198,32 +253,52 @@ export async function connectScorm(host, version, strings, win = window) {
   }
   let timer = null;
   addEventListener('attnlab:edited', () => {
+    if (!recording) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       storeCode().then(() => say());
     }, 1500);
   });
 
+  let checked = attempt.best !== null;
   addEventListener('attnlab:checked', async ({ detail: { passed, total } }) => {
+    if (finished) return;
+    if (!recording) {
+      say(strings().notRecorded(passed, total, notRecorded()));
+      return dispatchEvent(new CustomEvent('attnlab:lms', { detail: { passed, total, ok: true, recorded: false } }));
+    }
+    checked = true;
     const stored = await storeCode();
-    const sent = set(v.result(passed, total));
+    const result = checkResult(v, attempt, passed, total, options);
+    attempt = result.attempt;
+    const sent = result.pairs.length ? set(result.pairs) : true;
     const committed = commit();
     const failure = [stored, sent, committed].find((r) => r !== true);
-    say(failure ? strings().notSent(failure) : strings().sent(passed, total));
-    dispatchEvent(new CustomEvent('attnlab:lms', { detail: { passed, total, ok: !failure } }));
+    say(
+      failure
+        ? strings().notSent(failure)
+        : result.kept !== null
+          ? strings().sentBest(passed, total, result.kept)
+          : strings().sent(passed, total),
+    );
+    dispatchEvent(new CustomEvent('attnlab:lms', { detail: { passed, total, ok: !failure, recorded: true } }));
   });
 
-  let finished = false;
+  // Leaving ends the session: the time spent, `failed` if the package says so and the attempt checked
+  // without passing, a commit, and Terminate/LMSFinish, once. A session that records nothing only finishes.
   const finish = () => {
     if (finished) return;
-    finished = true;
-    set([v.sessionTime(performance.now() - started)]);
-    commit();
+    if (recording) {
+      if (options.failedOnExit && checked && !attempt.passed) set(v.failed);
+      set([v.sessionTime(performance.now() - started)]);
+      commit();
+    }
     call(v.finish, '');
+    finished = true;
   };
   addEventListener('pagehide', finish);
   addEventListener('beforeunload', finish);
   addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') commit();
+    if (document.visibilityState === 'hidden' && recording) commit();
   });
 }
