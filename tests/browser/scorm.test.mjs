@@ -467,6 +467,57 @@ test('SCORM 1.2: a solution too long for suspend_data (4096 characters compresse
   }
 });
 
+test('SCORM 1.2: a code whose whole is over 4096 characters is kept as its difference from the starter and restored; near the limit the student is told first', async () => {
+  const c = CASES[0];
+  const { encodeWithin, DIFF_PREFIX } = await import('../../web/src/scorm.js');
+  const [starter, solution] = await Promise.all([
+    read('exercises/sdpa/starter.en.py'),
+    read('exercises/sdpa/solution.py'),
+  ]);
+  // A student who keeps the starter and adds the solution and a long note of their own (letters that
+  // compress poorly), as long as it takes for the whole to be over 4096 characters and the diff under it.
+  let x = 7;
+  const note = (n) =>
+    `# ${Array.from({ length: n }, () => String.fromCharCode(97 + ((x = (x * 1103515245 + 12345) % 2 ** 31) % 26))).join('')}\n`;
+  const sized = async (test) => {
+    for (let n = 100; n < 20000; n += 100) {
+      const code = `${starter}\n${solution}\n${note(n)}`;
+      const stored = await encodeWithin(code, 4096, starter);
+      if (test(stored)) return { code, stored };
+    }
+    throw new Error('no such length');
+  };
+  const diffed = await sized((s) => s.startsWith(DIFF_PREFIX) && s.length < 0.85 * 4096);
+  const nearly = await sized((s) => s.length > 0.9 * 4096 && s.length <= 4096);
+  const { page, frame } = await open(c);
+  let kept;
+  try {
+    assert.deepEqual(await checkCode(frame(), diffed.code), { passed: 7, total: 7, ok: true, recorded: true });
+    const data = await page.evaluate(() => window.value('cmi.suspend_data'));
+    assert.ok(data.startsWith(DIFF_PREFIX) && data.length <= 4096, `${data.length}: ${data.slice(0, 20)}`);
+    assert.doesNotMatch(await frame().textContent('#lms-note'), /characters/);
+    await checkCode(frame(), nearly.code);
+    assert.match(
+      await frame().textContent('#lms-note'),
+      new RegExp(
+        `takes ${(await page.evaluate(() => window.value('cmi.suspend_data'))).length} of the 4096 characters`,
+      ),
+    );
+    await checkCode(frame(), diffed.code);
+    await frame().evaluate(() => localStorage.clear());
+    kept = await page.evaluate(() => window.leave());
+  } finally {
+    await page.close();
+  }
+  // Another computer: the code rebuilt from the diff and the package's starter.
+  const again = await open(c, keptFor(c, kept.cmi ?? kept));
+  try {
+    assert.equal(await again.frame().evaluate(() => window.attnlab.editor.value), diffed.code);
+  } finally {
+    await again.page.close();
+  }
+});
+
 test("a package ignores its launch URL's ?timeout= and ?flavour=: a slow but correct solution gets the grader's own score", async () => {
   // An LMS shows the learner the launch URL; a score must not depend on it.
   const { page, frame } = await open(CASES[1], null, false, '?timeout=600000&flavour=baseline');

@@ -12,7 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { findApi, encodeCode, decodeCode, CODE_PREFIX, VERSIONS, checkResult } from '../../web/src/scorm.js';
+import {
+  findApi,
+  encodeCode,
+  encodeWithin,
+  decodeCode,
+  lineDiff,
+  applyDiff,
+  CODE_PREFIX,
+  DIFF_PREFIX,
+  VERSIONS,
+  checkResult,
+} from '../../web/src/scorm.js';
+import { readPack } from '../../grader/index.mjs';
+import { starterIn } from '../../grader/core/pack.mjs';
 import { cmi5Launch } from '../../web/src/mode.js';
 import { listExercises } from '../../grader/hosts/node/exercise.mjs';
 
@@ -292,4 +305,67 @@ test('cmi5Launch: all five parameters or none; a bad one is named', () => {
   ]) {
     assert.throws(() => cmi5Launch(q({ ...good, [k]: v })), named, `${k}=${v}`);
   }
+});
+
+test('lineDiff/applyDiff: any edit of the starter comes back exactly; a diff for another starter is refused', async () => {
+  const starter = 'a\nb\n# комментарий\nc\n\nd\n';
+  for (const code of [
+    starter,
+    '',
+    'x',
+    'a\nb\nc\nd',
+    'new\na\nb\n# комментарий\nCHANGED\n\nd\nmore\n',
+    starter.repeat(3),
+    'd\nc\nb\na',
+  ]) {
+    const ops = lineDiff(starter, code);
+    assert.equal(applyDiff(starter, ops), code, JSON.stringify(code));
+    assert.equal(applyDiff(`${starter}x\n`, ops), null, 'the ops of another base do not apply');
+  }
+  assert.deepEqual(lineDiff('a\nb\nc', 'a\nX\nc'), [1, 'X', -1, 1]);
+  for (const bad of [null, [1.5], [99], [-99], ['x', {}]])
+    assert.equal(applyDiff('a\nb', bad), null, JSON.stringify(bad));
+  // encodeWithin: whole while it fits, else the diff; decodeCode needs the same starter.
+  const long = `${starter}${'# ' + 'ж'.repeat(3000)}\n`;
+  assert.ok((await encodeWithin('short', 4096, long)).startsWith(CODE_PREFIX));
+  const stored = await encodeWithin(`${long}print(1)\n`, 100, long);
+  assert.ok(stored.startsWith(DIFF_PREFIX) && stored.length <= 100, stored);
+  assert.equal(await decodeCode(stored, long), `${long}print(1)\n`);
+  assert.equal(await decodeCode(stored, `${long} `), null, 'another starter');
+  assert.equal(await decodeCode(stored), null, 'no starter');
+});
+
+test("suspend_data: every pack's starter and solution, on each track and in each language, within SCORM 1.2's 4096 and 2004's 64000 characters", async () => {
+  const rows = [];
+  for (const slug of listExercises()) {
+    const pack = await readPack(slug);
+    for (const track of pack.tracks)
+      for (const lang of ['ru', 'en']) {
+        const starter = starterIn(pack.files, track, lang);
+        const { solution } = pack.files[track];
+        // A student who keeps every comment of the starter and writes the solution below it: the longest
+        // ordinary code of the pack.
+        const kept = `${starter}\n${solution}`;
+        const sizes = {};
+        for (const [name, code] of Object.entries({ starter, solution, 'starter+solution': kept })) {
+          const whole = (await encodeCode(code)).length;
+          const stored = await encodeWithin(code, 4096, starter);
+          assert.equal(await decodeCode(stored, starter), code, `${slug} ${track} ${lang} ${name}: read back`);
+          assert.ok(stored.length <= 4096, `${slug} ${track} ${lang} ${name}: ${stored.length} > 4096`);
+          assert.ok((await encodeWithin(code, 64000, starter)).length <= 64000);
+          sizes[name] = `${whole}${stored.length < whole ? ` → ${stored.length} (diff)` : ''}`;
+        }
+        rows.push([slug, track, lang, sizes.starter, sizes.solution, sizes['starter+solution']]);
+      }
+  }
+  const head = ['pack', 'track', 'lang', 'starter', 'solution', 'starter+solution'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((x, i) => String(x).padEnd(width[i])).join('  ');
+  console.log(
+    [
+      'suspend_data characters (whole encoding → the diff from the starter, where the whole is over 4096; limits 4096 / 64000):',
+      line(head),
+      ...rows.map(line),
+    ].join('\n'),
+  );
 });

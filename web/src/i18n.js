@@ -149,6 +149,8 @@ export const STRINGS = {
       noCredit: 'Эта попытка без оценки: в систему курса ничего не записывается.',
       notRecorded: (p, n, why) => `Результат ${p}/${n} не записан. ${why}`,
       notSent: (why) => `Система курса не приняла результат (${why}).`,
+      nearlyFull: (n, max) =>
+        `Код занимает ${n} из ${max} символов, которые система курса может хранить: если он станет длиннее, он будет сохраняться только в этом браузере.`,
       tooLong: (n, max) =>
         `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
@@ -329,6 +331,8 @@ export const STRINGS = {
       noCredit: "This attempt is for no credit: nothing is recorded in the course's system.",
       notRecorded: (p, n, why) => `Result ${p}/${n}, not recorded. ${why}`,
       notSent: (why) => `The course's system did not accept the result (${why}).`,
+      nearlyFull: (n, max) =>
+        `Your code takes ${n} of the ${max} characters the course's system can keep: if it grows beyond that, it will be kept in this browser only.`,
       tooLong: (n, max) =>
         `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },

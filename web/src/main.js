@@ -1104,6 +1104,9 @@ const host = {
   ready: firstReady,
   busy: () => Boolean(state.busy),
   getCode: () => editor.value,
+  get starter() {
+    return starter();
+  },
   setCode: (code) => {
     editor.value = code;
   },

@@ -2,11 +2,15 @@
 // the LMS's API in the frames above the page (SCORM's search: window.parent up the chain, then the
 // opener's), initialises, restores the student's code from cmi.suspend_data and says what result the LMS
 // holds, and after every Check records it as an attempt (checkResult: the best score, passed once, never
-// taken back; nothing at all in review, browse or no-credit sessions) and commits. The code is kept in suspend_data compressed (deflate-raw, base64,
-// after the prefix CODE_PREFIX); a solution that does not fit (SCORM 1.2: 4096 characters) is said so,
-// and suspend_data is emptied rather than left with an older version. On leaving: session time, commit,
+// taken back; nothing at all in review, browse or no-credit sessions) and commits. The code is kept in
+// suspend_data compressed (deflate-raw, base64, after the prefix CODE_PREFIX), or, when that does not fit
+// (SCORM 1.2: 4096 characters), as its difference from the starter (DIFF_PREFIX); past 90 % of the limit
+// the student is told, and a code that does not fit even so is said so, and suspend_data is emptied rather
+// than left with an older version. On leaving: session time, commit,
 // finish. Without an LMS nothing happens: the page works as usual (the code stays in localStorage).
 export const CODE_PREFIX = 'attnlab1:';
+// Past this share of the limit the student is told, before the code stops fitting.
+const NEARLY = 0.9;
 
 const pct = (passed, total) => String(total ? Math.round((10000 * passed) / total) / 100 : 0);
 const pad = (n, w = 2) => String(n).padStart(w, '0');
@@ -145,17 +149,100 @@ const bytesToBase64 = (bytes) => {
 const pipe = async (bytes, stream) =>
   new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 
+const deflate = async (text) =>
+  bytesToBase64(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+const inflate = async (b64) =>
+  new TextDecoder('utf-8', { fatal: true }).decode(
+    await pipe(
+      Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
+      new DecompressionStream('deflate-raw'),
+    ),
+  );
+
 /** code → CODE_PREFIX + base64(deflate-raw(UTF-8)). */
 export async function encodeCode(code) {
-  return CODE_PREFIX + bytesToBase64(await pipe(new TextEncoder().encode(code), new CompressionStream('deflate-raw')));
+  return CODE_PREFIX + (await deflate(code));
 }
 
-/** The reverse of encodeCode; null for anything else (another tool's data, damaged text). */
-export async function decodeCode(text) {
-  if (typeof text !== 'string' || !text.startsWith(CODE_PREFIX)) return null;
+// The code as its difference from the pack's starter, for a code whose whole does not fit (SCORM 1.2's
+// 4096 characters: a student keeps most of a long starter's comments). DIFF_PREFIX + the starter's hash +
+// ':' + base64(deflate-raw(JSON of the line operations)): a number n > 0 copies the starter's next n lines,
+// n < 0 skips -n of them, a string is a line of the student's own. The hash ties it to that starter: a
+// package rebuilt with another starter cannot misread it (decodeCode answers null).
+export const DIFF_PREFIX = 'attnlab2:';
+const MAX_DIFF_CELLS = 4e6; // lines × lines the line diff may compare (a few thousand lines each way)
+
+/** FNV-1a over the UTF-16 code units → 8 hex digits. */
+export const starterHash = (text) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+};
+
+/** The line operations that turn `base`'s lines into `code`'s (longest common subsequence), or null when too large to compare. */
+export function lineDiff(base, code) {
+  const a = base.split('\n'),
+    b = code.split('\n');
+  if ((a.length + 1) * (b.length + 1) > MAX_DIFF_CELLS) return null;
+  const w = b.length + 1;
+  const lcs = new Uint32Array((a.length + 1) * w); // lcs[i*w+j]: of a[i..] and b[j..]
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i * w + j] =
+        a[i] === b[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+  const ops = [];
+  const push = (op) => {
+    const last = ops.at(-1);
+    if (typeof op === 'number' && typeof last === 'number' && Math.sign(op) === Math.sign(last))
+      ops[ops.length - 1] += op;
+    else ops.push(op);
+  };
+  let i = 0,
+    j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) (push(1), i++, j++);
+    else if (j < b.length && (i === a.length || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j])) push(b[j++]);
+    else (push(-1), i++);
+  }
+  return ops;
+}
+
+/** The reverse of lineDiff; null when the operations do not fit `base`. */
+export function applyDiff(base, ops) {
+  const a = base.split('\n'),
+    out = [];
+  let i = 0;
+  if (!Array.isArray(ops)) return null;
+  for (const op of ops) {
+    if (typeof op === 'string') out.push(op);
+    else if (Number.isInteger(op) && op > 0 && i + op <= a.length) out.push(...a.slice(i, (i += op)));
+    else if (Number.isInteger(op) && op < 0 && i - op <= a.length) i -= op;
+    else return null;
+  }
+  return i === a.length ? out.join('\n') : null;
+}
+
+/**
+ * The code for suspend_data within `max` characters: whole (encodeCode) when it fits, else as its difference
+ * from `starter` when that fits; else the shorter, which does not (the caller says so).
+ */
+export async function encodeWithin(code, max, starter = null) {
+  const whole = await encodeCode(code);
+  if (whole.length <= max || typeof starter !== 'string') return whole;
+  const ops = lineDiff(starter, code);
+  if (!ops) return whole;
+  const diff = `${DIFF_PREFIX}${starterHash(starter)}:${await deflate(JSON.stringify(ops))}`;
+  return diff.length < whole.length ? diff : whole;
+}
+
+/** The reverse of encodeCode and encodeWithin (given the same starter); null for anything else (another tool's data, damaged text). */
+export async function decodeCode(text, starter = null) {
+  if (typeof text !== 'string') return null;
   try {
-    const bytes = Uint8Array.from(atob(text.slice(CODE_PREFIX.length)), (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(await pipe(bytes, new DecompressionStream('deflate-raw')));
+    if (text.startsWith(CODE_PREFIX)) return await inflate(text.slice(CODE_PREFIX.length));
+    const m = /^attnlab2:([0-9a-f]{8}):(.*)$/s.exec(text);
+    if (!m || typeof starter !== 'string' || m[1] !== starterHash(starter)) return null;
+    return applyDiff(starter, JSON.parse(await inflate(m[2])));
   } catch {
     return null;
   }
@@ -186,10 +273,16 @@ export async function connectScorm(host, version, strings, options = ATTEMPT_DEF
   const note = lmsNote();
   // The note: what the LMS holds or was told last (restored, sent, refused, not recorded), and whether the code fits.
   let last = [],
-    tooLong = null;
+    tooLong = null,
+    nearly = null;
   const say = (...texts) => {
     if (texts.length) last = texts;
-    note.textContent = [...last, tooLong ? strings().tooLong(tooLong, v.suspendMax) : ''].filter(Boolean).join(' ');
+    const room = tooLong
+      ? strings().tooLong(tooLong, v.suspendMax)
+      : nearly
+        ? strings().nearlyFull(nearly, v.suspendMax)
+        : '';
+    note.textContent = [...last, room].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
   };
 
@@ -227,7 +320,7 @@ export async function connectScorm(host, version, strings, options = ATTEMPT_DEF
   let attempt = { passed: stored.passed, best: Number.isFinite(best) ? best : null };
 
   // A resumed attempt: the code the LMS kept, and the result it holds.
-  const saved = await decodeCode(get('cmi.suspend_data'));
+  const saved = await decodeCode(get('cmi.suspend_data'), host.starter);
   const resumed = [];
   if (saved !== null && saved !== host.getCode()) {
     host.setCode(saved);
@@ -245,8 +338,9 @@ export async function connectScorm(host, version, strings, options = ATTEMPT_DEF
   // The code in suspend_data: at each Check, and a moment after the student stops typing (so that
   // leaving the page, which cannot wait for compression, finds it already set).
   async function storeCode() {
-    const data = await encodeCode(host.getCode());
+    const data = await encodeWithin(host.getCode(), v.suspendMax, host.starter);
     tooLong = data.length > v.suspendMax ? data.length : null;
+    nearly = !tooLong && data.length > NEARLY * v.suspendMax ? data.length : null;
     const r = set([['cmi.suspend_data', tooLong ? '' : data]]);
     root.dataset.lmsStored = String(Number(root.dataset.lmsStored ?? 0) + 1); // for tests: how many times
     return r;
