@@ -147,6 +147,9 @@ export const STRINGS = {
       review: (mode) =>
         `Режим ${mode === 'browse' ? 'просмотра' : 'повторного просмотра'}: в систему курса ничего не записывается.`,
       noCredit: 'Эта попытка без оценки: в систему курса ничего не записывается.',
+      exit: 'Выйти в курс',
+      ended:
+        'Этот сеанс уже завершён: система курса больше ничего не записывает. Чтобы продолжить, откройте упражнение из курса снова.',
       notRecorded: (p, n, why) => `Результат ${p}/${n} не записан. ${why}`,
       notSent: (why) => `Система курса не приняла результат (${why}).`,
       nearlyFull: (n, max) =>
@@ -329,6 +332,9 @@ export const STRINGS = {
           : `The course's system holds your best result so far: ${raw} of 100, not passed yet.`,
       review: (mode) => `${mode === 'browse' ? 'Browse' : 'Review'} mode: nothing is recorded in the course's system.`,
       noCredit: "This attempt is for no credit: nothing is recorded in the course's system.",
+      exit: 'Back to the course',
+      ended:
+        "This session has ended: the course's system records nothing more. To go on, open the exercise from the course again.",
       notRecorded: (p, n, why) => `Result ${p}/${n}, not recorded. ${why}`,
       notSent: (why) => `The course's system did not accept the result (${why}).`,
       nearlyFull: (n, max) =>
