@@ -44,6 +44,7 @@ const lrs = {
   tokens: new Map(),
   fetched: new Set(),
   fetches: [],
+  preferences: null, // cmi5LearnerPreferences (one learner here)
   launchData: new Map(),
   state: new Map(),
   statements: [],
@@ -91,6 +92,10 @@ function respond(path, req) {
     if (req.method === 'PUT')
       return (lrs.state.set(key, JSON.parse(req.body)), { body: '', type: 'text/plain', status: 204 });
     return lrs.state.has(key) ? json(lrs.state.get(key)) : json({ error: 'no document' }, 404);
+  }
+  if (path === '/lms/xapi/agents/profile' && req.method === 'GET') {
+    if (req.query.get('profileId') !== 'cmi5LearnerPreferences' || !req.query.get('agent')) return json({}, 400);
+    return lrs.preferences ? json(lrs.preferences) : json({ error: 'no profile' }, 404);
   }
   if (path === '/lms/xapi/statements' && req.method === 'POST') {
     const list = [].concat(JSON.parse(req.body));
@@ -367,4 +372,21 @@ test('cmi5: a reload within the launch never fetches the token again nor sends a
   const three = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f09');
   assert.equal(await three.page.$('#lms-exit'), null);
   await leave(three);
+});
+
+test("cmi5: the learner's language preference (cmi5LearnerPreferences) decides the page's language", async () => {
+  try {
+    for (const [languagePreference, lang, check] of [
+      ['ru-RU, en-US', 'ru', 'Проверить'],
+      ['fr-FR,en-GB', 'en', 'Check'],
+    ]) {
+      lrs.preferences = { languagePreference, audioPreference: 'on' };
+      const s = await start(`6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f1${lang === 'ru' ? 0 : 1}`);
+      assert.equal(await s.page.evaluate(() => document.documentElement.lang), lang, languagePreference);
+      assert.equal((await s.page.textContent('#check')).trim(), check);
+      await leave(s);
+    }
+  } finally {
+    lrs.preferences = null;
+  }
 });

@@ -98,6 +98,17 @@ export async function connectCmi5(host, launch, strings) {
     if (!launchData?.contextTemplate || typeof launchData.contextTemplate !== 'object')
       throw new Error('LMS.LaunchData has no contextTemplate');
     ours = (await xapi('GET', 'activities/state', { query: stateQuery(STATE_ID), missingOk: true })) ?? {};
+    // cmi5 11.0: the learner's preferences (an agent profile the LMS keeps); the page follows the first
+    // language it has (ru, en) in languagePreference.
+    const prefs = await xapi('GET', 'agents/profile', {
+      query: { agent: JSON.stringify(launch.actor), profileId: 'cmi5LearnerPreferences' },
+      missingOk: true,
+    }).catch(() => null);
+    const wanted = String(prefs?.languagePreference ?? '')
+      .split(',')
+      .map((x) => x.trim().slice(0, 2).toLowerCase())
+      .find((x) => x === 'ru' || x === 'en');
+    if (wanted) host.setLang(wanted);
   } catch (e) {
     return fail(e);
   }

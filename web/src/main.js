@@ -1107,6 +1107,12 @@ const host = {
   get starter() {
     return starter();
   },
+  // The language the LMS says the learner prefers (cmi5's learner preferences): the page's texts follow.
+  setLang: (l) => {
+    if (!STRINGS[l] || l === lang) return;
+    lang = l;
+    renderTexts();
+  },
   setCode: (code) => {
     editor.value = code;
   },
