@@ -157,6 +157,16 @@ before(async () => {
     '/other.html': `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`,
     '/lesson.html': lessonPage(A),
     '/isolated-lesson.html': lessonPage(A),
+    // Two exercises on one lesson page, the second far below (loaded lazily): the first dark whatever the
+    // system says, the second following it.
+    '/two.html': `<!doctype html><meta charset="utf-8"><title>two</title><script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise id="one" exercise="sdpa" track="js" lang="en" theme="dark"></attnlab-exercise>
+<div style="height:8000px">The lesson goes on.</div>
+<attnlab-exercise id="two" exercise="rope" track="js" lang="en" theme="auto"></attnlab-exercise>
+<script>
+  window.events = [];
+  document.addEventListener('attnlab-ready', (e) => events.push(e.target.id));
+</script>`,
   });
   await mkdir(artifacts, { recursive: true });
   await page.goto(`${B.origin}/course.html`);
@@ -521,5 +531,30 @@ test('a host that sends no CSP (a plain static server) is still covered: the pag
     }
   } finally {
     await S.close();
+  }
+});
+
+test('<attnlab-exercise theme>: dark whatever the system says, auto following it; a second exercise far below loads only when the reader comes near it', async () => {
+  const p = await b.context.newPage();
+  try {
+    await p.emulateMedia({ colorScheme: 'light' });
+    await p.goto(`${B.origin}/two.html`);
+    await p.waitForFunction(() => window.events.includes('one'));
+    const frameOf = (slug) => p.frame({ url: (u) => u.searchParams.get('exercise') === slug });
+    assert.equal(await frameOf('sdpa').evaluate(() => document.documentElement.dataset.theme), 'dark');
+    // The second is not loaded while it is far below the screen.
+    await p.waitForTimeout(1500);
+    assert.deepEqual(await p.evaluate(() => window.events), ['one']);
+    assert.equal(frameOf('rope'), null, 'the far frame was not loaded');
+    await p.evaluate(() => document.getElementById('two').scrollIntoView());
+    await p.waitForFunction(() => window.events.includes('two'));
+    assert.equal(await frameOf('rope').evaluate(() => document.documentElement.dataset.theme), 'light');
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await frameOf('rope').waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    assert.equal(await frameOf('sdpa').evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await p.evaluate(() => document.getElementById('one').scrollIntoView());
+    await p.screenshot({ path: new URL('embed-theme-dark.png', artifacts).pathname });
+  } finally {
+    await p.close();
   }
 });

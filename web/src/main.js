@@ -970,7 +970,15 @@ const editor = createEditor({
     dispatchEvent(new Event('attnlab:edited'));
   },
 });
-theme = connectTheme({ button: $('theme'), editor, store, strings: t, choice: !mode.embed });
+// In embed mode ?theme=light|dark (the course page's choice; `auto` or none: the system's) fixes the theme.
+theme = connectTheme({
+  button: $('theme'),
+  editor,
+  store,
+  strings: t,
+  choice: !mode.embed,
+  fixed: params.get('theme'),
+});
 // Its scroller is a scrollable region whose content a keyboard must reach (axe: scrollable-region-focusable).
 editor.view.contentDOM.tabIndex = 0;
 const languageReady = editor.setLanguage(track.name);
