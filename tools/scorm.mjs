@@ -12,8 +12,6 @@ const HEAD = {
       'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
     schemaversion: '1.2',
     scormType: 'adlcp:scormtype',
-    // The LMS compares score.raw with it: 100 (every test) is passed, as the page says.
-    itemExtra: '\n        <adlcp:masteryscore>100</adlcp:masteryscore>',
   },
   2004: {
     ns: 'xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"',
@@ -21,11 +19,15 @@ const HEAD = {
       'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd',
     schemaversion: '2004 4th Edition',
     scormType: 'adlcp:scormType',
-    itemExtra: '',
   },
 };
 
-/** imsmanifest.xml for one SCO launched at `href`, with `files` (paths inside the package) as its resource. */
+/**
+ * imsmanifest.xml for one SCO launched at `href`, with `files` (paths inside the package) as its resource.
+ * 1.2's item has no adlcp:masteryscore: an LMS given one turns any score under it into lesson_status
+ * "failed" at each commit (Moodle; scorm-again's mastery_override), which ends the attempt there; the page
+ * says passed itself (web/src/scorm.js checkResult).
+ */
 export function manifest({ scorm, identifier, title, href = 'index.html', files }) {
   const h = HEAD[scorm];
   if (!h) throw new Error(`manifest: SCORM version must be 1.2 or 2004, got ${scorm}`);
@@ -40,7 +42,7 @@ export function manifest({ scorm, identifier, title, href = 'index.html', files 
     <organization identifier="org">
       <title>${xml(title)}</title>
       <item identifier="item" identifierref="sco" isvisible="true">
-        <title>${xml(title)}</title>${h.itemExtra}
+        <title>${xml(title)}</title>
       </item>
     </organization>
   </organizations>

@@ -182,7 +182,8 @@ async function upToDate() {
 }
 
 /**
- * `pkg`: a package's page instead (tools/package-scorm): { exercise, track, lang, scorm: '1.2'|'2004'|'cmi5', outDir }:
+ * `pkg`: a package's page instead (tools/package-scorm): { exercise, track, lang, scorm: '1.2'|'2004'|'cmi5', outDir,
+ * and for SCORM score: 'best'|'latest', failedOnExit }:
  * only that pack and that track's worker, no threaded build (an LMS page is not cross-origin isolated)
  * and no service worker, the choice written into <html data-…> (web/src/mode.js), built into outDir.
  */
@@ -240,7 +241,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
   if (pkg)
     html = html.replace(
       /<html lang="\w+">/,
-      `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`,
+      `<html lang="${pkg.lang}" data-embed${pkg.scorm === 'cmi5' ? '' : ` data-scorm="${pkg.scorm}" data-scorm-score="${pkg.score ?? 'best'}" data-scorm-failed-on-exit="${pkg.failedOnExit ? 'yes' : 'no'}"`} data-package-exercise="${pkg.exercise}" data-package-track="${pkg.track}" data-package-lang="${pkg.lang}">`,
     );
   await writeFile(join(out, 'index.html'), html);
   // A track's interpreter (micropython.wasm) sits beside app.js: the page fetches it when that track is chosen.

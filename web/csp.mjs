@@ -23,12 +23,15 @@ export const PAGE_META_CSP = PAGE.join('; ');
 export const pageCsp = (frameAncestors = "'none'") => [...PAGE, `frame-ancestors ${frameAncestors}`].join('; ');
 export const PAGE_CSP = pageCsp();
 
-// Embed mode (`?embed=1`, web/README.md "Embedding") is the one page that may be framed. Who may frame
-// it is the host's configuration: a list of CSP source expressions where the word `parent` stands for
-// the origin the URL names in `parent-origin` (default: `parent` alone, so a page that names itself as
-// the parent, as <attnlab-exercise> does, can frame it and nobody else can). `*` allows everyone.
-const ANCESTOR = /^(?:\*|parent|'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/i;
-export const DEFAULT_EMBED_ANCESTORS = 'parent';
+// Embed mode (`?embed=1`, web/README.md "Embedding") is the one page that may be framed, and only by the
+// course origins whoever serves it lists (tools/serve --embed-ancestors, startServer({ embedAncestors })):
+// CSP source expressions. There is no default: without a list embed mode is off (frame-ancestors 'none',
+// and the page refuses it). `*` allows everyone, explicitly. The page learns the list from
+// EMBED_ANCESTORS_FILE, served beside it, and refuses a parent-origin the list does not allow
+// (web/src/embed.js): a host that sends no CSP header is still covered.
+const ANCESTOR = /^(?:\*|'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/i;
+/** The file beside index.html that publishes the list: { "ancestors": [sources…] } ([] or absent: embed mode off). */
+export const EMBED_ANCESTORS_FILE = 'embed-ancestors.json';
 
 /** A web origin exactly as `new URL(x).origin` writes it (http/https, no path, no trailing slash), else null. */
 export function parseOrigin(text) {
@@ -43,21 +46,55 @@ export function parseOrigin(text) {
 
 /** Checks a host's embed-ancestors setting → its sources; throws naming the first bad one. */
 export function parseEmbedAncestors(text) {
-  const sources = String(text).trim().split(/\s+/).filter(Boolean);
-  if (!sources.length) throw new Error('the embed ancestors list is empty: name origins, or parent');
+  const sources = String(text ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (!sources.length)
+    throw new Error('the embed ancestors list is empty: name the course origins that may embed the page, or *');
+  if (sources.includes('parent'))
+    throw new Error(
+      '"parent" is no longer a source: it let any page that names itself as the parent frame the exercise; name the course origins (https://lms.example.org), or * for anyone',
+    );
   const bad = sources.find((s) => !ANCESTOR.test(s));
   if (bad)
     throw new Error(
-      `embed ancestors: "${bad}" is not an origin (https://lms.example.org, https://*.example.org:8443), a scheme (https:), 'self', * or parent`,
+      `embed ancestors: "${bad}" is not an origin (https://lms.example.org, https://*.example.org:8443), a scheme (https:), 'self' or *`,
     );
   return sources;
 }
 
-/** The frame-ancestors sources of an embed-mode page whose URL names `parentOrigin` (raw text, may be bad). */
-export function embedFrameAncestors(parentOrigin, sources = [DEFAULT_EMBED_ANCESTORS]) {
-  const parent = parseOrigin(parentOrigin);
-  const list = sources.flatMap((s) => (s === 'parent' ? (parent ? [parent] : []) : [s]));
-  return list.length ? [...new Set(list)].join(' ') : "'none'";
+const DEFAULT_PORT = { 'http:': '80', 'https:': '443' };
+/**
+ * Whether `origin` (parseOrigin's form) is allowed by one of `sources` (parseEmbedAncestors' form), as CSP
+ * matches a source expression: `*` any http(s) origin; `https:` that scheme; `'self'` the page's own
+ * origin `self`; `https://*.example.org` its subdomains (not example.org itself); a port given must be
+ * equal (`:*` any), else the scheme's default.
+ */
+export function originAllowed(origin, sources, self = null) {
+  const o = parseOrigin(origin);
+  if (!o || !Array.isArray(sources)) return false;
+  const u = new URL(o);
+  const port = u.port || DEFAULT_PORT[u.protocol];
+  return sources.some((s) => {
+    if (typeof s !== 'string' || !ANCESTOR.test(s)) return false;
+    if (s === '*') return true;
+    if (s === "'self'") return o === self;
+    if (/^https?:$/i.test(s)) return u.protocol === s.toLowerCase();
+    const m = /^(https?:)\/\/(\*\.)?([^:]+)(?::(\d+|\*))?$/i.exec(s);
+    if (!m || m[1].toLowerCase() !== u.protocol) return false;
+    const host = m[3].toLowerCase();
+    if (m[2] ? !u.hostname.endsWith(`.${host}`) : u.hostname !== host) return false;
+    return m[4] === '*' || (m[4] ?? DEFAULT_PORT[u.protocol]) === port;
+  });
+}
+
+/**
+ * The frame-ancestors of an embed-mode page whose URL names `parentOrigin` (raw text, may be bad): the
+ * host's `sources` when they allow that origin, else 'none' (no list, a bad or unlisted parent).
+ */
+export function embedFrameAncestors(parentOrigin, sources = null, self = null) {
+  return sources?.length && originAllowed(parentOrigin, sources, self) ? [...new Set(sources)].join(' ') : "'none'";
 }
 
 // Each track's worker policy comes from what its realm needs (grader/tracks/<name>/index.mjs `realm`):

@@ -9,11 +9,11 @@ import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, distDir, wasmFiles } from './build.mjs';
-import { DEFAULT_EMBED_ANCESTORS, embedFrameAncestors, parseEmbedAncestors, securityHeaders } from './csp.mjs';
+import { EMBED_ANCESTORS_FILE, embedFrameAncestors, parseEmbedAncestors, securityHeaders } from './csp.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
-const MIME = {
+export const MIME = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -55,8 +55,10 @@ export async function ensureBuilt({ quiet = false } = {}) {
  * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
  * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
  * isolated: send ISOLATION_HEADERS (default true).
- * embedAncestors: who may frame the page in embed mode (`?embed=1`), CSP sources where `parent` is the
- * URL's `parent-origin` (default 'parent'; csp.mjs embedFrameAncestors). The page is unframeable otherwise.
+ * embedAncestors: the course origins that may frame the page in embed mode (`?embed=1&parent-origin=`), CSP
+ * sources as text ("https://lms.example.org https://*.school.edu", or "*"); default none: embed mode off.
+ * Sent as frame-ancestors to an embed-mode page whose parent-origin they allow (csp.mjs embedFrameAncestors),
+ * and published to the page as /embed-ancestors.json (csp.mjs EMBED_ANCESTORS_FILE). The page is unframeable otherwise.
  * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
  * where the client accepts it), for measurements.
  */
@@ -65,15 +67,25 @@ export function startServer({
   dir = distDir,
   onResponse = null,
   isolated = true,
-  embedAncestors = DEFAULT_EMBED_ANCESTORS,
+  embedAncestors = null,
 } = {}) {
-  const ancestors = parseEmbedAncestors(embedAncestors);
+  const ancestors = embedAncestors == null ? [] : parseEmbedAncestors(embedAncestors);
+  const ancestorsJson = Buffer.from(JSON.stringify({ ancestors }));
   let sent = 0;
   const gzipped = new Map();
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://x');
       const path = decodeURIComponent(url.pathname);
+      if (path === `/${EMBED_ANCESTORS_FILE}`) {
+        res.writeHead(200, {
+          'content-type': MIME['.json'],
+          'cache-control': 'no-store',
+          ...securityHeaders(path),
+          ...(isolated && ISOLATION_HEADERS),
+        });
+        return res.end(req.method === 'HEAD' ? undefined : ancestorsJson);
+      }
       let file = normalize(join(dir, path));
       if (file !== dir && !file.startsWith(dir + sep)) return send(res, 403, 'forbidden');
       let st = await stat(file).catch(() => null);
@@ -83,7 +95,9 @@ export function startServer({
       // so the worker's precache after the first visit does not download everything twice.
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
       const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
-      const frameAncestors = embed ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors) : undefined;
+      const frameAncestors = embed
+        ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors, `http://${req.headers.host}`)
+        : undefined;
       const headers = {
         etag,
         'cache-control': 'no-cache',

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
+import { launch, otherOrigin, slowSolution } from '../../tools/lib/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
@@ -43,6 +43,8 @@ let b, tmp, lms, id;
 const lrs = {
   tokens: new Map(),
   fetched: new Set(),
+  fetches: [],
+  preferences: null, // cmi5LearnerPreferences (one learner here)
   launchData: new Map(),
   state: new Map(),
   statements: [],
@@ -61,9 +63,12 @@ function respond(path, req) {
       readFile(file).then((body) => ({ body, type: MIME[extname(file)] ?? 'application/octet-stream' }))
     );
   }
+  if (path === '/lms/return.html')
+    return { body: '<!doctype html><title>course</title><p>The course.', type: MIME['.html'] };
   if (path.startsWith('/lms/fetch/') && req.method === 'POST') {
     // 8.2: one token per session, once
     const session = path.slice('/lms/fetch/'.length);
+    lrs.fetches.push(session);
     if (lrs.fetched.has(session))
       return json({ 'error-code': '1', 'error-text': 'The authorization token has already been returned.' });
     lrs.fetched.add(session);
@@ -87,6 +92,10 @@ function respond(path, req) {
     if (req.method === 'PUT')
       return (lrs.state.set(key, JSON.parse(req.body)), { body: '', type: 'text/plain', status: 204 });
     return lrs.state.has(key) ? json(lrs.state.get(key)) : json({ error: 'no document' }, 404);
+  }
+  if (path === '/lms/xapi/agents/profile' && req.method === 'GET') {
+    if (req.query.get('profileId') !== 'cmi5LearnerPreferences' || !req.query.get('agent')) return json({}, 400);
+    return lrs.preferences ? json(lrs.preferences) : json({ error: 'no profile' }, 404);
   }
   if (path === '/lms/xapi/statements' && req.method === 'POST') {
     const list = [].concat(JSON.parse(req.body));
@@ -117,14 +126,18 @@ after(async () => {
 });
 
 let sessions = 0;
-/** The LMS launches the AU: LaunchData for `registration` (a context template with a session id), then the page with the five parameters. */
-async function start(registration, { launchMode = 'Normal', masteryScore, fetchSession } = {}) {
+/**
+ * The LMS launches the AU: LaunchData for `registration` (a context template with a session id), then the page
+ * with the five parameters (and `extra` ones, which the page must ignore).
+ */
+async function start(registration, { launchMode = 'Normal', masteryScore, fetchSession, extra = {}, returnURL } = {}) {
   const session = fetchSession ?? `s${++sessions}`;
   lrs.launchData.set(registration, {
     contextTemplate: { contextActivities: { grouping: [PUBLISHER] }, extensions: { [SESSION]: `session-${session}` } },
     launchMode,
     moveOn: 'Passed',
     ...(masteryScore !== undefined && { masteryScore }),
+    ...(returnURL && { returnURL }),
   });
   const q = new URLSearchParams({
     endpoint: `${lms.origin}/lms/xapi/`,
@@ -132,6 +145,7 @@ async function start(registration, { launchMode = 'Normal', masteryScore, fetchS
     actor: JSON.stringify(ACTOR),
     registration,
     activityId: ACTIVITY,
+    ...extra,
   });
   const page = await b.context.newPage();
   await page.goto(`${lms.origin}/lms/content/${id}/index.html?${q}`);
@@ -299,5 +313,80 @@ test('cmi5: Browse mode judges nothing; a fetch URL used twice is refused and sa
     );
   } finally {
     await again.page.close();
+  }
+});
+
+test("cmi5: the launch URL's ?timeout= and ?flavour= are ignored: a slow but correct solution gets the grader's own score, no passed", async () => {
+  const registration = '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f06';
+  const slow = await start(registration, { extra: { timeout: '600000', flavour: 'baseline' } });
+  assert.notEqual(await slow.page.evaluate(() => window.attnlab.state.core.flavour), 'baseline');
+  const got = await checkCode(slow.page, slowSolution(await read('exercises/sdpa/solution.js')));
+  assert.ok(got.passed < 7, JSON.stringify(got)); // causal_mask's first call runs out of the grader's own limit
+  const verbs = checkSession(await leave(slow), { registration, session: slow.session });
+  assert.deepEqual(verbs, ['initialized', 'scored', 'failed', 'terminated']);
+});
+
+test('cmi5: a reload within the launch never fetches the token again nor sends a second initialized or terminated; Exit terminates once and goes to returnURL', async () => {
+  const solution = await read('exercises/sdpa/solution.js');
+  const partial = await read('exercises/sdpa/fixtures/no-scaling/submission.js');
+  const returnURL = `${lms.origin}/lms/return.html`;
+  // A reload: the session ended with the page (the browser cannot tell a reload from leaving), the
+  // token is not asked for again, and the reloaded page says so and records nothing.
+  const registration = '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f07';
+  const one = await start(registration, { returnURL });
+  assert.ok(await one.page.isVisible('#lms-exit'), 'an Exit control when the LMS gives a returnURL');
+  await checkCode(one.page, partial);
+  await one.page.reload();
+  await one.page.waitForFunction(() => document.documentElement.dataset.lms === 'ended');
+  assert.match(await one.page.textContent('#lms-note'), /This session has ended/);
+  await one.page.evaluate(() => {
+    window.attnlab.check();
+  });
+  await one.page.waitForFunction(() => document.querySelectorAll('#results li.fail, #results li.pass').length === 7);
+  assert.deepEqual(
+    checkSession(await leave(one), { registration, session: one.session }),
+    ['initialized', 'scored', 'failed', 'terminated'],
+    'one session: nothing after terminated',
+  );
+  assert.deepEqual(
+    lrs.fetches.filter((x) => x === one.session),
+    [one.session],
+    'the fetch URL asked once',
+  );
+
+  // Exit: terminated once, then the course's returnURL; back to the page, nothing more is sent.
+  const reg2 = '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f08';
+  const two = await start(reg2, { returnURL });
+  await checkCode(two.page, solution);
+  await Promise.all([two.page.waitForURL(returnURL), two.page.click('#lms-exit')]);
+  await two.page.goBack();
+  await two.page.waitForFunction(() => document.documentElement.dataset.lms === 'ended');
+  assert.deepEqual(checkSession(await leave(two), { registration: reg2, session: two.session }), [
+    'initialized',
+    'scored',
+    'passed',
+    'completed',
+    'terminated',
+  ]);
+  // Without a returnURL there is no Exit control.
+  const three = await start('6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f09');
+  assert.equal(await three.page.$('#lms-exit'), null);
+  await leave(three);
+});
+
+test("cmi5: the learner's language preference (cmi5LearnerPreferences) decides the page's language", async () => {
+  try {
+    for (const [languagePreference, lang, check] of [
+      ['ru-RU, en-US', 'ru', 'Проверить'],
+      ['fr-FR,en-GB', 'en', 'Check'],
+    ]) {
+      lrs.preferences = { languagePreference, audioPreference: 'on' };
+      const s = await start(`6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f1${lang === 'ru' ? 0 : 1}`);
+      assert.equal(await s.page.evaluate(() => document.documentElement.lang), lang, languagePreference);
+      assert.equal((await s.page.textContent('#check')).trim(), check);
+      await leave(s);
+    }
+  } finally {
+    lrs.preferences = null;
   }
 });

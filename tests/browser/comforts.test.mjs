@@ -10,6 +10,7 @@ import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
 const root = new URL('../../', import.meta.url);
 const artifacts = new URL('tests/artifacts/', root);
 const read = (p) => readFile(new URL(p, root), 'utf8');
+const COURSE = 'https://course.example.org'; // the course origin embed mode is opened for (the page is its own top here)
 let b, page, course;
 
 before(async () => {
@@ -19,7 +20,7 @@ before(async () => {
   );
   course = specs.sort((x, y) => x.order - y.order);
   await mkdir(artifacts, { recursive: true });
-  b = await launch();
+  b = await launch({ embedAncestors: COURSE }); // embed mode needs the course origin listed
   page = b.page;
   await page.setViewportSize({ width: 1280, height: 800 });
   await open(page, `${b.url}?timeout=300&nosw`);
@@ -116,7 +117,7 @@ test('the last exercise of the course says so instead of a link', async () => {
 });
 
 test('embed mode: the congratulation alone (the course decides what comes next), no theme toggle', async () => {
-  await open(page, `${b.url}?embed=1&timeout=300&nosw&exercise=sdpa`);
+  await open(page, `${b.url}?embed=1&parent-origin=${encodeURIComponent(COURSE)}&exercise=sdpa`);
   assert.equal(await page.isVisible('#theme'), false);
   await setCode(page, await read('exercises/sdpa/solution.js'));
   assert.deepEqual(await check(page), { passed: 7, total: 7 });

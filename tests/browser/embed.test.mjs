@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
-import { launch, otherOrigin } from '../../tools/lib/chromium.mjs';
+import { extname, join, sep } from 'node:path';
+import { check, launch, open as openPage, otherOrigin, setCode, slowSolution } from '../../tools/lib/chromium.mjs';
 import { startServer } from '../../web/server.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -31,7 +32,7 @@ const htmlServer = (pages) =>
       },
   );
 
-let b, page, A, B, C, starter, solution;
+let b, page, A, B, C, D, L, starter, solution;
 
 // B: the course page. It frames the exercise (A) and C's page, keeps every message it receives (with
 // its origin), and sizes the frame from attnlab:resize.
@@ -76,18 +77,20 @@ const lessonPage = (
   for (const t of ['attnlab-ready', 'attnlab-checked']) document.addEventListener(t, (e) => events.push({ type: e.type, target: e.target.localName, detail: e.detail }));
 </script></html>`;
 
-const received = () => page.evaluate(() => window.received);
-const fromExercise = async (type) => (await received()).filter((m) => m.fromExercise && m.data?.type === type);
-const waitFor = (type, n = 1) =>
-  page.waitForFunction(([t, k]) => window.received.filter((m) => m.data?.type === t).length >= k, [type, n]);
-const toExercise = (msg) => page.evaluate((m) => window.toExercise(m), msg);
-const exerciseFrame = () => page.frame({ name: 'attnlab' });
+// Each helper works on a course page (parentPage), by default the one of `before`.
+const received = (p = page) => p.evaluate(() => window.received);
+const fromExercise = async (type, p = page) =>
+  (await received(p)).filter((m) => m.fromExercise && m.data?.type === type);
+const waitFor = (type, n = 1, p = page) =>
+  p.waitForFunction(([t, k]) => window.received.filter((m) => m.data?.type === t).length >= k, [type, n]);
+const toExercise = (msg, p = page) => p.evaluate((m) => window.toExercise(m), msg);
+const exerciseFrame = (p = page) => p.frame({ name: 'attnlab' });
 /** Asks for the code; resolves with the answer (messages from one window arrive in order, so whatever was sent before is handled). */
-async function getCode() {
-  const n = (await fromExercise('attnlab:code')).length;
-  await toExercise({ type: 'attnlab:get-code' });
-  await waitFor('attnlab:code', n + 1);
-  return (await fromExercise('attnlab:code'))[n].data.code;
+async function getCode(p = page) {
+  const n = (await fromExercise('attnlab:code', p)).length;
+  await toExercise({ type: 'attnlab:get-code' }, p);
+  await waitFor('attnlab:code', n + 1, p);
+  return (await fromExercise('attnlab:code', p))[n].data.code;
 }
 /**
  * Waits until the last attnlab:resize, the frame's height in the parent and the content's height inside
@@ -113,11 +116,11 @@ async function settled(frame, announced = async () => undefined) {
   }
   assert.fail(`the frame's height never settled on its content's: ${JSON.stringify(seen)}`);
 }
-async function checkViaApi() {
-  const n = (await fromExercise('attnlab:checked')).length;
-  await toExercise({ type: 'attnlab:check' });
-  await waitFor('attnlab:checked', n + 1);
-  return (await fromExercise('attnlab:checked'))[n].data;
+async function checkViaApi(p = page) {
+  const n = (await fromExercise('attnlab:checked', p)).length;
+  await toExercise({ type: 'attnlab:check' }, p);
+  await waitFor('attnlab:checked', n + 1, p);
+  return (await fromExercise('attnlab:checked', p))[n].data;
 }
 
 before(async () => {
@@ -125,20 +128,45 @@ before(async () => {
     read('exercises/sdpa/starter.en.js') /* lang=en: the starter's English twin */,
     read('exercises/sdpa/solution.js'),
   ]);
-  b = await launch();
-  page = b.page;
-  A = new URL(b.url).origin;
-  C = await htmlServer({ '/c.html': thirdPage });
-  const embed = `${A}/?embed=1&exercise=sdpa&track=js&lang=en&timeout=3000&parent-origin=`;
+  const cPages = { '/c.html': thirdPage };
+  C = await htmlServer(cPages);
   const pages = {};
   B = await htmlServer(pages);
+  // D: another port of 127.0.0.1 (another origin of the same site: it shares A's storage); L: B's server
+  // as http://localhost (another origin and another site). The host lists B, D and L, not C.
+  D = await htmlServer(pages);
+  L = `http://localhost:${new URL(B.origin).port}`;
+  Object.assign(B, { pages });
+  Object.assign(C, { pages: cPages });
+  b = await launch({ embedAncestors: `${B.origin} ${D.origin} ${L}` });
+  page = b.page;
+  A = new URL(b.url).origin;
+  // Test-only parameters in the URL: embed mode ignores them (a score never depends on its URL).
+  const embed = `${A}/?embed=1&exercise=sdpa&track=js&lang=en&timeout=600000&flavour=baseline&parent-origin=`;
+  // C frames the exercise naming itself as the parent: not in the host's list.
+  cPages['/self.html'] = `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`;
   Object.assign(pages, {
     '/course.html': parentPage(embed + encodeURIComponent(B.origin), C.origin),
+    '/course-d.html': parentPage(
+      `${A}/?embed=1&exercise=sdpa&track=js&lang=en&timeout=1&parent-origin=${encodeURIComponent(D.origin)}`,
+      C.origin,
+    ),
+    '/course-l.html': parentPage(embed + encodeURIComponent(L), C.origin),
     // The normal page, and embed mode naming another parent: both must stay unframed.
     '/normal.html': `<!doctype html><iframe name="n" src="${A}/?lang=en"></iframe>`,
     '/other.html': `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`,
     '/lesson.html': lessonPage(A),
     '/isolated-lesson.html': lessonPage(A),
+    // Two exercises on one lesson page, the second far below (loaded lazily): the first dark whatever the
+    // system says, the second following it.
+    '/two.html': `<!doctype html><meta charset="utf-8"><title>two</title><script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise id="one" exercise="sdpa" track="js" lang="en" theme="dark"></attnlab-exercise>
+<div style="height:8000px">The lesson goes on.</div>
+<attnlab-exercise id="two" exercise="rope" track="js" lang="en" theme="auto"></attnlab-exercise>
+<script>
+  window.events = [];
+  document.addEventListener('attnlab-ready', (e) => events.push(e.target.id));
+</script>`,
   });
   await mkdir(artifacts, { recursive: true });
   await page.goto(`${B.origin}/course.html`);
@@ -149,6 +177,7 @@ after(async () => {
   await b?.close();
   await B?.close();
   await C?.close();
+  await D?.close();
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the pages');
 });
 
@@ -245,21 +274,24 @@ test("a third origin's messages are ignored and get no answer", async () => {
   assert.equal(await exerciseFrame().evaluate(() => window.attnlab.editor.value), starter);
 });
 
-test('frame-ancestors: embed mode names its parent; the normal page and a bad parent-origin say none', async () => {
+test("frame-ancestors: the host's list when it allows the named parent; the normal page, an unlisted or bad parent-origin, and a host without a list say none", async () => {
   const csp = async (query, server = b.server) =>
     (await fetch(`${server.url}${query}`)).headers.get('content-security-policy').match(/frame-ancestors ([^;]*)/)[1];
+  const list = `${B.origin} ${D.origin} ${L}`;
   assert.equal(await csp(''), "'none'");
-  assert.equal(await csp('?lang=en&parent-origin=http://127.0.0.1:1'), "'none'", 'not embed mode');
-  assert.equal(await csp(`?embed=1&parent-origin=${encodeURIComponent(B.origin)}`), B.origin);
-  assert.equal(await csp('index.html?embed=1&parent-origin=https://lms.example.org'), 'https://lms.example.org');
+  assert.equal(await csp(`?lang=en&parent-origin=${encodeURIComponent(B.origin)}`), "'none'", 'not embed mode');
+  assert.equal(await csp(`?embed=1&parent-origin=${encodeURIComponent(B.origin)}`), list);
+  assert.equal(await csp(`index.html?embed=1&parent-origin=${encodeURIComponent(L)}`), list);
   for (const bad of [
+    C.origin, // a page that names itself: not in the list
+    'https://lms.example.org',
     '',
     'javascript:alert(1)',
-    'https://lms.example.org/',
-    'https://lms.example.org/x',
-    "https://a.org 'unsafe-inline'",
+    `${B.origin}/`,
+    `${B.origin}/x`,
+    `${B.origin} 'unsafe-inline'`,
     'null',
-    'https://a.org;script-src *',
+    `${B.origin};script-src *`,
   ]) {
     assert.equal(await csp(`?embed=1&parent-origin=${encodeURIComponent(bad)}`), "'none'", bad);
   }
@@ -270,36 +302,39 @@ test('frame-ancestors: embed mode names its parent; the normal page and a bad pa
     ),
     /frame-ancestors 'none'/,
   );
-  // The host's own list: `parent` plus a fixed LMS; `*`.
-  const s = await startServer({ embedAncestors: 'parent https://*.lms.example.org' });
+  // The list, published beside the page.
+  assert.deepEqual(await (await fetch(`${b.url}embed-ancestors.json`)).json(), { ancestors: list.split(' ') });
+  // A host without a list (the default): embed mode off, whatever the URL names; a wildcard list; `*`.
+  const none = await startServer();
+  const s = await startServer({ embedAncestors: 'https://*.lms.example.org' });
   const all = await startServer({ embedAncestors: '*' });
   try {
-    assert.equal(
-      await csp(`?embed=1&parent-origin=${encodeURIComponent(B.origin)}`, s),
-      `${B.origin} https://*.lms.example.org`,
-    );
-    assert.equal(await csp('?embed=1', s), 'https://*.lms.example.org');
-    assert.equal(await csp('?embed=1', all), '*');
+    assert.equal(await csp(`?embed=1&parent-origin=${encodeURIComponent(B.origin)}`, none), "'none'");
+    assert.deepEqual(await (await fetch(`${none.url}embed-ancestors.json`)).json(), { ancestors: [] });
+    assert.equal(await csp('?embed=1&parent-origin=https://a.lms.example.org', s), 'https://*.lms.example.org');
+    assert.equal(await csp('?embed=1&parent-origin=https://lms.example.org', s), "'none'");
+    assert.equal(await csp(`?embed=1&parent-origin=${encodeURIComponent(C.origin)}`, all), '*');
+    assert.equal(await csp('?embed=1', all), "'none'", 'no parent-origin');
     assert.equal(await csp('', all), "'none'");
   } finally {
-    await s.close();
-    await all.close();
+    await Promise.all([none.close(), s.close(), all.close()]);
   }
   assert.throws(
-    () => startServer({ embedAncestors: 'parent https://ok.org/path' }),
+    () => startServer({ embedAncestors: 'https://ok.org/path' }),
     /"https:\/\/ok\.org\/path" is not an origin/,
   );
+  assert.throws(() => startServer({ embedAncestors: 'parent' }), /"parent" is no longer a source/);
 });
 
-test('in the browser: the normal page, and embed mode naming another parent, are not framed', async () => {
-  for (const path of ['/normal.html', '/other.html']) {
+test('in the browser: the normal page, embed mode naming another parent, and a page naming itself that is not listed, are not framed', async () => {
+  for (const url of [`${B.origin}/normal.html`, `${B.origin}/other.html`, `${C.origin}/self.html`]) {
     const p = await b.context.newPage();
     try {
-      await p.goto(`${B.origin}${path}`); // waits for the frame's load too
+      await p.goto(url); // waits for the frame's load too
       // A blocked frame holds the browser's error page, never the exercise.
       const frame = p.frame({ name: 'n' });
       const loaded = await frame.evaluate(() => Boolean(document.getElementById('editor'))).catch(() => false);
-      assert.equal(loaded, false, `${path}: the frame shows the exercise (${frame.url()})`);
+      assert.equal(loaded, false, `${url}: the frame shows the exercise (${frame.url()})`);
     } finally {
       await p.close();
     }
@@ -362,6 +397,163 @@ test('<attnlab-exercise> in a cross-origin isolated lesson page (COEP require-co
     await p.waitForFunction(() => window.events.some((e) => e.type === 'attnlab-checked'));
     const checked = (await p.evaluate(() => window.events)).find((e) => e.type === 'attnlab-checked');
     assert.equal(checked.detail.score, 1);
+  } finally {
+    await p.close();
+  }
+});
+
+test('embed mode ignores ?timeout= and ?flavour= (the page itself honours them): the same slow solution is timed out in the frame, passes on the page', async () => {
+  // The frame's URL says timeout=600000&flavour=baseline.
+  assert.notEqual(await exerciseFrame().evaluate(() => window.attnlab.state.core.flavour), 'baseline');
+  await toExercise({ type: 'attnlab:set-code', code: slowSolution(solution) });
+  const framed = await checkViaApi();
+  // Each realm's first call of causal_mask runs out of the grader's own limit (which tests make that first
+  // call is the grader's business): causal_mask's own test among them.
+  assert.ok(framed.passed < 7, JSON.stringify(framed));
+  assert.equal(framed.tests.find((x) => x.id === 'causal_mask').status, 'fail', JSON.stringify(framed.tests));
+  // The page itself, with the same parameters: the same code passes, on the baseline build.
+  const own = await b.context.newPage();
+  try {
+    await openPage(own, `${A}/?lang=en&exercise=sdpa&track=js&nosw&timeout=600000&flavour=baseline`);
+    assert.equal(await own.evaluate(() => window.attnlab.state.core.flavour), 'baseline');
+    await setCode(own, slowSolution(solution));
+    assert.deepEqual(await check(own), { passed: 7, total: 7 });
+    await setCode(own, starter); // as the next test expects the page's own code
+  } finally {
+    await own.close();
+  }
+  await toExercise({ type: 'attnlab:set-code', code: starter });
+  assert.equal(await getCode(), starter);
+});
+
+test("storage per parent origin: frames under another origin (another port; localhost) start empty and never read or overwrite another's code; the page's own code stays", async () => {
+  const OWN = `// my own page's code\n${starter}`;
+  const FOR_B = `// written in course B\n${solution}`;
+  // The exercise's own page: the student's code there (autosaved as ever).
+  const own = await b.context.newPage();
+  await openPage(own, `${A}/?lang=en&exercise=sdpa&track=js&nosw`);
+  await setCode(own, OWN);
+  // Course B's frame: the student writes there.
+  await toExercise({ type: 'attnlab:set-code', code: FOR_B });
+  assert.equal(await getCode(), FOR_B);
+  const pages = [];
+  try {
+    for (const url of [`${D.origin}/course-d.html`, `${L}/course-l.html`]) {
+      const p = await b.context.newPage();
+      pages.push(p);
+      await p.goto(url);
+      await waitFor('attnlab:ready', 1, p);
+      // Another origin starts on the starter: neither B's code nor the page's own.
+      assert.equal(await getCode(p), starter, url);
+      // Its set-code (and a Check: D's URL says timeout=1, ignored) changes only its own copy.
+      await toExercise({ type: 'attnlab:set-code', code: `stolen(); // ${url}\n${solution}` }, p);
+      const checked = await checkViaApi(p);
+      assert.deepEqual([checked.passed, checked.total], [7, 7], url);
+    }
+    // B's code, reloaded from storage, is B's; the page's own is its own.
+    await page.reload();
+    await waitFor('attnlab:ready');
+    assert.equal(await getCode(), FOR_B);
+    await own.reload();
+    await own.waitForFunction(() => window.attnlab?.editor);
+    assert.equal(await own.evaluate(() => window.attnlab.editor.value), OWN);
+    // A and D share one storage (one site): each parent origin under a key of its own, the page's keys as before.
+    const keys = await own.evaluate(() =>
+      Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])),
+    );
+    assert.equal(keys['attnlab:sdpa:code'], OWN);
+    assert.equal(keys[`embed ${B.origin} attnlab:sdpa:code`], FOR_B);
+    assert.match(keys[`embed ${D.origin} attnlab:sdpa:code`], /^stolen\(\);/);
+    for (const [k, v] of Object.entries(keys))
+      if (/stolen/.test(v)) assert.ok(k.startsWith(`embed ${D.origin} `) || k.startsWith(`embed ${L} `), k);
+  } finally {
+    for (const p of pages) await p.close();
+    await own.close();
+  }
+  await toExercise({ type: 'attnlab:set-code', code: starter });
+});
+
+test('a host that sends no CSP (a plain static server) is still covered: the page refuses an unlisted parent-origin, one that is not its real parent, and none; a listed one works', async () => {
+  const { distDir } = await import('../../web/build.mjs');
+  const { MIME } = await import('../../web/server.mjs');
+  // The static host: web/dist as files, with the list of course origins it publishes (B and D).
+  const S = await otherOrigin(async (path) => {
+    if (path === '/embed-ancestors.json')
+      return { body: JSON.stringify({ ancestors: [B.origin, D.origin] }), type: MIME['.json'] };
+    const file = join(distDir, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(distDir + sep)) return null;
+    return { body: await readFile(file), type: MIME[extname(file)] ?? 'application/octet-stream' };
+  });
+  const at = (parent) =>
+    `${S.origin}/?embed=1&exercise=sdpa&track=js&lang=en${parent === null ? '' : `&parent-origin=${encodeURIComponent(parent)}`}`;
+  const framing = (
+    src,
+  ) => `<!doctype html><meta charset="utf-8"><iframe name="attnlab" id="ex" src="${src}" style="width:700px;height:240px;border:1px solid #ccc"></iframe>
+<script>window.received = []; addEventListener('message', (e) => received.push(e.data));</script>`;
+  const cases = [
+    // [course page, the parent-origin its frame names, why the page refuses (null: it works)]
+    [C, C.origin, 'notListed'],
+    [B, D.origin, 'notParent'],
+    [B, null, 'noParent'],
+    [B, B.origin, null],
+  ];
+  try {
+    for (const [i, [host, parent, why]] of cases.entries()) {
+      const path = `/static-${i}.html`;
+      host.pages[path] = framing(at(parent));
+      const p = await b.context.newPage();
+      try {
+        await p.goto(`${host.origin}${path}`);
+        const frame = p.frame({ name: 'attnlab' });
+        if (!why) {
+          await p.waitForFunction(() => window.received.some((m) => m?.type === 'attnlab:ready'));
+          assert.equal(await frame.isVisible('#editor'), true);
+          continue;
+        }
+        await frame.waitForFunction(() => document.documentElement.dataset.embedRefused);
+        assert.equal(await frame.evaluate(() => document.documentElement.dataset.embedRefused), why);
+        const notice = await frame.textContent('#notice');
+        assert.match(notice, why === 'noParent' ? /parent-origin/ : new RegExp(parent.replace(/[.]/g, '\\.')), notice);
+        assert.equal(await frame.isVisible('#editor'), false);
+        assert.equal(await frame.$('.cm-editor'), null, 'no editor was made');
+        // Nothing was sent to the parent, and its messages get no answer.
+        await frame.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        await p.evaluate(
+          (o) => document.getElementById('ex').contentWindow.postMessage({ type: 'attnlab:get-code' }, o),
+          S.origin,
+        );
+        await frame.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        assert.deepEqual(await p.evaluate(() => window.received), [], why);
+        await p.screenshot({ path: new URL(`embed-refused-${why}.png`, artifacts).pathname });
+      } finally {
+        await p.close();
+      }
+    }
+  } finally {
+    await S.close();
+  }
+});
+
+test('<attnlab-exercise theme>: dark whatever the system says, auto following it; a second exercise far below loads only when the reader comes near it', async () => {
+  const p = await b.context.newPage();
+  try {
+    await p.emulateMedia({ colorScheme: 'light' });
+    await p.goto(`${B.origin}/two.html`);
+    await p.waitForFunction(() => window.events.includes('one'));
+    const frameOf = (slug) => p.frame({ url: (u) => u.searchParams.get('exercise') === slug });
+    assert.equal(await frameOf('sdpa').evaluate(() => document.documentElement.dataset.theme), 'dark');
+    // The second is not loaded while it is far below the screen.
+    await p.waitForTimeout(1500);
+    assert.deepEqual(await p.evaluate(() => window.events), ['one']);
+    assert.equal(frameOf('rope'), null, 'the far frame was not loaded');
+    await p.evaluate(() => document.getElementById('two').scrollIntoView());
+    await p.waitForFunction(() => window.events.includes('two'));
+    assert.equal(await frameOf('rope').evaluate(() => document.documentElement.dataset.theme), 'light');
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await frameOf('rope').waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    assert.equal(await frameOf('sdpa').evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await p.evaluate(() => document.getElementById('one').scrollIntoView());
+    await p.screenshot({ path: new URL('embed-theme-dark.png', artifacts).pathname });
   } finally {
     await p.close();
   }

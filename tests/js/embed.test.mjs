@@ -1,12 +1,21 @@
 // Who may frame embed mode (web/csp.mjs): the parent-origin a URL names, checked to the letter; the host's
-// list of sources; tools/serve refusing a bad --embed-ancestors with a message (exit 2). The messages
+// list of sources and how an origin matches it; the URL parameters embed mode and packages may read
+// (web/src/mode.js); tools/serve refusing a bad --embed-ancestors with a message (exit 2). The messages
 // themselves are tested in the browser (tests/browser/embed.test.mjs).
 // Run: node --test tests/js/embed.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { embedFrameAncestors, parseEmbedAncestors, parseOrigin, securityHeaders } from '../../web/csp.mjs';
+import { readFileSync } from 'node:fs';
+import {
+  embedFrameAncestors,
+  originAllowed,
+  parseEmbedAncestors,
+  parseOrigin,
+  securityHeaders,
+} from '../../web/csp.mjs';
+import { URL_PARAMS, pageParams } from '../../web/src/mode.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,14 +43,55 @@ test('parseOrigin: only an http(s) origin exactly as location.origin writes it',
   }
 });
 
-test("embedFrameAncestors: `parent` is the named origin when valid; the host's other sources stay; nothing left → 'none'", () => {
-  assert.equal(embedFrameAncestors('https://c.org'), 'https://c.org');
-  assert.equal(embedFrameAncestors('https://c.org/'), "'none'");
-  assert.equal(embedFrameAncestors(null), "'none'");
-  assert.equal(embedFrameAncestors('https://c.org', ['parent', 'https://lms.org']), 'https://c.org https://lms.org');
-  assert.equal(embedFrameAncestors('https://lms.org', ['parent', 'https://lms.org']), 'https://lms.org');
-  assert.equal(embedFrameAncestors('bad', ['parent', "'self'"]), "'self'");
-  assert.equal(embedFrameAncestors(null, ['*']), '*');
+test("originAllowed: a parent origin against the host's sources, as CSP matches them", () => {
+  const allowed = (o, list, self) => originAllowed(o, list, self);
+  const list = ['https://lms.example.org', 'https://*.school.edu', 'http://127.0.0.1:8080', 'http://localhost:*'];
+  for (const ok of [
+    'https://lms.example.org',
+    'https://a.school.edu',
+    'https://x.y.school.edu',
+    'http://127.0.0.1:8080',
+    'http://localhost:3000',
+    'http://localhost',
+  ])
+    assert.equal(allowed(ok, list), true, ok);
+  for (const no of [
+    'http://lms.example.org', // another scheme
+    'https://lms.example.org:8443', // another port
+    'https://school.edu', // *. is subdomains only
+    'https://evilschool.edu',
+    'https://school.edu.evil.org',
+    'http://127.0.0.1:8081', // another port of the same host: another origin
+    'http://127.0.0.1',
+    'https://lms.example.org/', // not an origin
+    'null',
+    null,
+  ])
+    assert.equal(allowed(no, list), false, String(no));
+  assert.equal(allowed('https://lms.example.org:443', ['https://lms.example.org']), false, "not parseOrigin's form");
+  assert.equal(allowed('https://lms.example.org', ['https://lms.example.org:443']), true, 'the default port');
+  assert.equal(allowed('https://LMS.example.org', ['https://lms.example.org']), false);
+  assert.equal(allowed('https://lms.example.org', ['https://LMS.Example.org']), true, 'hosts compare in lower case');
+  assert.equal(allowed('https://any.org', ['*']), true);
+  assert.equal(allowed('https://any.org', ['https:']), true);
+  assert.equal(allowed('http://any.org', ['https:']), false);
+  assert.equal(allowed('http://127.0.0.1:5', ["'self'"], 'http://127.0.0.1:5'), true);
+  assert.equal(allowed('http://127.0.0.1:6', ["'self'"], 'http://127.0.0.1:5'), false);
+  assert.equal(allowed('https://a.org', []), false, 'an empty list allows nobody');
+  assert.equal(allowed('https://a.org', ['parent']), false, 'parent is no source');
+  assert.equal(allowed('https://a.org', null), false);
+});
+
+test("embedFrameAncestors: the host's sources when they allow the named parent; no list, a bad or unlisted parent → 'none'", () => {
+  const list = ['https://c.org', 'https://*.lms.org'];
+  assert.equal(embedFrameAncestors('https://c.org'), "'none'", 'no list: embed mode off');
+  assert.equal(embedFrameAncestors('https://c.org', []), "'none'");
+  assert.equal(embedFrameAncestors('https://c.org', list), 'https://c.org https://*.lms.org');
+  assert.equal(embedFrameAncestors('https://a.lms.org', list), 'https://c.org https://*.lms.org');
+  assert.equal(embedFrameAncestors('https://evil.org', list), "'none'", 'a page naming itself is not in the list');
+  assert.equal(embedFrameAncestors('https://c.org/', list), "'none'");
+  assert.equal(embedFrameAncestors(null, list), "'none'");
+  assert.equal(embedFrameAncestors('https://any.org', ['*']), '*');
   assert.match(
     securityHeaders('/index.html', { frameAncestors: 'https://c.org' })['content-security-policy'],
     /; frame-ancestors https:\/\/c\.org$/,
@@ -49,17 +99,17 @@ test("embedFrameAncestors: `parent` is the named origin when valid; the host's o
   assert.match(securityHeaders('/index.html')['content-security-policy'], /; frame-ancestors 'none'$/);
 });
 
-test("parseEmbedAncestors: origins, wildcards, schemes, 'self', * and parent; anything else named", () => {
+test("parseEmbedAncestors: origins, wildcards, schemes, 'self' and *; parent refused; anything else named", () => {
   assert.deepEqual(
-    parseEmbedAncestors(" parent  https://*.school.edu https://lms.org:8443 http://127.0.0.1:* https: 'self' * "),
-    ['parent', 'https://*.school.edu', 'https://lms.org:8443', 'http://127.0.0.1:*', 'https:', "'self'", '*'],
+    parseEmbedAncestors(" https://*.school.edu https://lms.org:8443 http://127.0.0.1:* https: 'self' * "),
+    ['https://*.school.edu', 'https://lms.org:8443', 'http://127.0.0.1:*', 'https:', "'self'", '*'],
   );
   for (const [bad, named] of [
-    ['parent https://a.org/', 'https://a.org/'],
+    ['https://a.org/', 'https://a.org/'],
     ["'unsafe-inline'", "'unsafe-inline'"],
     ['https://a.org;', 'https://a.org;'],
     ['ftp://a.org', 'ftp://a.org'],
-    ['parent,https://a.org', 'parent,https://a.org'],
+    ['https://a.org,https://b.org', 'https://a.org,https://b.org'],
   ]) {
     assert.throws(
       () => parseEmbedAncestors(bad),
@@ -67,7 +117,38 @@ test("parseEmbedAncestors: origins, wildcards, schemes, 'self', * and parent; an
       bad,
     );
   }
+  assert.throws(() => parseEmbedAncestors('parent https://lms.org'), /"parent" is no longer a source/);
   assert.throws(() => parseEmbedAncestors('  '), /empty/);
+});
+
+test('pageParams: the page itself reads every parameter; embed mode and packages only what to show', () => {
+  const q =
+    '?exercise=sdpa&track=python&lang=en&theme=dark&timeout=600000&flavour=baseline&backend=wasm&threads=2&scaleMax=16&memoryMax=16&nosw';
+  const page = pageParams(q, { embed: false });
+  for (const k of Object.keys(URL_PARAMS)) assert.ok(page.has(k), k);
+  // Every parameter main.js reads is classified (a new one must say whether embed mode may read it).
+  const main = readFileSync(`${ROOT}web/src/main.js`, 'utf8');
+  const read = new Set([...main.matchAll(/params\.(?:get|has)\('([^']+)'\)/g)].map((m) => m[1]));
+  assert.deepEqual(
+    [...read].filter((k) => !(k in URL_PARAMS)),
+    [],
+    'unclassified parameters in main.js',
+  );
+  assert.deepEqual(
+    Object.entries(URL_PARAMS)
+      .filter(([, who]) => who === 'show')
+      .map(([k]) => k),
+    ['exercise', 'track', 'lang', 'theme'],
+  );
+  for (const mode of [
+    { embed: true, parentOrigin: 'https://c.org' },
+    { embed: true, pkg: { scorm: '1.2' } },
+  ]) {
+    const p = pageParams(q, mode);
+    assert.deepEqual([...p.keys()], ['exercise', 'track', 'lang', 'theme'], JSON.stringify(mode));
+    for (const k of ['timeout', 'flavour', 'backend', 'threads', 'scaleMax', 'memoryMax', 'nosw'])
+      assert.equal(p.has(k), false, k);
+  }
 });
 
 test('tools/serve --embed-ancestors with a bad source: exit 2, the source named, no stack trace', () => {

@@ -12,7 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { findApi, encodeCode, decodeCode, CODE_PREFIX } from '../../web/src/scorm.js';
+import {
+  findApi,
+  encodeCode,
+  encodeWithin,
+  decodeCode,
+  lineDiff,
+  applyDiff,
+  CODE_PREFIX,
+  DIFF_PREFIX,
+  VERSIONS,
+  checkResult,
+} from '../../web/src/scorm.js';
+import { readPack } from '../../grader/index.mjs';
+import { starterIn } from '../../grader/core/pack.mjs';
 import { cmi5Launch } from '../../web/src/mode.js';
 import { listExercises } from '../../grader/hosts/node/exercise.mjs';
 
@@ -44,6 +57,7 @@ out["sco"] = res[0].get("{%s}%s" % (ns["adlcp"], ns["type"]))
 out["href_in_zip"] = res[0].get("href") in names
 listed = [f.get("href") for f in res[0].findall(f"{cp}file")]
 out["listed_not_in_zip"] = sorted(set(listed) - set(names)); out["in_zip_not_listed"] = sorted(set(names) - set(listed) - {"imsmanifest.xml"})
+out["masteryscore"] = [e.text for e in m.iter("{%s}masteryscore" % ns["adlcp"])]
 out["names"] = names
 print(json.dumps(out))
 `;
@@ -71,6 +85,7 @@ for (const [track, scorm, schemaversion] of [
       href_in_zip: true,
       listed_not_in_zip: [],
       in_zip_not_listed: [],
+      masteryscore: [], // an LMS would turn any score under it into "failed" (tools/scorm.mjs)
     });
     // One exercise on one track, offline: its chunk and its worker only, no service worker, no threaded build.
     const other = track === 'js' ? 'python' : 'js';
@@ -95,7 +110,7 @@ for (const [track, scorm, schemaversion] of [
     assert.match(
       html,
       new RegExp(
-        `<html lang="ru" data-embed data-scorm="${scorm}" data-package-exercise="sdpa" data-package-track="${track}" data-package-lang="ru">`,
+        `<html lang="ru" data-embed data-scorm="${scorm}" data-scorm-score="best" data-scorm-failed-on-exit="no" data-package-exercise="sdpa" data-package-track="${track}" data-package-lang="ru">`,
       ),
     );
     // The same inputs give the same bytes.
@@ -121,11 +136,46 @@ test('tools/package-scorm refuses bad arguments, naming them (exit 2)', () => {
       ['--exercise', 'sdpa', '--cmi5', '--scorm', '1.2', '--out', 'x'],
       /--cmi5 and --scorm: a package is one or the other/,
     ],
+    [['--exercise', 'sdpa', '--score', 'worst', '--out', 'x'], /--score worst: must be best or latest/],
+    [['--exercise', 'sdpa', '--cmi5', '--failed-on-exit', '--out', 'x'], /--failed-on-exit are SCORM options/],
   ]) {
     const r = packageScorm(...args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, message);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
+
+test('checkResult: incomplete until every test passes, passed once and never taken back; the best score kept unless latest', () => {
+  for (const version of ['1.2', '2004']) {
+    const v = VERSIONS[version];
+    const raw = (pairs) => pairs.find(([k]) => k.endsWith('score.raw'))?.[1];
+    const status = (pairs) => pairs.filter(([k]) => /status$/.test(k)).map(([, x]) => x);
+    const passedStatus = version === '1.2' ? ['passed'] : ['passed', 'completed'];
+    let attempt = { passed: false, best: null };
+    // [passes of 7, the raw score sent (undefined: none), the statuses set, the score the LMS keeps if none was sent]
+    for (const [passed, sent, statuses, kept] of [
+      [0, '0', [], null], // the first Check: its score, no status (the attempt stays incomplete)
+      [2, '28.57', [], null],
+      [0, undefined, [], 28.57], // lower: nothing sent, the best kept
+      [7, '100', passedStatus, null], // the first full pass
+      [2, undefined, [], 100], // a pass is never taken back
+      [7, undefined, [], 100], // nor sent twice
+    ]) {
+      const r = checkResult(v, attempt, passed, 7);
+      assert.deepEqual([raw(r.pairs), status(r.pairs), r.kept], [sent, statuses, kept], `${version}: ${passed}/7`);
+      assert.ok(
+        r.pairs.every(([k, x]) => !/status$/.test(k) || !/failed|incomplete/.test(x)),
+        'no failed or incomplete at a Check',
+      );
+      attempt = r.attempt;
+    }
+    assert.deepEqual(attempt, { passed: true, best: 100 });
+    // Latest: every Check's score, the pass still kept.
+    const latest = checkResult(v, { passed: true, best: 100 }, 0, 7, { score: 'latest', failedOnExit: false });
+    assert.deepEqual([raw(latest.pairs), status(latest.pairs), latest.attempt], ['0', [], { passed: true, best: 0 }]);
+    // A stored best from an earlier session counts.
+    assert.equal(raw(checkResult(v, { passed: false, best: 42.86 }, 2, 7).pairs), undefined);
   }
 });
 
@@ -255,4 +305,67 @@ test('cmi5Launch: all five parameters or none; a bad one is named', () => {
   ]) {
     assert.throws(() => cmi5Launch(q({ ...good, [k]: v })), named, `${k}=${v}`);
   }
+});
+
+test('lineDiff/applyDiff: any edit of the starter comes back exactly; a diff for another starter is refused', async () => {
+  const starter = 'a\nb\n# комментарий\nc\n\nd\n';
+  for (const code of [
+    starter,
+    '',
+    'x',
+    'a\nb\nc\nd',
+    'new\na\nb\n# комментарий\nCHANGED\n\nd\nmore\n',
+    starter.repeat(3),
+    'd\nc\nb\na',
+  ]) {
+    const ops = lineDiff(starter, code);
+    assert.equal(applyDiff(starter, ops), code, JSON.stringify(code));
+    assert.equal(applyDiff(`${starter}x\n`, ops), null, 'the ops of another base do not apply');
+  }
+  assert.deepEqual(lineDiff('a\nb\nc', 'a\nX\nc'), [1, 'X', -1, 1]);
+  for (const bad of [null, [1.5], [99], [-99], ['x', {}]])
+    assert.equal(applyDiff('a\nb', bad), null, JSON.stringify(bad));
+  // encodeWithin: whole while it fits, else the diff; decodeCode needs the same starter.
+  const long = `${starter}${'# ' + 'ж'.repeat(3000)}\n`;
+  assert.ok((await encodeWithin('short', 4096, long)).startsWith(CODE_PREFIX));
+  const stored = await encodeWithin(`${long}print(1)\n`, 100, long);
+  assert.ok(stored.startsWith(DIFF_PREFIX) && stored.length <= 100, stored);
+  assert.equal(await decodeCode(stored, long), `${long}print(1)\n`);
+  assert.equal(await decodeCode(stored, `${long} `), null, 'another starter');
+  assert.equal(await decodeCode(stored), null, 'no starter');
+});
+
+test("suspend_data: every pack's starter and solution, on each track and in each language, within SCORM 1.2's 4096 and 2004's 64000 characters", async () => {
+  const rows = [];
+  for (const slug of listExercises()) {
+    const pack = await readPack(slug);
+    for (const track of pack.tracks)
+      for (const lang of ['ru', 'en']) {
+        const starter = starterIn(pack.files, track, lang);
+        const { solution } = pack.files[track];
+        // A student who keeps every comment of the starter and writes the solution below it: the longest
+        // ordinary code of the pack.
+        const kept = `${starter}\n${solution}`;
+        const sizes = {};
+        for (const [name, code] of Object.entries({ starter, solution, 'starter+solution': kept })) {
+          const whole = (await encodeCode(code)).length;
+          const stored = await encodeWithin(code, 4096, starter);
+          assert.equal(await decodeCode(stored, starter), code, `${slug} ${track} ${lang} ${name}: read back`);
+          assert.ok(stored.length <= 4096, `${slug} ${track} ${lang} ${name}: ${stored.length} > 4096`);
+          assert.ok((await encodeWithin(code, 64000, starter)).length <= 64000);
+          sizes[name] = `${whole}${stored.length < whole ? ` → ${stored.length} (diff)` : ''}`;
+        }
+        rows.push([slug, track, lang, sizes.starter, sizes.solution, sizes['starter+solution']]);
+      }
+  }
+  const head = ['pack', 'track', 'lang', 'starter', 'solution', 'starter+solution'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((x, i) => String(x).padEnd(width[i])).join('  ');
+  console.log(
+    [
+      'suspend_data characters (whole encoding → the diff from the starter, where the whole is over 4096; limits 4096 / 64000):',
+      line(head),
+      ...rows.map(line),
+    ].join('\n'),
+  );
 });

@@ -53,12 +53,13 @@ export async function openBrowser({ args = [] } = {}) {
  * context). Either way service workers and localStorage behave as for a student.
  * `args`: extra chromium flags, e.g. WEBGPU (SwiftShader's WebGPU on machines without a GPU).
  * `isolated`: false serves the page without COOP/COEP (not cross-origin isolated: one thread).
+ * `embedAncestors`: the course origins that may frame embed mode (web/server.mjs; default none: embed mode off).
  */
-export async function launch({ build = true, args = [], isolated = true } = {}) {
+export async function launch({ build = true, args = [], isolated = true, embedAncestors = null } = {}) {
   if (build) built ??= ensureBuilt({ quiet: true });
   await built;
   const served = []; // every file response: { path, status, bytes }
-  const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated });
+  const server = await startServer({ port: 0, onResponse: (r) => served.push(r), isolated, embedAncestors });
   const viewport = { width: 1400, height: 1000 };
   const endpoint = shared[flagsKey(args)];
   const connected = endpoint ? await chromium.connect(endpoint) : null;
@@ -123,6 +124,26 @@ export const setCode = (page, code) =>
   page.evaluate((c) => {
     window.attnlab.editor.value = c;
   }, code);
+
+/**
+ * A correct but slow JavaScript submission for the test-only-parameter tests (a `?timeout=` that embed mode
+ * and packages must ignore): `solution` (sdpa's) whose first call of causal_mask in a realm spins for
+ * `ms` of wall time. At 3000 ms that is over the grader's own limit (the pack's 1 s, then once more at
+ * twice that in a fresh realm) on any machine, and well within a `?timeout=600000`. (A slow top level
+ * would not do: the grader then grades the declarations alone.)
+ */
+export const slowSolution = (solution, ms = 3000) =>
+  `${solution.replace('function causal_mask(', 'function causal_mask_fast(')}
+let first = true;
+function causal_mask(T) {
+  if (first) {
+    first = false;
+    const t0 = Date.now();
+    while (Date.now() - t0 < ${ms}) {}
+  }
+  return causal_mask_fast(T);
+}
+`;
 
 /**
  * Another origin for a test (a course page, an LMS): HTTP on a free 127.0.0.1 port, each request answered

@@ -8,6 +8,9 @@
 //   per session, none after passed, nothing judged outside launchMode Normal);
 // - the student's code, and whether passed/completed were sent, in an xAPI state document of its own
 //   (stateId "attnlab"), so that the code comes back at the next launch.
+// The session lives in sessionStorage for the launch: a reload reuses the token (the fetch URL answers
+// once) and sends no second initialized; after terminated (on leaving, or on Exit, which then goes to
+// LMS.LaunchData's returnURL) a reload records nothing and says so.
 // Everything it sends or receives goes through the page's CSP: the endpoint must be on the page's origin.
 import { decodeCode, encodeCode, lmsNote } from './scorm.js';
 
@@ -39,7 +42,24 @@ export async function connectCmi5(host, launch, strings) {
   };
   if (launch instanceof Error) return fail(launch);
 
-  let token;
+  // This launch's session, kept in sessionStorage so that a reload within the launch never asks the
+  // one-time fetch URL again, never sends initialized twice, and knows whether it already terminated.
+  const sessionKey = `attnlab:cmi5 ${launch.registration} ${launch.fetch}`;
+  const session = (() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(sessionKey)) ?? {};
+    } catch {
+      return {};
+    }
+  })();
+  const keep = () => {
+    try {
+      sessionStorage.setItem(sessionKey, JSON.stringify(session));
+    } catch {
+      /* private mode: a reload then cannot resume the session */
+    }
+  };
+  let token = session.token;
   const xapi = async (method, path, { query = {}, body, keepalive = false, missingOk = false } = {}) => {
     const url = new URL(path, launch.endpoint);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
@@ -66,18 +86,42 @@ export async function connectCmi5(host, launch, strings) {
 
   let launchData, ours;
   try {
-    const answer = await (await fetch(launch.fetch, { method: 'POST' })).json();
-    token = answer?.['auth-token'];
-    if (typeof token !== 'string' || !token)
-      throw new Error(`fetch: ${answer?.['error-code'] ?? '?'} ${answer?.['error-text'] ?? 'no auth-token'}`);
+    if (typeof token !== 'string' || !token) {
+      const answer = await (await fetch(launch.fetch, { method: 'POST' })).json();
+      token = answer?.['auth-token'];
+      if (typeof token !== 'string' || !token)
+        throw new Error(`fetch: ${answer?.['error-code'] ?? '?'} ${answer?.['error-text'] ?? 'no auth-token'}`);
+      session.token = token;
+      keep();
+    }
     launchData = await xapi('GET', 'activities/state', { query: stateQuery('LMS.LaunchData') });
     if (!launchData?.contextTemplate || typeof launchData.contextTemplate !== 'object')
       throw new Error('LMS.LaunchData has no contextTemplate');
     ours = (await xapi('GET', 'activities/state', { query: stateQuery(STATE_ID), missingOk: true })) ?? {};
+    // cmi5 11.0: the learner's preferences (an agent profile the LMS keeps); the page follows the first
+    // language it has (ru, en) in languagePreference.
+    const prefs = await xapi('GET', 'agents/profile', {
+      query: { agent: JSON.stringify(launch.actor), profileId: 'cmi5LearnerPreferences' },
+      missingOk: true,
+    }).catch(() => null);
+    const wanted = String(prefs?.languagePreference ?? '')
+      .split(',')
+      .map((x) => x.trim().slice(0, 2).toLowerCase())
+      .find((x) => x === 'ru' || x === 'en');
+    if (wanted) host.setLang(wanted);
   } catch (e) {
     return fail(e);
   }
   const normal = (launchData.launchMode ?? 'Normal') === 'Normal';
+  // returnURL (cmi5 10.2.6): where Exit takes the learner once the session is terminated.
+  const returnURL = (() => {
+    try {
+      const u = new URL(launchData.returnURL);
+      return /^https?:$/.test(u.protocol) ? u.href : null;
+    } catch {
+      return null;
+    }
+  })();
   const mastery = Number.isFinite(launchData.masteryScore) ? launchData.masteryScore : null;
   const template = launchData.contextTemplate;
 
@@ -116,8 +160,8 @@ export async function connectCmi5(host, launch, strings) {
   const send = (statements, opts) => xapi('POST', 'statements', { body: statements, ...opts });
   const masteryExt = mastery === null ? undefined : { [MASTERY]: mastery };
 
-  let judged = false,
-    lastScore = null,
+  let judged = Boolean(session.judged),
+    lastScore = session.lastScore ?? null,
     saving = Promise.resolve();
   const saveState = async () => {
     const code = await encodeCode(host.getCode());
@@ -132,29 +176,50 @@ export async function connectCmi5(host, launch, strings) {
     return saving;
   };
 
-  await host.ready;
-  try {
-    await send([statement('initialized')]);
-  } catch (e) {
-    return fail(e);
+  // Exit (when the LMS gave a returnURL): terminates the session, then goes back to the course.
+  const exit = returnURL && document.createElement('button');
+  if (exit) {
+    exit.type = 'button';
+    exit.id = 'lms-exit';
+    exit.textContent = strings().exit;
+    note.after(exit);
   }
-  started = performance.now();
+
+  await host.ready;
+  if (session.terminated) {
+    // A reload after the session ended: cmi5 allows no statement after terminated; the code is shown.
+    root.dataset.lms = 'ended';
+    if (exit) exit.addEventListener('click', () => location.assign(returnURL));
+    return say([strings().ended, saved !== null ? strings().restored : ''].filter(Boolean).join(' '));
+  }
+  if (!session.initialized) {
+    try {
+      await send([statement('initialized')]);
+    } catch (e) {
+      return fail(e);
+    }
+    session.initialized = true;
+    session.started = Date.now();
+    keep();
+  }
+  started = performance.now() - (Date.now() - (session.started ?? Date.now()));
   root.dataset.lms = 'connected';
 
   addEventListener('attnlab:checked', async ({ detail: { passed, total } }) => {
     const scaled = total ? Math.round((10000 * passed) / total) / 10000 : 0;
     const score = { scaled, raw: passed, min: 0, max: total };
-    lastScore = score;
+    lastScore = session.lastScore = score;
     const out = [statement('scored', { defined: false, result: { score, success: passed === total } })];
     const duration = isoDuration(performance.now() - started);
     if (normal && !judged && !ours.passed && scaled >= (mastery ?? 1)) {
       out.push(statement('passed', { result: { score, success: true, duration }, extensions: masteryExt }));
-      judged = ours.passed = true;
+      judged = session.judged = ours.passed = true;
       if (!ours.completed) {
         out.push(statement('completed', { result: { completion: true, duration } }));
         ours.completed = true;
       }
     }
+    keep();
     let ok = true;
     try {
       await send(out);
@@ -175,15 +240,22 @@ export async function connectCmi5(host, launch, strings) {
     }, 1500);
   });
 
-  let finished = false;
-  addEventListener('pagehide', () => {
-    if (finished) return;
-    finished = true;
+  // terminated, once per session (a reload after it records nothing: above), on leaving or on Exit.
+  const terminate = () => {
+    if (session.terminated) return Promise.resolve();
+    session.terminated = true;
+    keep();
     const duration = isoDuration(performance.now() - started);
     const out = [];
     if (normal && !judged && !ours.passed && lastScore)
       out.push(statement('failed', { result: { score: lastScore, success: false, duration }, extensions: masteryExt }));
     out.push(statement('terminated', { result: { duration } }));
-    send(out, { keepalive: true }).catch(() => {});
+    return send(out, { keepalive: true }).catch(() => {});
+  };
+  addEventListener('pagehide', terminate);
+  exit?.addEventListener('click', async () => {
+    exit.disabled = true;
+    await terminate();
+    location.assign(returnURL);
   });
 }

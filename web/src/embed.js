@@ -4,7 +4,39 @@
 //   to the parent:   attnlab:ready {exercise, track} · attnlab:checked {exercise, track, passed, total,
 //                    score, tests: [{id, name, status}]} · attnlab:resize {height} · attnlab:code {code}
 //   from the parent: attnlab:check · attnlab:set-code {code} · attnlab:get-code
+import { EMBED_ANCESTORS_FILE, originAllowed } from '../csp.mjs';
+
 export const MAX_CODE = 200_000; // characters a set-code may carry (a solution is a few thousand)
+
+/**
+ * Whether the page may run in embed mode for `parentOrigin` (mode.js: the URL's parent-origin, null when
+ * missing or bad). The host's list of course origins (EMBED_ANCESTORS_FILE beside the page, written by
+ * web/server.mjs from --embed-ancestors) must allow it, and where the browser says who the parent really
+ * is (location.ancestorOrigins, Chromium and Safari) it must be that origin. → null when allowed, else
+ * { key, origin?, real? }: why, a key of the page's `embedRefused` strings.
+ */
+export async function embedRefusal(
+  parentOrigin,
+  {
+    url = new URL(EMBED_ANCESTORS_FILE, location.href),
+    ancestors = location.ancestorOrigins,
+    self = location.origin,
+  } = {},
+) {
+  if (!parentOrigin) return { key: 'noParent' };
+  const real = ancestors?.length ? ancestors[0] : null;
+  if (real && real !== 'null' && real !== parentOrigin) return { key: 'notParent', origin: parentOrigin, real };
+  let list;
+  try {
+    const r = await fetch(url, { cache: 'no-store' });
+    if (!r.ok) return { key: 'off' }; // a host that publishes no list
+    list = (await r.json())?.ancestors;
+  } catch {
+    return { key: 'noList' };
+  }
+  if (!Array.isArray(list) || !list.length) return { key: 'off' };
+  return originAllowed(parentOrigin, list, self) ? null : { key: 'notListed', origin: parentOrigin };
+}
 
 /**
  * page: { exercise, track (getter), getCode(), setCode(text), check(), busy(), ready (a promise) }.

@@ -122,13 +122,38 @@ export const STRINGS = {
     cell: (q, k, v) => `${q} → ${k}: ${v}`,
     coreFailed: (m) => `Не удалось загрузить вычислительное ядро: ${m}`,
     packFailed: 'Не удалось загрузить упражнение: файл не пришёл (сеть прервалась?). Код сохранён; обновите страницу.',
+    // embed mode refused (web/src/embed.js embedRefusal): why
+    embedRefused: {
+      noParent:
+        'Упражнение открыто в режиме встраивания без адреса страницы курса (parent-origin) и здесь не работает. Откройте его на сайте упражнения.',
+      notParent: (o, real) =>
+        `Упражнение встроено страницей ${real}, а адрес в ссылке — ${o}: так нельзя, оно здесь не работает.`,
+      off: 'Сервер упражнения не разрешает встраивать его в другие страницы (список страниц курса не задан). Откройте упражнение на его сайте.',
+      noList: 'Не удалось прочитать у сервера упражнения список страниц, где его можно встраивать: обновите страницу.',
+      notListed: (o) =>
+        `Сервер упражнения не разрешает встраивать его на страницы ${o}: этого адреса нет в его списке. Откройте упражнение на его сайте или попросите автора курса добавить адрес.`,
+    },
     lms: {
       // a SCORM package in a course's system (web/src/scorm.js)
       refused: (why) =>
         `Система курса не подключилась (${why}): результат туда не попадёт, код хранится только в этом браузере.`,
       restored: 'Код восстановлен из системы курса: вы продолжаете с того места, где остановились.',
       sent: (p, n) => `Результат ${p}/${n} отправлен в систему курса.`,
+      sentBest: (p, n, best) => `Результат ${p}/${n}; система курса хранит ваш лучший результат, ${best} из 100.`,
+      stored: (raw, passed) =>
+        passed
+          ? `В системе курса ваш результат: ${raw} из 100, задание зачтено.`
+          : `В системе курса ваш лучший результат пока ${raw} из 100, задание ещё не зачтено.`,
+      review: (mode) =>
+        `Режим ${mode === 'browse' ? 'просмотра' : 'повторного просмотра'}: в систему курса ничего не записывается.`,
+      noCredit: 'Эта попытка без оценки: в систему курса ничего не записывается.',
+      exit: 'Выйти в курс',
+      ended:
+        'Этот сеанс уже завершён: система курса больше ничего не записывает. Чтобы продолжить, откройте упражнение из курса снова.',
+      notRecorded: (p, n, why) => `Результат ${p}/${n} не записан. ${why}`,
       notSent: (why) => `Система курса не приняла результат (${why}).`,
+      nearlyFull: (n, max) =>
+        `Код занимает ${n} из ${max} символов, которые система курса может хранить: если он станет длиннее, он будет сохраняться только в этом браузере.`,
       tooLong: (n, max) =>
         `Код не помещается в хранилище курса: в сжатом виде ${n} символов при пределе ${max}. Он сохранён только в этом браузере; чтобы продолжить на другом компьютере, сократите его (например, длинные комментарии).`,
     },
@@ -286,12 +311,34 @@ export const STRINGS = {
     coreFailed: (m) => `Could not load the compute core: ${m}`,
     packFailed:
       'Could not load the exercise: a file did not arrive (did the network drop?). Your code is kept; reload the page.',
+    embedRefused: {
+      noParent:
+        "The exercise was opened in embed mode without the course page's address (parent-origin) and does not work here. Open it on the exercise's own site.",
+      notParent: (o, real) => `The exercise is embedded by ${real}, but its link names ${o}: it does not work here.`,
+      off: "The exercise's server does not allow embedding it in other pages (no list of course pages is set). Open the exercise on its own site.",
+      noList: "Could not read the exercise server's list of pages that may embed it: reload the page.",
+      notListed: (o) =>
+        `The exercise's server does not allow embedding it in pages of ${o}: that origin is not in its list. Open the exercise on its own site, or ask the course's author to add it.`,
+    },
     lms: {
       refused: (why) =>
         `The course's system did not connect (${why}): the result will not reach it, and the code is kept in this browser only.`,
       restored: 'Your code was restored from the course: you continue where you stopped.',
       sent: (p, n) => `Result ${p}/${n} sent to the course's system.`,
+      sentBest: (p, n, best) => `Result ${p}/${n}; the course's system keeps your best result, ${best} of 100.`,
+      stored: (raw, passed) =>
+        passed
+          ? `The course's system holds your result: ${raw} of 100, passed.`
+          : `The course's system holds your best result so far: ${raw} of 100, not passed yet.`,
+      review: (mode) => `${mode === 'browse' ? 'Browse' : 'Review'} mode: nothing is recorded in the course's system.`,
+      noCredit: "This attempt is for no credit: nothing is recorded in the course's system.",
+      exit: 'Back to the course',
+      ended:
+        "This session has ended: the course's system records nothing more. To go on, open the exercise from the course again.",
+      notRecorded: (p, n, why) => `Result ${p}/${n}, not recorded. ${why}`,
       notSent: (why) => `The course's system did not accept the result (${why}).`,
+      nearlyFull: (n, max) =>
+        `Your code takes ${n} of the ${max} characters the course's system can keep: if it grows beyond that, it will be kept in this browser only.`,
       tooLong: (n, max) =>
         `Your code does not fit in the course's storage: ${n} characters compressed, the limit is ${max}. It is kept in this browser only; to continue on another computer, shorten it (long comments, for instance).`,
     },

@@ -26,45 +26,53 @@ import { exercises, chooseExercise, starterOf, heatmapTokens } from './exercise.
 import { loadCore } from '../../wasm/index.mjs';
 import { backendParam, pickBackend, flavourLabel, softwareAdapter, threadsNote } from './backend.js';
 import { measureScale, renderScale } from './scale.js';
-import { pageMode } from './mode.js';
-import { connectEmbed } from './embed.js';
+import { pageMode, pageParams } from './mode.js';
+import { connectEmbed, embedRefusal } from './embed.js';
 import { measureMemory, renderMemory } from './memory.js';
 import { createLayout } from './layout.js';
 import { connectTheme } from './theme.js';
 import { savedSign, renderCheer } from './comforts.js';
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
 // Embed mode (a frame in a course's page) or a SCORM package's page: the exercise alone (mode.js).
 const mode = pageMode(location.search);
 if (mode.embed) document.documentElement.dataset.embed = '';
+// The URL parameters this mode may read (mode.js URL_PARAMS: in embed mode and a package, only what to show).
+const params = pageParams(location.search, mode);
+// Embed mode proper (a course page's frame, not a package): allowed only for a parent origin the host lists.
+const embedCheck = mode.embed && !mode.pkg && !mode.cmi5 ? embedRefusal(mode.parentOrigin) : null;
 // ?timeout=MS shortens the per-call and top-level limits (the browser tests use it); else the grader's.
 const timeoutMs = Number(params.get('timeout')) || undefined;
 // ?backend=webgpu|simd|wasm|auto picks the fast path (a forced CPU backend also picks the core's build);
 // ?scaleMax=N caps T in the Scale panel (tests keep SwiftShader quick with it).
 // A package runs one thread whatever its URL says (it carries no threaded build: web/build.mjs).
-const backendChoice = backendParam(mode.pkg ? '?threads=1' : location.search);
+const backendChoice = backendParam(mode.pkg ? '?threads=1' : `?${params}`);
 const scaleMax = Number(params.get('scaleMax')) || Infinity;
 // ?memoryMax=N caps T in the Memory panel (tests keep it quick with it).
 const memoryMax = Number(params.get('memoryMax')) || Infinity;
+// In embed mode every key is the parent origin's own (`embed <origin> <key>`): a frame under another origin
+// (which may share this origin's storage: browsers partition it by site, not by origin) starts empty, and
+// never reads or overwrites the code of the page itself or of another course. The page's own keys are as
+// they always were.
+const scope = mode.embed && mode.parentOrigin ? `embed ${mode.parentOrigin} ` : '';
 const store = {
   get: (k) => {
     try {
-      return localStorage.getItem(k);
+      return localStorage.getItem(scope + k);
     } catch {
       return null;
     }
   },
   set: (k, v) => {
     try {
-      localStorage.setItem(k, v);
+      localStorage.setItem(scope + k, v);
     } catch {
       /* private mode or full: keep working */
     }
   },
   remove: (k) => {
     try {
-      localStorage.removeItem(k);
+      localStorage.removeItem(scope + k);
     } catch {
       /* as above */
     }
@@ -89,6 +97,16 @@ const { exercise, unknown: unknownExercise } = await chooseExercise(
   n.hidden = false;
   throw e;
 });
+// Refused embed mode stops here: a message, no editor, no stored code, nothing sent to the parent.
+const refused = await embedCheck;
+if (refused) {
+  const why = t().embedRefused[refused.key];
+  $('notice').textContent = typeof why === 'function' ? why(refused.origin, refused.real) : why;
+  $('notice').hidden = false;
+  $('title').textContent = exercise.spec.title[lang] ?? exercise.slug;
+  document.documentElement.dataset.embedRefused = refused.key;
+  await new Promise(() => {}); // never settles: the rest of the page is not started
+}
 store.set(EXERCISE_KEY, exercise.slug);
 // Each (exercise, track) keeps its own code (the default track's key, JavaScript's, is the one it always had, without a suffix). `running`: set
 // while student code runs and cleared after, so that a tab the browser took down (a V8 fatal error in
@@ -952,7 +970,15 @@ const editor = createEditor({
     dispatchEvent(new Event('attnlab:edited'));
   },
 });
-theme = connectTheme({ button: $('theme'), editor, store, strings: t, choice: !mode.embed });
+// In embed mode ?theme=light|dark (the course page's choice; `auto` or none: the system's) fixes the theme.
+theme = connectTheme({
+  button: $('theme'),
+  editor,
+  store,
+  strings: t,
+  choice: !mode.embed,
+  fixed: params.get('theme'),
+});
 // Its scroller is a scrollable region whose content a keyboard must reach (axe: scrollable-region-focusable).
 editor.view.contentDOM.tabIndex = 0;
 const languageReady = editor.setLanguage(track.name);
@@ -1086,6 +1112,15 @@ const host = {
   ready: firstReady,
   busy: () => Boolean(state.busy),
   getCode: () => editor.value,
+  get starter() {
+    return starter();
+  },
+  // The language the LMS says the learner prefers (cmi5's learner preferences): the page's texts follow.
+  setLang: (l) => {
+    if (!STRINGS[l] || l === lang) return;
+    lang = l;
+    renderTexts();
+  },
   setCode: (code) => {
     editor.value = code;
   },
@@ -1093,7 +1128,8 @@ const host = {
 };
 connectEmbed(host, mode.parentOrigin);
 if (mode.cmi5) import('./cmi5.js').then((m) => m.connectCmi5(host, mode.cmi5, () => t().lms));
-else if (mode.pkg?.scorm) import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms));
+else if (mode.pkg?.scorm)
+  import('./scorm.js').then((m) => m.connectScorm(host, mode.pkg.scorm, () => t().lms, mode.pkg.attempt));
 
 // The offline cache is filled once the page is ready to grade (the core loaded, the track's sandbox
 // warm), so that it never competes with the first load.

@@ -6,14 +6,21 @@
 import { parseOrigin } from '../csp.mjs';
 
 /**
- * → { embed, parentOrigin (a valid origin or null), pkg: { exercise, track, lang, scorm } | null,
+ * → { embed, parentOrigin (a valid origin or null), pkg: { exercise, track, lang, scorm, attempt } | null,
  *     cmi5: cmi5Launch()'s result, or the Error naming a bad parameter, or null }
  */
 export function pageMode(search, root = document.documentElement) {
   const params = new URLSearchParams(search);
   const d = root.dataset;
   const pkg = d.packageExercise
-    ? { exercise: d.packageExercise, track: d.packageTrack, lang: d.packageLang, scorm: d.scorm ?? null }
+    ? {
+        exercise: d.packageExercise,
+        track: d.packageTrack,
+        lang: d.packageLang,
+        scorm: d.scorm ?? null,
+        // a SCORM package's attempt options (tools/package-scorm --score, --failed-on-exit; scorm.js ATTEMPT_DEFAULTS)
+        attempt: { score: d.scormScore === 'latest' ? 'latest' : 'best', failedOnExit: d.scormFailedOnExit === 'yes' },
+      }
     : null;
   let cmi5;
   try {
@@ -23,6 +30,36 @@ export function pageMode(search, root = document.documentElement) {
   }
   const embed = Boolean(pkg || cmi5) || params.get('embed') === '1';
   return { embed, parentOrigin: embed && !pkg && !cmi5 ? parseOrigin(params.get('parent-origin')) : null, pkg, cmi5 };
+}
+
+// Every URL parameter the page reads, by who may set it (cmi5's five launch parameters are cmi5Launch's;
+// `embed` and `parent-origin` make embed mode):
+// - `show`: what to open — the exercise, its track, the language, the theme. Read in every mode (a
+//   package fixes the first three in its index.html, which wins).
+// - `page`: the page's own tuning and the tests' hooks, read only on the page opened as itself. `timeout`
+//   (a call's limit) and `flavour` (the core's build) change grading; `backend`, `threads`, `scaleMax`,
+//   `memoryMax` and `nosw` change the badge, the panels and the offline cache. In embed mode and in a
+//   package the URL belongs to a course page or an LMS (which may show it to the student): ignored there,
+//   so that a score never depends on it.
+export const URL_PARAMS = {
+  exercise: 'show',
+  track: 'show',
+  lang: 'show',
+  theme: 'show',
+  timeout: 'page',
+  flavour: 'page',
+  backend: 'page',
+  threads: 'page',
+  scaleMax: 'page',
+  memoryMax: 'page',
+  nosw: 'page',
+};
+
+/** The parameters of `search` the page may read in `mode` (pageMode's result): all on the page itself, else the `show` ones. */
+export function pageParams(search, mode) {
+  const all = new URLSearchParams(search);
+  if (!mode.embed) return all;
+  return new URLSearchParams([...all].filter(([k]) => URL_PARAMS[k] === 'show'));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

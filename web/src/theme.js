@@ -49,12 +49,14 @@ const darkEditor = [
  * @param {{ get(k): string|null, set(k, v): void }} o.store
  * @param {() => { themeDark: string, themeLight: string }} o.strings  the page's strings now
  * @param {boolean} [o.choice]  false in embed mode: no toggle shown, the system's setting only
+ * @param {'light'|'dark'|null} [o.fixed]  the theme the embedding page asked for (`?theme=`), else null: auto
  */
-export function connectTheme({ button, editor, store, strings, choice = true }) {
+export function connectTheme({ button, editor, store, strings, choice = true, fixed = null }) {
   const system = matchMedia('(prefers-color-scheme: dark)');
   const slot = new Compartment();
   editor.view.dispatch({ effects: StateEffect.appendConfig.of(slot.of([])) });
   const chosen = () => {
+    if (fixed === 'light' || fixed === 'dark') return fixed;
     const v = choice && store.get(THEME_KEY);
     return v === 'dark' || v === 'light' ? v : null;
   };
