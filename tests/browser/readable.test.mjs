@@ -69,7 +69,8 @@ for (const size of [[1280, 800], PHONE]) {
 const tableBreaks = () =>
   page.evaluate(() => {
     const bad = [];
-    for (const cell of document.querySelectorAll('#task td, #task th')) {
+    for (const cell of document.querySelectorAll('#task td, #task th, #task p, #task li')) {
+      const inTable = !!cell.closest('td, th');
       const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let n; (n = walk.nextNode());) {
         const s = n.data,
@@ -83,7 +84,9 @@ const tableBreaks = () =>
           // a break beside a space, or after the hyphen of a compound word in prose ("KV-|голова"), not in code
           const compound =
             /\p{L}-$/u.test(s.slice(i - 2, i)) && /\p{L}/u.test(s[i]) && !n.parentElement.closest('code');
-          if (top !== null && rect.top > top + 2 && !/\s/.test(s[i - 1] + s[i]) && !compound)
+          const inWord = !/\s/.test(s[i - 1] + s[i]) && !compound;
+          const inNumber = /\d\s$/.test(s.slice(i - 2, i)) && /\d/.test(s[i]); // "65 | 536"
+          if (top !== null && rect.top > top + 2 && ((inTable && inWord) || inNumber))
             bad.push(`${s.slice(Math.max(0, i - 12), i)}|${s.slice(i, i + 12)}`);
           top = rect.top;
         }

@@ -7,6 +7,7 @@ function inline(s) {
   const code = [];
   s = s.replace(/`([^`]+)`/g, (_, c) => `\u0000${code.push(c) - 1}\u0000`);
   s = esc(s)
+    .replace(/(\d) (?=\d{3}(?!\d))/g, '$1\u00a0') // a number's digit groups ("65 536") stay on one line
     .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
     .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, '$1<em>$2</em>')
     .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" rel="noopener">$1</a>');
