@@ -94,6 +94,8 @@ const tableBreaks = () =>
     }
     for (const w of document.querySelectorAll('#task td code .w'))
       if ([...w.getClientRects()].filter((r) => r.width > 0).length > 1) bad.push(`code word ${w.textContent}`);
+    for (const w of document.querySelectorAll('#task .table-wrap'))
+      if (w.scrollWidth > w.clientWidth + 1) bad.push(`a table scrolls: ${w.scrollWidth} px in ${w.clientWidth}`);
     const table = document.querySelector('#task table');
     return {
       bad,

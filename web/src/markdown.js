@@ -12,12 +12,9 @@ function inline(s) {
     .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, '$1<em>$2</em>')
     .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" rel="noopener">$1</a>');
   // A code span breaks only at its spaces, never inside a name or a number (`causal_mask(T)`, `-Infinity`):
-  // each space-free run is one unbreakable word (styles.css `.prose code .w`).
+  // each space-free run is one unbreakable word (styles.css `.prose code .w`); a short span (`T ≥ 1`) is one word.
   const words = (c) =>
-    c
-      .split(' ')
-      .map((w) => (w ? `<span class="w">${esc(w)}</span>` : ''))
-      .join(' ');
+    (c.length <= 8 ? [c] : c.split(' ')).map((w) => (w ? `<span class="w">${esc(w)}</span>` : '')).join(' ');
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${words(code[i])}</code>`);
 }
 
