@@ -29,7 +29,7 @@ after(async () => {
 /** Opens `query`, waits for the backend choice → { text, title, state, name }. */
 async function openAt(b, query) {
   await open(b.page, `${b.url}${query}`);
-  await b.page.waitForSelector('#backend[data-backend]');
+  await b.page.waitForSelector('#backend[data-backend]', { state: 'attached' }); // in the Scale panel, closed
   return badge(b.page);
 }
 const badge = (page) =>
@@ -86,7 +86,7 @@ test('a lost GPU: the badge switches to WASM SIMD at once and says so; Check sti
   assert.equal((await openAt(gpu, '?lang=en')).text, 'WebGPU');
   // As a driver reset would: the device dies while nothing is computing.
   await gpu.page.evaluate(() => window.attnlab.state.backend.be.webgpu.device.destroy());
-  await gpu.page.waitForSelector('#backend[data-state=fallback]');
+  await gpu.page.waitForSelector('#backend[data-state=fallback]', { state: 'attached' });
   const b = await badge(gpu.page);
   assert.equal(b.text, `WebGPU → ${simd}`);
   assert.match(

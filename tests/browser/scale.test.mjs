@@ -21,7 +21,7 @@ before(async () => {
   b = await launch({ args: WEBGPU });
   page = b.page;
   await open(page, `${b.url}?lang=en&scaleMax=${SIZES.at(-1)}`);
-  await page.waitForSelector('#backend[data-backend=webgpu]');
+  await page.waitForSelector('#backend[data-backend=webgpu]', { state: 'attached' });
 });
 after(async () => {
   await b?.close();

@@ -52,7 +52,7 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
   browsers.push(b);
   const { page } = b;
   await open(page, `${b.url}?lang=en`);
-  await page.waitForSelector('#backend[data-backend]');
+  await page.waitForSelector('#backend[data-backend]', { state: 'attached' });
   let s = await state(page);
   const n = Math.min(8, s.cores);
   assert.equal(s.isolated, true, 'COOP/COEP from web/server.mjs make the page cross-origin isolated');
@@ -93,7 +93,7 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
   const before = b.served.length;
   try {
     await open(page, `${b.url}?lang=en`);
-    await page.waitForSelector('#backend[data-backend]');
+    await page.waitForSelector('#backend[data-backend]', { state: 'attached' });
     s = await state(page);
     assert.deepEqual([s.isolated, s.flavour, s.threads], [true, 'relaxed-mt', n]);
     await grades(page);
@@ -108,13 +108,13 @@ test('cross-origin isolated: the threaded relaxed build, its threads on the badg
 
   // ?threads=1: the single-threaded relaxed build, said on the badge; a bad value is named.
   await open(page, `${b.url}?lang=en&threads=1&nosw`);
-  await page.waitForSelector('#backend[data-backend]');
+  await page.waitForSelector('#backend[data-backend]', { state: 'attached' });
   s = await state(page);
   assert.deepEqual([s.flavour, s.threads, s.text], ['relaxed', 1, 'WASM SIMD']);
   assert.match(s.title, /one thread \(\?threads=1\)/);
   await grades(page);
   await open(page, `${b.url}?lang=en&threads=lots&nosw`);
-  await page.waitForSelector('#backend[data-backend]');
+  await page.waitForSelector('#backend[data-backend]', { state: 'attached' });
   s = await state(page);
   assert.equal(s.flavour, 'relaxed-mt');
   assert.match(s.title, /\?threads=lots is not a whole number from 1 to 999; using the core count/);
@@ -125,7 +125,7 @@ test('not cross-origin isolated: one thread, and no threaded file is ever fetche
   browsers.push(b);
   const { page } = b;
   await open(page, `${b.url}?lang=en`);
-  await page.waitForSelector('#backend[data-backend]');
+  await page.waitForSelector('#backend[data-backend]', { state: 'attached' });
   const s = await state(page);
   assert.deepEqual([s.isolated, s.flavour, s.threads, s.text], [false, 'relaxed', 1, 'WASM SIMD']);
   assert.match(s.title, /one thread: the page is not cross-origin isolated/);

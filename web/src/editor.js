@@ -74,6 +74,7 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
         ),
         keymap.of([indentWithTab]),
         escapeThenTab(),
+        EditorView.lineWrapping, // long lines wrap: no TODO cut off at 1280 px or on a phone
         EditorView.updateListener.of((u) => {
           if (u.docChanged) onChange(u.state.doc.toString());
         }),

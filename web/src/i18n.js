@@ -21,6 +21,7 @@ export const STRINGS = {
       `Бэкенд быстрых float32-вычислений (панель «Масштаб»); проверка всегда идёт по эталону в double.\n${why}`,
     backendFellBack: (why) => `WebGPU отказал, вычисления переключены на CPU.\n${why}`,
     backendLoading: 'Выбирается вычислительный бэкенд…',
+    backendLabel: 'Вычисляет:',
     threadsN: (n) =>
       `${n} ${n % 10 === 1 && n % 100 !== 11 ? 'поток' : [2, 3, 4].includes(n % 10) && ![12, 13, 14].includes(n % 100) ? 'потока' : 'потоков'}`,
     memoryBtn: 'Память',
@@ -213,6 +214,7 @@ export const STRINGS = {
       `Backend of the fast float32 path (the Scale panel); grading always uses the double-precision reference.\n${why}`,
     backendFellBack: (why) => `WebGPU failed; computing on the CPU instead.\n${why}`,
     backendLoading: 'Choosing the compute backend…',
+    backendLabel: 'Computed by:',
     threadsN: (n) => `${n} thread${n === 1 ? '' : 's'}`,
     memoryBtn: 'Memory',
     memoryH: 'Memory: what your function builds as T grows',

@@ -69,9 +69,17 @@ export function createLayout({ embed, first = 'task' }) {
   const verdict = document.getElementById('verdict');
   const bar = verdict?.parentElement;
   const cheer = document.getElementById('cheer');
+  // On one-panel screens the toolbar (Run, Check, Hint…) leaves the Code panel for a row under the tabs, so
+  // it is reachable from every tab (styles.css holds it under the sticky tabs, at --tabs-h).
+  const tablist = document.getElementById('tabs');
+  const work = document.getElementById('editor-panel');
   const placeVerdict = () => {
     if (verdict && cheer) wide.matches ? bar.append(verdict) : cheer.before(verdict);
+    if (bar) wide.matches ? work.prepend(bar) : tablist.after(bar);
   };
+  new ResizeObserver(() => tablist.parentElement.style.setProperty('--tabs-h', `${tablist.offsetHeight}px`)).observe(
+    tablist,
+  );
   wide.addEventListener('change', () => {
     placeVerdict();
     select(current);

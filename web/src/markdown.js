@@ -7,10 +7,15 @@ function inline(s) {
   const code = [];
   s = s.replace(/`([^`]+)`/g, (_, c) => `\u0000${code.push(c) - 1}\u0000`);
   s = esc(s)
+    .replace(/(\d) (?=\d{3}(?!\d))/g, '$1\u00a0') // a number's digit groups ("65 536") stay on one line
     .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
     .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, '$1<em>$2</em>')
     .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" rel="noopener">$1</a>');
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${esc(code[i])}</code>`);
+  // A code span breaks only at its spaces, never inside a name or a number (`causal_mask(T)`, `-Infinity`):
+  // each space-free run is one unbreakable word (styles.css `.prose code .w`); a short span (`T ≥ 1`) is one word.
+  const words = (c) =>
+    (c.length <= 8 ? [c] : c.split(' ')).map((w) => (w ? `<span class="w">${esc(w)}</span>` : '')).join(' ');
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${words(code[i])}</code>`);
 }
 
 const cells = (line) =>
