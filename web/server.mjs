@@ -52,28 +52,24 @@ export async function ensureBuilt({ quiet = false } = {}) {
 }
 
 /**
- * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
- * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
- * isolated: send ISOLATION_HEADERS (default true).
- * embedAncestors: who may frame the page in embed mode (`?embed=1`), CSP sources where `parent` is the
- * URL's `parent-origin` (default 'parent'; csp.mjs embedFrameAncestors). The page is unframeable otherwise.
- * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
- * where the client accepts it), for measurements.
+ * The request handler behind startServer, for a host that routes requests itself (the course's service,
+ * server/, serves the page under a prefix): `handle(req, res, path)` answers one GET or HEAD with the
+ * file at `path` (the URL's path below the prefix; default the request's own), with the same headers as
+ * startServer. Options as startServer's; `count(bytes)` sees each body sent.
  */
-export function startServer({
-  port = 0,
+export function staticFiles({
   dir = distDir,
   onResponse = null,
   isolated = true,
   embedAncestors = DEFAULT_EMBED_ANCESTORS,
+  count = () => {},
 } = {}) {
   const ancestors = parseEmbedAncestors(embedAncestors);
-  let sent = 0;
   const gzipped = new Map();
-  const server = createServer(async (req, res) => {
+  return async (req, res, pathname = null) => {
     try {
       const url = new URL(req.url, 'http://x');
-      const path = decodeURIComponent(url.pathname);
+      const path = decodeURIComponent(pathname ?? url.pathname);
       let file = normalize(join(dir, path));
       if (file !== dir && !file.startsWith(dir + sep)) return send(res, 403, 'forbidden');
       let st = await stat(file).catch(() => null);
@@ -110,13 +106,42 @@ export function startServer({
         Object.assign(headers, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
       }
       res.writeHead(200, { ...headers, 'content-length': body.length });
-      sent += body.length;
+      count(body.length);
       onResponse?.({ path, status: 200, bytes: body.length });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (e) {
       send(res, 500, String(e));
     }
+  };
+}
+
+/**
+ * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
+ * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
+ * isolated: send ISOLATION_HEADERS (default true).
+ * embedAncestors: who may frame the page in embed mode (`?embed=1`), CSP sources where `parent` is the
+ * URL's `parent-origin` (default 'parent'; csp.mjs embedFrameAncestors). The page is unframeable otherwise.
+ * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
+ * where the client accepts it), for measurements.
+ */
+export function startServer({
+  port = 0,
+  dir = distDir,
+  onResponse = null,
+  isolated = true,
+  embedAncestors = DEFAULT_EMBED_ANCESTORS,
+} = {}) {
+  let sent = 0;
+  const handle = staticFiles({
+    dir,
+    onResponse,
+    isolated,
+    embedAncestors,
+    count: (n) => {
+      sent += n;
+    },
   });
+  const server = createServer((req, res) => handle(req, res));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
