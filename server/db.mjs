@@ -40,7 +40,7 @@ export const MIGRATIONS = [
      id {id}, placement_id BIGINT NOT NULL REFERENCES placements(id), user_id BIGINT NOT NULL REFERENCES users(id),
      exercise TEXT NOT NULL, track TEXT NOT NULL, code TEXT NOT NULL, lang TEXT NOT NULL, created_at BIGINT NOT NULL,
      status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, pack_version TEXT, report TEXT,
-     passed INTEGER, total INTEGER, graded_at BIGINT,
+     passed INTEGER, total INTEGER, graded_at BIGINT, graded_by TEXT,
      score_state TEXT NOT NULL DEFAULT 'none', score_sent_at BIGINT, score_error TEXT);
    CREATE INDEX submissions_status ON submissions (status, id);
    CREATE INDEX submissions_owner ON submissions (placement_id, user_id, id);

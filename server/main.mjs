@@ -41,6 +41,8 @@ export async function startService(config, { logger = null, fetchImpl = fetch } 
   await app.listen({ port: config.port, host: config.host });
   const port = app.server.address().port;
   config.base_url = config.public_url ?? `http://${config.host}:${port}`;
+  // One process on SQLite: a score left pending or sending by a stopped process is sent before new work starts.
+  if (db.dialect === 'sqlite') await service.resendScores({ olderThanMs: -1 });
   await queue.start();
   started = true;
   if (db.dialect === 'postgres') await requeueStray(db, queue, log);

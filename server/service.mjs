@@ -2,6 +2,7 @@
 // sent to the LMS, the teacher's views (class, history, overrides, regrade, gradebook). Every read is
 // scoped by the session: a learner reaches only their own submissions in their placement, an
 // instructor only their own course's.
+import { hostname } from 'node:os';
 import { TRACK_NAMES, csvCell, regradeDiff } from '../grader/index.mjs';
 import { causesOf } from './grading.mjs';
 import { CLAIM, AGS_CLAIM, DL_CLAIM, consumeLaunch, postScore, randomToken, roleOf, sha256 } from './lti.mjs';
@@ -15,6 +16,8 @@ export class ApiError extends Error {
 }
 
 const now = () => Date.now();
+/** Which process graded a submission (host:pid), stored with it. */
+export const GRADED_BY = `${hostname()}:${process.pid}`;
 const titleOf = (exercise, lang) => exercise.spec.title?.[lang] ?? exercise.spec.title?.en ?? exercise.spec.slug;
 
 export function createService({ db, config, grader, key, log, fetchImpl = fetch }) {
@@ -158,9 +161,9 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     });
     const done = await db.tx(async (t) => {
       const r = await t.run(
-        `UPDATE submissions SET status = 'graded', report = ?, passed = ?, total = ?, pack_version = ?, graded_at = ?, score_state = 'pending'
-         WHERE id = ? AND status = 'grading'`,
-        [JSON.stringify(report), report.passed, report.total, version, now(), id],
+        `UPDATE submissions SET status = 'graded', report = ?, passed = ?, total = ?, pack_version = ?, graded_at = ?, graded_by = ?,
+           score_state = 'pending' WHERE id = ? AND status = 'grading'`,
+        [JSON.stringify(report), report.passed, report.total, version, now(), GRADED_BY, id],
       );
       if (r.changes !== 1) return false;
       for (const c of causesOf(report))
@@ -191,6 +194,9 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     )
       return db.run("UPDATE submissions SET score_state = 'overridden' WHERE id = ?", [id]);
     const platform = await db.get('SELECT * FROM platforms WHERE id = ?', [sub.platform_id]);
+    // `sending` before the request: a process killed during it leaves the row saying the LMS may have the
+    // score; it is sent again with the same timestamp, which AGS platforms take as the same score.
+    await db.run("UPDATE submissions SET score_state = 'sending' WHERE id = ?", [id]);
     try {
       await postScore({
         key,
@@ -222,7 +228,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
   /** Scores not sent (the service stopped between grading and sending, or the LMS failed): sent again. */
   async function resendScores({ olderThanMs = 30_000 } = {}) {
     const rows = await db.all(
-      "SELECT id FROM submissions WHERE score_state IN ('pending', 'failed') AND graded_at < ? ORDER BY id",
+      "SELECT id FROM submissions WHERE score_state IN ('pending', 'sending', 'failed') AND graded_at < ? ORDER BY id",
       [now() - olderThanMs],
     );
     for (const r of rows) await sendScore(r.id);
@@ -444,7 +450,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     const diff = regradeDiff(
       summary(
         latest,
-        (rows) => rows[0]?.pack_version ?? null,
+        (rows) => [...new Set(rows.map((r) => r.pack_version))].join(' '),
         (r) => JSON.parse(r.report),
       ),
       summary(
