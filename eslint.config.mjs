@@ -51,6 +51,7 @@ export default [
     files: [
       'tests/browser/**',
       'tests/webgpu/**',
+      'tests/server/e2e.test.mjs',
       'tools/benchmark/**',
       'tools/lib/chromium.mjs',
       'tools/lib/gpu-page.mjs',

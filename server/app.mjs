@@ -38,8 +38,11 @@ export function createApp({ config, service, db, key, logger, ready = () => true
     trustProxy: config.trust_proxy,
     bodyLimit: config.max_code_bytes * 2 + 16_384, // a submission's JSON (escaped code) and a little more
   });
+  /** The registered platforms' origins: the LMS pages that frame the launch page (and, through it, the exercise). */
+  const platformOrigins = async () =>
+    (await db.all('SELECT DISTINCT frame_origin FROM platforms ORDER BY frame_origin')).map((r) => r.frame_origin);
   const pageHeaders = async () => {
-    const origins = (await db.all('SELECT DISTINCT frame_origin FROM platforms')).map((r) => r.frame_origin);
+    const origins = await platformOrigins();
     return {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
@@ -166,10 +169,16 @@ export function createApp({ config, service, db, key, logger, ready = () => true
       reply.headers({ 'content-type': type, 'cache-control': 'no-cache' }).send(body),
     );
   }
-  const pageFiles = staticFiles({ dir: config.web_dist, isolated: false });
-  const servePage = (req, reply) => {
+  // The exercise page in embed mode is framed by the launch page (its parent-origin, this service), which
+  // the LMS frames: frame-ancestors is checked against every ancestor, so the platforms' origins too.
+  const pageFiles = new Map(); // the platforms' origins → web/server.mjs's handler with them
+  const servePage = async (req, reply) => {
+    const origins = await platformOrigins();
+    const ancestors = ['parent', ...origins].join(' ');
+    if (!pageFiles.has(ancestors))
+      pageFiles.set(ancestors, staticFiles({ dir: config.web_dist, isolated: false, embedAncestors: ancestors }));
     reply.hijack();
-    return pageFiles(
+    return pageFiles.get(ancestors)(
       req.raw,
       reply.raw,
       decodeURIComponent(new URL(req.url, 'http://x').pathname).slice('/app'.length) || '/',

@@ -94,6 +94,16 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
     };
     try {
       if (u.pathname === '/jwks') return send(200, { keys: [jwk] });
+      const course = /^\/course\/([^/]+)$/.exec(u.pathname);
+      if (course) {
+        // The LMS's course page: the tool in a frame, started by a login initiation (third-party initiated login).
+        const login = `${toolUrl}/lti/login?${new URLSearchParams({ iss: url, login_hint: course[1], target_link_uri: `${toolUrl}/lti/launch`, client_id: clientId, lti_deployment_id: deployment })}`;
+        return send(
+          200,
+          `<!doctype html><meta charset="utf-8"><title>LMS</title><h1>Attention 101</h1><iframe id="tool" src="${login.replace(/&/g, '&amp;')}" style="width:1200px;height:900px;border:0"></iframe>`,
+          'text/html',
+        );
+      }
       if (u.pathname === '/auth') {
         // OIDC authentication request (Security Framework §5.1.1.2): the params a tool must send.
         const q = Object.fromEntries(u.searchParams);
