@@ -36,7 +36,8 @@ export async function startService(config, { logger = null, fetchImpl = fetch } 
   const { log, db, key, service } = await open(config, { logger, fetchImpl });
   const queue = await createQueue({ db, workers: config.workers, handle: service.gradeJob, log });
   service.setQueue(queue);
-  let started = false;
+  let started = false,
+    pruned = 0;
   const app = createApp({ config, service, db, key, logger: log, ready: () => started });
   await app.listen({ port: config.port, host: config.host });
   const port = app.server.address().port;
@@ -46,10 +47,14 @@ export async function startService(config, { logger = null, fetchImpl = fetch } 
   await queue.start();
   started = true;
   if (db.dialect === 'postgres') await requeueStray(db, queue, log);
-  const retry = setInterval(
-    () => service.resendScores().catch((e) => log.warn({ err: String(e.message) }, 'score retry')),
-    SCORE_RETRY_MS,
-  );
+  const retry = setInterval(() => {
+    service.resendScores().catch((e) => log.warn({ err: String(e.message) }, 'score retry'));
+    if (Date.now() - pruned > 3600_000)
+      service.prune().then(
+        () => (pruned = Date.now()),
+        (e) => log.warn({ err: String(e.message) }, 'prune'),
+      );
+  }, SCORE_RETRY_MS);
   retry.unref();
   log.info(
     { url: config.base_url, database: db.dialect, queue: queue.kind, workers: config.workers },

@@ -48,6 +48,8 @@ const en = {
   'ui.later': 'Your course is busy: it will record this check later.',
   'ui.failed': 'Your course could not record it: {message}',
   'ui.score_failed': 'Graded {passed} of {total}; sending to the gradebook failed, it will be retried.',
+  'ui.grading_failed':
+    'The course could not grade this check (a fault of the service, not of your code); your teacher can regrade it.',
   'ui.pick': 'Place an exercise',
   'ui.pick_exercise': 'Exercise',
   'ui.pick_track': 'Language',
@@ -112,6 +114,8 @@ const ru = {
   'ui.later': 'Курс занят: эта проверка будет записана позже.',
   'ui.failed': 'Курс не смог записать результат: {message}',
   'ui.score_failed': 'Проверено: {passed} из {total}; передать оценку в журнал не удалось, попытка будет повторена.',
+  'ui.grading_failed':
+    'Курс не смог проверить это решение (сбой сервиса, а не вашего кода); преподаватель может перепроверить его.',
   'ui.pick': 'Разместить упражнение',
   'ui.pick_exercise': 'Упражнение',
   'ui.pick_track': 'Язык',

@@ -7,6 +7,9 @@ import { TRACK_NAMES, csvCell, regradeDiff } from '../grader/index.mjs';
 import { causesOf } from './grading.mjs';
 import { CLAIM, AGS_CLAIM, DL_CLAIM, consumeLaunch, postScore, randomToken, roleOf, sha256 } from './lti.mjs';
 
+const MAX_ATTEMPTS = 3; // a submission the grader fails on this many times is marked failed
+const KEEP_MS = 24 * 3600_000; // logins, used nonces and expired sessions are deleted after a day
+
 export class ApiError extends Error {
   /** status: the HTTP status; key: the message key (messages.mjs `api.<key>`); params: its fields. */
   constructor(status, key, params = {}) {
@@ -132,6 +135,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     const recent = (rates.get(k) ?? []).filter((t) => t > now() - 60_000);
     if (recent.length >= config.rate_per_minute) throw new ApiError(429, 'rate', { n: config.rate_per_minute });
     rates.set(k, [...recent, now()]);
+    if (rates.size > 10_000) for (const [key, times] of rates) if (times.at(-1) < now() - 60_000) rates.delete(key);
     const row = await db.get(
       `INSERT INTO submissions (placement_id, user_id, exercise, track, code, lang, created_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued') RETURNING id`,
       [s.placement_id, s.user_id, s.exercise, s.track, code, s.lang, now()],
@@ -153,12 +157,26 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     if (claim.changes !== 1) return; // graded already (a job run twice)
     const sub = await db.get('SELECT * FROM submissions WHERE id = ?', [id]);
     const t0 = now();
-    const { report, version } = await grader.grade({
-      slug: sub.exercise,
-      trackName: sub.track,
-      code: sub.code,
-      lang: sub.lang,
-    });
+    let graded;
+    try {
+      graded = await grader.grade({ slug: sub.exercise, trackName: sub.track, code: sub.code, lang: sub.lang });
+    } catch (e) {
+      // A fault of the grader (the student's own errors, timeouts and crashes are in the report): the job
+      // is tried again, up to MAX_ATTEMPTS, then the submission is marked failed and the page says so.
+      const last = sub.attempts >= MAX_ATTEMPTS;
+      await db.run(`UPDATE submissions SET status = ?, score_error = ? WHERE id = ? AND status = 'grading'`, [
+        last ? 'failed' : 'queued',
+        String(e?.message ?? e).slice(0, 500),
+        id,
+      ]);
+      log.error(
+        { submission: id, attempts: sub.attempts, err: String(e?.stack ?? e) },
+        last ? 'grading failed for good' : 'grading failed, queued again',
+      );
+      if (last) return;
+      throw e;
+    }
+    const { report, version } = graded;
     const done = await db.tx(async (t) => {
       const r = await t.run(
         `UPDATE submissions SET status = 'graded', report = ?, passed = ?, total = ?, pack_version = ?, graded_at = ?, graded_by = ?,
@@ -233,6 +251,14 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     );
     for (const r of rows) await sendScore(r.id);
     return rows.length;
+  }
+
+  /** Deletes what is kept only for a while: logins, used nonces (an id_token is refused after an hour anyway), expired sessions. */
+  async function prune() {
+    const before = now() - KEEP_MS;
+    await db.run('DELETE FROM oidc_states WHERE created_at < ?', [before]);
+    await db.run('DELETE FROM nonces WHERE used_at < ?', [before]);
+    await db.run('DELETE FROM sessions WHERE expires_at < ?', [now()]);
   }
 
   const summaryOf = (r) => ({
@@ -424,7 +450,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     needPlacement(s);
     grader.reload();
     const latest = await db.all(
-      `SELECT x.* FROM submissions x JOIN (SELECT user_id, MAX(id) AS id FROM submissions WHERE placement_id = ? AND status = 'graded' GROUP BY user_id) l
+      `SELECT x.* FROM submissions x JOIN (SELECT user_id, MAX(id) AS id FROM submissions WHERE placement_id = ? AND status IN ('graded', 'failed') GROUP BY user_id) l
        ON l.id = x.id ORDER BY x.id`,
       [s.placement_id],
     );
@@ -451,7 +477,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
       summary(
         latest,
         (rows) => [...new Set(rows.map((r) => r.pack_version))].join(' '),
-        (r) => JSON.parse(r.report),
+        (r) => (r.report ? JSON.parse(r.report) : { passed: null, tests: [] }), // a submission the grader had failed on
       ),
       summary(
         latest,
@@ -463,7 +489,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
       const report = after.get(r.id);
       await db.tx(async (t) => {
         await t.run(
-          "UPDATE submissions SET report = ?, passed = ?, total = ?, pack_version = ?, graded_at = ?, score_state = 'pending' WHERE id = ?",
+          "UPDATE submissions SET status = 'graded', report = ?, passed = ?, total = ?, pack_version = ?, graded_at = ?, score_state = 'pending' WHERE id = ?",
           [JSON.stringify(report), report.passed, report.total, version, now(), r.id],
         );
         await t.run('DELETE FROM causes WHERE submission_id = ?', [r.id]);
@@ -520,6 +546,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     gradeJob,
     sendScore,
     resendScores,
+    prune,
     submission,
     state,
     packs,

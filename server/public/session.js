@@ -49,6 +49,7 @@ async function follow(id, busy) {
   status(busy ? say('later') : say('grading'), busy ? 'warn' : '');
   for (let i = 0; ; i++) {
     const sub = await api(`/api/submissions/${id}`);
+    if (sub.status === 'failed') return status(say('grading_failed'), 'warn');
     if (sub.status === 'graded' && !['pending', 'sending'].includes(sub.score_state)) {
       const p = { passed: sub.passed, total: sub.total };
       if (sub.score_state === 'sent') status(say('recorded', p), 'ok');

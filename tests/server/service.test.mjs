@@ -221,3 +221,60 @@ test('health, readiness, the launch page and the exercise page under /app/', asy
   assert.match(app.headers.get('content-security-policy'), new RegExp(`frame-ancestors ${stack.url}`));
   assert.equal((await fetch(`${stack.url}/app/../server/main.mjs`)).status, 404);
 });
+
+test('a link naming no known exercise is refused with a page naming it, and records nothing', async () => {
+  const before = await counts();
+  const r = await launchWith({}, { custom: { exercise: 'nope', track: 'js' } });
+  assert.equal(r.status, 400);
+  assert.equal(r.check, 'placement');
+  assert.match(r.html, /names no known exercise and track \(&quot;nope&quot;, &quot;js&quot;\)/);
+  assert.deepEqual(await counts(), before);
+});
+
+test('a long queue: the submission is stored and answered busy, and the page says the course records it later', async () => {
+  const item = await deepLink(stack, { exercise: 'sdpa', track: 'js', hint: 'busy-teacher' });
+  const s = await launchItem(stack, item, 'erin', { link: 'link-busy' });
+  const saved = stack.config.busy_queue;
+  stack.config.busy_queue = 0;
+  try {
+    const r = await s.browser.api(stack.url, s.token, '/api/submissions', {
+      method: 'POST',
+      json: { code: read(join(root, 'exercises', 'sdpa', 'solution.js')) },
+    });
+    assert.equal(r.status, 202);
+    assert.equal(r.body.busy, true);
+    assert.equal((await waitScored(stack.url, s, r.body.id)).passed, 7, 'graded all the same');
+  } finally {
+    stack.config.busy_queue = saved;
+  }
+  const words = (await s.browser.api(stack.url, s.token, '/api/state')).body.words;
+  assert.equal(words.later, 'Your course is busy: it will record this check later.');
+});
+
+test('a submission the grader itself fails on is tried three times, then marked failed', async () => {
+  const db = stack.svc.db;
+  const any = await db.get('SELECT placement_id, user_id FROM submissions LIMIT 1');
+  const row = await db.get(
+    "INSERT INTO submissions (placement_id, user_id, exercise, track, code, lang, created_at, status) VALUES (?, ?, 'no-such-pack', 'js', '1', 'en', ?, 'grading') RETURNING id",
+    [any.placement_id, any.user_id, Date.now()],
+  );
+  for (let i = 1; i <= 3; i++) {
+    await stack.svc.service.gradeJob(row.id).catch(() => {});
+    const r = await db.get('SELECT status, attempts FROM submissions WHERE id = ?', [row.id]);
+    assert.equal(r.attempts, i);
+    assert.equal(r.status, i < 3 ? 'queued' : 'failed');
+    if (i < 3) await db.run("UPDATE submissions SET status = 'grading' WHERE id = ?", [row.id]); // as the queue would
+  }
+});
+
+test('old logins, used nonces and expired sessions are pruned', async () => {
+  const db = stack.svc.db;
+  const old = Date.now() - 2 * 24 * 3600_000;
+  await db.run("INSERT INTO oidc_states (state, nonce, platform_id, created_at) VALUES ('old-state', 'n', 1, ?)", [
+    old,
+  ]);
+  await db.run("INSERT INTO nonces (platform_id, nonce, used_at) VALUES (1, 'old-nonce', ?)", [old]);
+  await stack.svc.service.prune();
+  assert.equal(await db.get("SELECT 1 AS x FROM oidc_states WHERE state = 'old-state'"), null);
+  assert.equal(await db.get("SELECT 1 AS x FROM nonces WHERE nonce = 'old-nonce'"), null);
+});
