@@ -68,7 +68,10 @@ test(`${STUDENTS} students submit ${STUDENTS * EACH} times concurrently; the ser
   const args = ['--port', String(port), '--data', data, '--workers', '2'];
   let server = spawnCli(args);
   cleanup.push(() => server.child.kill('SIGKILL'));
-  await server.waitFor(/attnlab service started/);
+  // Its logs are JSON lines (pino): the start says where it serves and on what.
+  const started = JSON.parse(await server.waitFor(/attnlab service started/));
+  assert.equal(started.msg, 'attnlab service started');
+  assert.deepEqual([started.database, started.queue, started.workers], ['sqlite', 'table', 2]);
   const url = `http://127.0.0.1:${port}`;
   platform.register(url);
   const stack = { url, platform };
@@ -174,6 +177,8 @@ test(`${STUDENTS} students submit ${STUDENTS * EACH} times concurrently; the ser
       `(${sending.size} score requests in flight, ${duplicates} sent twice); all graded and scored in ${wall.toFixed(1)} s ` +
       `(${(rows.length / wall).toFixed(1)} submissions/s); submit→score latency p50 ${(pct(50) / 1000).toFixed(1)} s, p95 ${(pct(95) / 1000).toFixed(1)} s, max ${(pct(100) / 1000).toFixed(1)} s`,
   );
+  // Every line it logged is JSON, and each graded submission was logged.
+  for (const line of server.lines) assert.doesNotThrow(() => JSON.parse(line), line);
   server.child.kill('SIGTERM');
   await server.exited;
 });
