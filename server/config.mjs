@@ -73,11 +73,14 @@ export function loadConfig(overrides = {}, env = process.env) {
 
 /**
  * The tool's RS256 key pair (it signs Deep Linking responses and the AGS token requests; the LMS reads
- * its public half at /lti/jwks), generated into <data>/keys/ on the first start.
+ * its public half at /lti/jwks), generated into <data>/keys/ on the first start (`create`: false for a
+ * worker, which must use the server's key).
  */
-export async function toolKey(data) {
+export async function toolKey(data, { create = true } = {}) {
   const dir = join(data, 'keys');
   const file = join(dir, 'tool-key.json');
+  if (!existsSync(file) && !create)
+    throw new ConfigError(`no tool key in ${dir}: copy the server's keys/ folder there (the LMS knows one tool key)`);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });

@@ -15,10 +15,10 @@ import { createApp } from './app.mjs';
 const SCORE_RETRY_MS = 15_000;
 
 /** The common part of a server and a worker: config's database opened and migrated, the key, the grader, the service. */
-async function open(config, { logger, fetchImpl }) {
+async function open(config, { logger, fetchImpl, createKey = true }) {
   const log = logger ?? pino({ level: config.log_level ?? 'info' });
+  const key = await toolKey(config.data, { create: createKey });
   const db = await openDb({ url: config.database, file: join(config.data, 'attnlab.db') });
-  const key = await toolKey(config.data);
   const grader = createGrader({ exercises: config.exercises ?? undefined });
   const service = createService({ db, config, grader, key, log, fetchImpl });
   return { log, db, key, grader, service };
@@ -86,7 +86,7 @@ async function requeueStray(db, queue, log) {
 /** A worker: no HTTP, takes grading jobs from PostgreSQL's queue. Returns { close() }. */
 export async function startWorker(config, { logger = null, fetchImpl = fetch } = {}) {
   if (!config.database) throw new ConfigError('a worker needs --database postgres://… (the queue is in PostgreSQL)');
-  const { log, db, service } = await open(config, { logger, fetchImpl });
+  const { log, db, service } = await open(config, { logger, fetchImpl, createKey: false });
   const queue = await createQueue({ db, workers: Math.max(1, config.workers), handle: service.gradeJob, log });
   service.setQueue(queue);
   await queue.start();

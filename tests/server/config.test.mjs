@@ -87,6 +87,12 @@ test('tools/server: --help, and usage errors named with exit 2', () => {
     assert.equal(notUrl.status, 2);
     assert.match(notUrl.stderr, /--issuer is not a URL/);
     assert.equal(run('frobnicate').status, 2);
+    const noDb = run('worker', '--data', data);
+    assert.equal(noDb.status, 2);
+    assert.match(noDb.stderr, /a worker needs --database postgres:/);
+    const noKey = run('worker', '--data', data, '--database', 'postgres://127.0.0.1:1/none');
+    assert.equal(noKey.status, 2);
+    assert.match(noKey.stderr, /no tool key in .*keys: copy the server's keys\/ folder there/);
   } finally {
     rmSync(data, { recursive: true, force: true });
   }
