@@ -27,7 +27,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
   let queue = null;
   const rates = new Map(); // `${placement}:${user}` → times of the last minute's submissions
 
-  /** After verifyLaunch: the user, course and placement upserted, the state and nonce consumed, a session. Returns { token, session }. */
+  /** After verifyLaunch: the user, course and placement upserted, the state and nonce consumed, a session. Returns { token }. */
   async function startSession(launch, { lang }) {
     const { platform, claims } = launch;
     const type = claims[`${CLAIM}message_type`];
