@@ -44,7 +44,21 @@ export function createGrader({ exercises = EXERCISES } = {}) {
     async grade({ slug, trackName, code, lang }) {
       core ??= loadCore({ threads: 1 });
       const track = trackNamed(trackName);
-      const [{ exercise, version }, c, sandbox] = await Promise.all([pack(slug), core, NodeSandbox.create({ track })]);
+      if (!track) throw new Error(`unknown track ${JSON.stringify(trackName)}`);
+      // The child starts while the pack and the core load; if they fail, it is closed all the same.
+      const sandboxReady = NodeSandbox.create({ track });
+      let loaded;
+      try {
+        loaded = await Promise.all([pack(slug), core]);
+      } catch (e) {
+        await sandboxReady.then(
+          (s) => s.close(),
+          () => {},
+        );
+        throw e;
+      }
+      const [{ exercise, version }, c] = loaded;
+      const sandbox = await sandboxReady;
       try {
         const report = await grade({ exercise, source: code, track, sandbox, core: c, lang });
         return { report, version };

@@ -253,7 +253,11 @@ test('a long queue: the submission is stored and answered busy, and the page say
 
 test('a submission the grader itself fails on is tried three times, then marked failed', async () => {
   const db = stack.svc.db;
-  const any = await db.get('SELECT placement_id, user_id FROM submissions LIMIT 1');
+  const item = await deepLink(stack, { exercise: 'sdpa', track: 'js', hint: 'fault-teacher' });
+  await launchItem(stack, item, 'frank', { link: 'link-fault' });
+  const any = await db.get(
+    "SELECT p.id AS placement_id, u.id AS user_id FROM placements p, users u WHERE p.resource_link_id = 'link-fault' AND u.sub = 'frank'",
+  );
   const row = await db.get(
     "INSERT INTO submissions (placement_id, user_id, exercise, track, code, lang, created_at, status) VALUES (?, ?, 'no-such-pack', 'js', '1', 'en', ?, 'grading') RETURNING id",
     [any.placement_id, any.user_id, Date.now()],
