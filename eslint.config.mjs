@@ -36,8 +36,14 @@ export default [
     },
   },
   {
-    // The page's main thread and what the page imports from wasm/.
-    files: ['web/src/**/*.js', 'web/embed.js', 'wasm/webgpu/browser.mjs', 'grader/hosts/browser/host.js'],
+    // The page's main thread and what the page imports from wasm/; the service's launch page.
+    files: [
+      'web/src/**/*.js',
+      'web/embed.js',
+      'wasm/webgpu/browser.mjs',
+      'grader/hosts/browser/host.js',
+      'server/public/**/*.js',
+    ],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
@@ -45,6 +51,7 @@ export default [
     files: [
       'tests/browser/**',
       'tests/webgpu/**',
+      'tests/server/e2e.test.mjs',
       'tools/benchmark/**',
       'tools/lib/chromium.mjs',
       'tools/lib/gpu-page.mjs',

@@ -52,31 +52,25 @@ export async function ensureBuilt({ quiet = false } = {}) {
 }
 
 /**
- * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
- * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
- * isolated: send ISOLATION_HEADERS (default true).
- * embedAncestors: the course origins that may frame the page in embed mode (`?embed=1&parent-origin=`), CSP
- * sources as text ("https://lms.example.org https://*.school.edu", or "*"); default none: embed mode off.
- * Sent as frame-ancestors to an embed-mode page whose parent-origin they allow (csp.mjs embedFrameAncestors),
- * and published to the page as /embed-ancestors.json (csp.mjs EMBED_ANCESTORS_FILE). The page is unframeable otherwise.
- * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
- * where the client accepts it), for measurements.
+ * The request handler behind startServer, for a host that routes requests itself (the course's service,
+ * server/, serves the page under a prefix): `handle(req, res, path)` answers one GET or HEAD with the
+ * file at `path` (the URL's path below the prefix; default the request's own), with the same headers as
+ * startServer. Options as startServer's (below); `count(bytes)` sees each body sent.
  */
-export function startServer({
-  port = 0,
+export function staticFiles({
   dir = distDir,
   onResponse = null,
   isolated = true,
   embedAncestors = null,
+  count = () => {},
 } = {}) {
   const ancestors = embedAncestors == null ? [] : parseEmbedAncestors(embedAncestors);
   const ancestorsJson = Buffer.from(JSON.stringify({ ancestors }));
-  let sent = 0;
   const gzipped = new Map();
-  const server = createServer(async (req, res) => {
+  return async (req, res, pathname = null) => {
     try {
       const url = new URL(req.url, 'http://x');
-      const path = decodeURIComponent(url.pathname);
+      const path = decodeURIComponent(pathname ?? url.pathname);
       if (path === `/${EMBED_ANCESTORS_FILE}`) {
         res.writeHead(200, {
           'content-type': MIME['.json'],
@@ -124,13 +118,44 @@ export function startServer({
         Object.assign(headers, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
       }
       res.writeHead(200, { ...headers, 'content-length': body.length });
-      sent += body.length;
+      count(body.length);
       onResponse?.({ path, status: 200, bytes: body.length });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (e) {
       send(res, 500, String(e));
     }
+  };
+}
+
+/**
+ * Serves `dir` on http://127.0.0.1:port (port 0 = any free port).
+ * onResponse({ path, status, bytes }) sees each file response (for measurements and debugging).
+ * isolated: send ISOLATION_HEADERS (default true).
+ * embedAncestors: the course origins that may frame the page in embed mode (`?embed=1&parent-origin=`), CSP
+ * sources as text ("https://lms.example.org https://*.school.edu", or "*"); default none: embed mode off.
+ * Sent as frame-ancestors to an embed-mode page whose parent-origin they allow (csp.mjs embedFrameAncestors),
+ * and published to the page as /embed-ancestors.json (csp.mjs EMBED_ANCESTORS_FILE). The page is unframeable otherwise.
+ * Returns { url, port, close(), bytesSent() } — bytesSent counts response bodies as sent (gzipped
+ * where the client accepts it), for measurements.
+ */
+export function startServer({
+  port = 0,
+  dir = distDir,
+  onResponse = null,
+  isolated = true,
+  embedAncestors = null,
+} = {}) {
+  let sent = 0;
+  const handle = staticFiles({
+    dir,
+    onResponse,
+    isolated,
+    embedAncestors,
+    count: (n) => {
+      sent += n;
+    },
   });
+  const server = createServer((req, res) => handle(req, res));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

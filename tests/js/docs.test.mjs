@@ -1,6 +1,6 @@
 // The docs against the code:
 // - the top README's usage blocks name, per command, exactly the options `node grader/cli.mjs --help` names;
-// - tests/README.md and tests/browser/README.md list exactly the test files that exist;
+// - tests/README.md, tests/browser/README.md and tests/server/README.md list exactly the test files that exist;
 // - grader/hosts/README.md (the sandbox contract) names every `invalid` reason the message tables have, and no other;
 // - every repo path written in backticks in a README exists (or is a build output git ignores);
 // - every command in a README code block marked ```sh checked runs with exit 0 (keep them cheap).
@@ -64,14 +64,14 @@ test("the README's usage blocks give each command exactly the options of `cli.mj
 const testFilesIn = (text) => new Set([...text.matchAll(/`([\w.-]+\.test\.mjs)`/g)].map((m) => m[1]));
 const testFilesOf = (dir) => new Set(readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.test.mjs')));
 
-test('tests/README.md lists exactly the test files of tests/js/ and tests/browser/', () => {
+test('tests/README.md lists exactly the test files of tests/js/, tests/browser/ and tests/server/', () => {
   const rows = Object.fromEntries(
     read('tests/README.md')
       .split('\n')
       .filter((l) => l.startsWith('| `'))
       .map((l) => [/^\| `([^`]+)`/.exec(l)[1], l]),
   );
-  for (const dir of ['js/', 'browser/']) {
+  for (const dir of ['js/', 'browser/', 'server/']) {
     assert.ok(rows[dir], `tests/README.md has no row for ${dir}`);
     assert.deepEqual(
       [...testFilesIn(rows[dir])].sort(),
@@ -81,8 +81,9 @@ test('tests/README.md lists exactly the test files of tests/js/ and tests/browse
   }
 });
 
-test('tests/browser/README.md lists exactly the browser test files', () => {
-  assert.deepEqual([...testFilesIn(read('tests/browser/README.md'))].sort(), [...testFilesOf('tests/browser')].sort());
+test('tests/browser/README.md and tests/server/README.md list exactly their test files', () => {
+  for (const dir of ['tests/browser', 'tests/server'])
+    assert.deepEqual([...testFilesIn(read(`${dir}/README.md`))].sort(), [...testFilesOf(dir)].sort(), dir);
 });
 
 test('grader/hosts/README.md names exactly the `invalid` reasons of the message tables', () => {

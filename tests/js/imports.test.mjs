@@ -1,8 +1,8 @@
-// The import graph of grader/, web/ and tools/ (static `import … from`, `export … from`, and import()
+// The import graph of grader/, web/, tools/ and server/ (static `import … from`, `export … from`, and import()
 // of a string literal), read from the source text, against the rules of grader/README.md (Structure):
 // - no cycle inside grader/, between its modules or between its rooms (core, wire, hosts, tracks, np, …);
 // - grader/core imports no host and no track (the entry gives it the tracks);
-// - web/ and tools/ reach the grader only through grader/index.mjs, the page's code (web/src, and
+// - web/, tools/ and server/ reach the grader only through grader/index.mjs, the page's code (web/src, and
 //   web/csp.mjs which it bundles) only through grader/browser.mjs; wasm/ only through its public
 //   entries; tools/ no test helper (tests/fixtures/, the fixtures' data and their listing, excepted).
 import { test } from 'node:test';
@@ -97,6 +97,7 @@ const WEB = graphOf([
     .map((f) => `web/${f}`),
 ]);
 const TOOLS = graphOf(sources('tools'));
+const SERVER = graphOf(sources('server'));
 
 test('the checker finds a cycle where there is one, and reads every kind of import', () => {
   assert.deepEqual(
@@ -124,7 +125,7 @@ test('the checker finds a cycle where there is one, and reads every kind of impo
     // eslint-disable-next-line no-template-curly-in-string -- the parser under test must skip a template literal's import
     "const e = await import('./e.mjs');\n// import f from './f.mjs';\nconst g = `import h from './h.mjs'`;\nimport(`./${x}.mjs`);\n";
   assert.deepEqual(specifiersOf(text), ['./a.mjs', './b.mjs', './c.mjs', './d.mjs', './e.mjs']);
-  assert.ok(GRADER.size > 30 && WEB.size > 10 && TOOLS.size > 10, 'the folders were read');
+  assert.ok(GRADER.size > 30 && WEB.size > 10 && TOOLS.size > 10 && SERVER.size > 5, 'the folders were read');
 });
 
 test('no import cycle inside grader/: between modules, and between rooms', () => {
@@ -148,11 +149,11 @@ test('grader/core imports no host, no track, and nothing above it (batch, the CL
   assert.deepEqual(bad, []);
 });
 
-test('web/ and tools/ reach grader/ only through its entries, wasm/ only through its public ones; tools/ no test helper', () => {
+test('web/, tools/ and server/ reach grader/ only through its entries, wasm/ only through its public ones; tools/ no test helper', () => {
   const WASM = /^wasm\/(index\.mjs|webgpu\/(index|browser|backend)\.mjs)$/;
   const page = (f) => f.startsWith('web/src/') || f === 'web/csp.mjs'; // bundled into the page
   const bad = [];
-  for (const [f, ts] of [...WEB, ...TOOLS]) {
+  for (const [f, ts] of [...WEB, ...TOOLS, ...SERVER]) {
     for (const t of ts) {
       const ok = t.startsWith('grader/')
         ? t === 'grader/browser.mjs' || (!page(f) && t === 'grader/index.mjs')
@@ -160,7 +161,7 @@ test('web/ and tools/ reach grader/ only through its entries, wasm/ only through
           ? WASM.test(t)
           : t.startsWith('tests/')
             ? f.startsWith('tools/') && !f.startsWith('tools/benchmark/') && t.startsWith('tests/fixtures/')
-            : t.startsWith('web/') || t.startsWith('tools/');
+            : t.startsWith('web/') || t.startsWith('tools/') || (f.startsWith('server/') && t.startsWith('server/'));
       if (!ok) bad.push(`${f} → ${t}`);
     }
   }

@@ -1,0 +1,154 @@
+// Every sentence the service shows (a failed launch, an API error, the launch page's words), in Russian
+// and English, said with the grader's say() (this table in the place of a pack's messages).
+import { say } from '../grader/index.mjs';
+
+const en = {
+  'lti.title': 'The launch from your course failed',
+  'lti.nothing':
+    'Nothing was recorded. Open the exercise again from your course; if this repeats, show this page to your teacher.',
+  'lti.check': 'Failed check: {check}.',
+  'lti.login_params': 'The login request lacks iss, login_hint or target_link_uri.',
+  'lti.iss': 'The course platform (issuer) is not registered with this tool.',
+  'lti.client_id': 'The login names no client id, and the platform has several registered.',
+  'lti.id_token': 'The launch carries no readable id_token.',
+  'lti.state': 'The launch does not match a login started in this browser (state unknown, expired or different).',
+  'lti.signature': "The id_token's signature does not verify with the platform's published keys.",
+  'lti.jwks': "The platform's keys (JWKS) could not be fetched.",
+  'lti.aud': 'The id_token was issued for another tool (aud).',
+  'lti.azp': 'The id_token names another authorized party (azp).',
+  'lti.exp': 'The id_token has expired.',
+  'lti.iat': 'The id_token was issued too long ago or in the future (iat).',
+  'lti.nonce': 'The id_token carries another nonce than this login was given.',
+  'lti.nonce_replay': 'This launch was already used (nonce replayed).',
+  'lti.deployment': 'The deployment is not registered with this tool.',
+  'lti.message_type': 'The message type is not one this tool accepts (resource link or deep linking).',
+  'lti.version': 'The LTI version is not 1.3.0.',
+  'lti.claims': 'A required claim is missing or malformed: {detail}.',
+  'api.placement':
+    'This link names no known exercise and track ("{exercise}", "{track}"): ask your teacher to place it again.',
+  'api.deep_link_role': 'Only a teacher may place an exercise.',
+  'api.session': 'Your session is unknown or expired: open the exercise again from your course.',
+  'api.csrf': 'The request lacks the session header (X-Attnlab-Session): it was refused.',
+  'api.no_placement': 'This session has no exercise placed.',
+  'api.instructor_only': 'Only a teacher of this course may see this.',
+  'api.code_type': 'The body needs "code", a string.',
+  'api.code_size': 'The code is {bytes} bytes, more than the {max} a submission may have.',
+  'api.rate': 'More than {n} submissions in a minute: wait a little and check again.',
+  'api.not_found': 'No such submission for you.',
+  'api.override_score': 'The score needs a number from 0 to {max}.',
+  'api.override_reason': 'An override needs a reason (at most 1000 characters).',
+  'api.not_deep_link': 'This session is not a placement (deep linking) session.',
+  'api.body': 'The request body is not what this endpoint takes: {detail}.',
+  'api.internal': 'The service failed on this request; it was logged.',
+  'ui.recorded': 'Recorded by your course: {passed} of {total}',
+  'ui.recorded_none': 'Graded on the server: {passed} of {total} (this placement sends no grades to the course)',
+  'ui.overridden': 'Your teacher set your grade: {score} ({reason})',
+  'ui.sending': 'Sending your code to your course…',
+  'ui.grading': 'Your course is grading it…',
+  'ui.later': 'Your course is busy: it will record this check later.',
+  'ui.failed': 'Your course could not record it: {message}',
+  'ui.score_failed': 'Graded {passed} of {total}; sending to the gradebook failed, it will be retried.',
+  'ui.grading_failed':
+    'The course could not grade this check (a fault of the service, not of your code); your teacher can regrade it.',
+  'ui.pick': 'Place an exercise',
+  'ui.pick_exercise': 'Exercise',
+  'ui.pick_track': 'Language',
+  'ui.pick_title': 'Title',
+  'ui.pick_submit': 'Place it',
+  'ui.class': 'Class',
+  'ui.student': 'Student',
+  'ui.score': 'Score',
+  'ui.submissions': 'Submissions',
+  'ui.history': 'History',
+  'ui.override': 'Override',
+  'ui.reason': 'Reason',
+  'ui.regrade': 'Regrade everyone',
+  'ui.regraded': 'Regraded {n}: {changed} changed.',
+  'ui.gradebook': 'Gradebook (CSV)',
+  'ui.none': 'No submissions yet.',
+};
+
+const ru = {
+  'lti.title': 'Запуск из курса не удался',
+  'lti.nothing':
+    'Ничего не записано. Откройте упражнение из курса ещё раз; если это повторится, покажите эту страницу преподавателю.',
+  'lti.check': 'Не пройдена проверка: {check}.',
+  'lti.login_params': 'В запросе входа нет iss, login_hint или target_link_uri.',
+  'lti.iss': 'Платформа курса (issuer) не зарегистрирована в этом инструменте.',
+  'lti.client_id': 'Запрос входа не называет client id, а у платформы их зарегистрировано несколько.',
+  'lti.id_token': 'В запуске нет читаемого id_token.',
+  'lti.state': 'Запуск не соответствует входу, начатому в этом браузере (state неизвестен, просрочен или другой).',
+  'lti.signature': 'Подпись id_token не проверяется опубликованными ключами платформы.',
+  'lti.jwks': 'Не удалось получить ключи платформы (JWKS).',
+  'lti.aud': 'id_token выдан другому инструменту (aud).',
+  'lti.azp': 'id_token называет другую авторизованную сторону (azp).',
+  'lti.exp': 'Срок действия id_token истёк.',
+  'lti.iat': 'id_token выдан слишком давно или в будущем (iat).',
+  'lti.nonce': 'В id_token не тот nonce, что был выдан этому входу.',
+  'lti.nonce_replay': 'Этот запуск уже был использован (повтор nonce).',
+  'lti.deployment': 'Развёртывание (deployment) не зарегистрировано в этом инструменте.',
+  'lti.message_type': 'Тип сообщения не поддерживается (нужна ссылка на ресурс или deep linking).',
+  'lti.version': 'Версия LTI не 1.3.0.',
+  'lti.claims': 'Нет обязательного поля или оно неверно: {detail}.',
+  'api.placement':
+    'Ссылка не называет известное упражнение и язык («{exercise}», «{track}»): попросите преподавателя разместить его заново.',
+  'api.deep_link_role': 'Размещать упражнения может только преподаватель.',
+  'api.session': 'Сессия неизвестна или истекла: откройте упражнение из курса ещё раз.',
+  'api.csrf': 'В запросе нет заголовка сессии (X-Attnlab-Session): он отклонён.',
+  'api.no_placement': 'В этой сессии не размещено упражнение.',
+  'api.instructor_only': 'Это видит только преподаватель курса.',
+  'api.code_type': 'В теле запроса нужен "code" — строка.',
+  'api.code_size': 'Код занимает {bytes} байт, больше допустимых {max}.',
+  'api.rate': 'Больше {n} отправок за минуту: подождите немного и проверьте снова.',
+  'api.not_found': 'Такой отправки у вас нет.',
+  'api.override_score': 'Оценка — число от 0 до {max}.',
+  'api.override_reason': 'Для изменения оценки нужна причина (не длиннее 1000 символов).',
+  'api.not_deep_link': 'Эта сессия не для размещения упражнения (deep linking).',
+  'api.body': 'Тело запроса не то, что принимает этот адрес: {detail}.',
+  'api.internal': 'Сервис не смог выполнить запрос; ошибка записана в журнал.',
+  'ui.recorded': 'Записано курсом: {passed} из {total}',
+  'ui.recorded_none': 'Проверено на сервере: {passed} из {total} (это размещение не передаёт оценки в курс)',
+  'ui.overridden': 'Оценку выставил преподаватель: {score} ({reason})',
+  'ui.sending': 'Отправляем код в курс…',
+  'ui.grading': 'Курс проверяет решение…',
+  'ui.later': 'Курс занят: эта проверка будет записана позже.',
+  'ui.failed': 'Курс не смог записать результат: {message}',
+  'ui.score_failed': 'Проверено: {passed} из {total}; передать оценку в журнал не удалось, попытка будет повторена.',
+  'ui.grading_failed':
+    'Курс не смог проверить это решение (сбой сервиса, а не вашего кода); преподаватель может перепроверить его.',
+  'ui.pick': 'Разместить упражнение',
+  'ui.pick_exercise': 'Упражнение',
+  'ui.pick_track': 'Язык',
+  'ui.pick_title': 'Название',
+  'ui.pick_submit': 'Разместить',
+  'ui.class': 'Группа',
+  'ui.student': 'Студент',
+  'ui.score': 'Оценка',
+  'ui.submissions': 'Отправки',
+  'ui.history': 'История',
+  'ui.override': 'Изменить оценку',
+  'ui.reason': 'Причина',
+  'ui.regrade': 'Перепроверить всех',
+  'ui.regraded': 'Перепроверено {n}: изменилось {changed}.',
+  'ui.gradebook': 'Журнал (CSV)',
+  'ui.none': 'Отправок пока нет.',
+};
+
+export const MESSAGES = { en, ru };
+
+/** A service sentence in `lang` (ru or en). */
+export const t = (lang, key, params) => say(lang, key, params, MESSAGES);
+
+/** The launch page's words (`ui.*`) in `lang`, unformatted: the page fills in their fields. */
+export const uiWords = (lang) =>
+  Object.fromEntries(
+    Object.keys(en)
+      .filter((k) => k.startsWith('ui.'))
+      .map((k) => [k.slice(3), MESSAGES[lang === 'ru' ? 'ru' : 'en'][k]]),
+  );
+
+/** The language a request asks for: `ru` if Accept-Language puts Russian first among ru/en, else `en`. */
+export function langOf(acceptLanguage) {
+  const m = /\b(ru|en)\b/i.exec(String(acceptLanguage ?? ''));
+  return m && m[1].toLowerCase() === 'ru' ? 'ru' : 'en';
+}
