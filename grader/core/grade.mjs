@@ -56,9 +56,11 @@ class DeadlineReached extends Error {}
  * timeout (that function is not called again): the message's key and params.
  */
 class NotRun extends Error {
+  /** @param {string} key @param {Record<string, unknown>} params */
   constructor(key, params) {
     super(key);
-    Object.assign(this, { key, params });
+    this.key = key;
+    this.params = params;
   }
 }
 
@@ -462,7 +464,10 @@ function makeContext({
       if (!res.ok && res.kind === 'timeout' && res.grew) res = { ...res, kind: 'memory' };
       if (!res.ok && res.kind === 'timeout') {
         if (res.output) ctx.output += res.output;
-        timedOut.set(fn, inEachLang((l) => test.name[l] || test.name.en));
+        timedOut.set(
+          fn,
+          inEachLang((l) => test.name[l] || test.name.en),
+        );
         fail(t('timeout', { fn, ms: timeoutMs, ms2: timeoutMs * 2 }));
       }
     }
