@@ -219,7 +219,14 @@ function problems(name, r, aim) {
     lang: 'en',
     tests: report.tests.map((t, i) => ({ ...t, id: TEST_IDS[TEST_NAMES.indexOf(t.name)] ?? `#${i}` })),
   };
-  p.push(...aimProblems(name, aim, asReport, { lang: 'en', messages: exercise.messages, track: caseOf(name).track }));
+  p.push(
+    ...aimProblems(name, aim, asReport, {
+      lang: 'en',
+      messages: exercise.messages,
+      track: caseOf(name).track,
+      causes: false, // Exercism's results: the diagnosis in the message only
+    }),
+  );
   return p;
 }
 

@@ -127,7 +127,7 @@ export const setCode = (page, code) =>
 
 /**
  * A correct but slow JavaScript submission for the test-only-parameter tests (a `?timeout=` that embed mode
- * and packages must ignore): `solution` (sdpa's) whose first call of causal_mask in a realm spins for
+ * and packages must ignore): `solution` (the first pack's) whose first call of causal_mask in a realm spins for
  * `ms` of wall time. At 3000 ms that is over the grader's own limit (the pack's 1 s, then once more at
  * twice that in a fresh realm) on any machine, and well within a `?timeout=600000`. (A slow top level
  * would not do: the grader then grades the declarations alone.)
