@@ -23,10 +23,12 @@ import {
   chmodSync,
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -196,8 +198,11 @@ function image({ name, dockerfile, context, readOnly, relocate }) {
     } else if (MODE === 'bubblewrap') {
       const b = ['--unshare-all', '--die-with-parent', '--new-session'];
       for (const d of ['usr', 'etc']) b.push('--ro-bind', `/${d}`, `/${d}`);
-      for (const d of ['bin', 'lib', 'lib64', 'sbin'])
-        if (existsSync(`/${d}`)) b.push('--symlink', `usr/${d}`, `/${d}`);
+      for (const d of ['bin', 'lib', 'lib64', 'sbin']) {
+        if (!existsSync(`/${d}`)) continue;
+        if (lstatSync(`/${d}`).isSymbolicLink()) b.push('--symlink', readlinkSync(`/${d}`), `/${d}`);
+        else b.push('--ro-bind', `/${d}`, `/${d}`);
+      }
       for (const top of readdirSync(root)) b.push(readOnly ? '--ro-bind' : '--bind', join(root, top), `/${top}`);
       for (const [at, dir] of Object.entries(mounts)) b.push('--bind', dir, at);
       b.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
