@@ -9,6 +9,7 @@
 // - shards 1/3, 2/3, 3/3 merged give the same summary.csv and gradebook as one run; a zip gives the same;
 // - similarity flags a renamed copy and not the starter; a regrade against a previous pack version is listed;
 // - bad arguments and inputs are refused with a message and exit code 2.
+// (Exercism's bin/run.sh and Gradescope's autograder, in their images' layouts: tests/js/platforms.test.mjs.)
 // Run: node --test tests/js/batch.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -501,92 +502,6 @@ test('bad arguments and inputs: a message naming what was wrong, exit code 2', (
     assert.match(r.stderr, re);
     assert.ok(!/\n\s+at /.test(r.stderr), `no stack trace: ${r.stderr}`);
   }
-});
-
-// Gradescope's results.json contract (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
-// a numeric score, and per test a name, score ≤ max_score, status passed|failed, a visibility it knows.
-function gradescopeProblems(doc) {
-  const p = [],
-    VIS = ['hidden', 'after_due_date', 'after_published', 'visible'];
-  if (typeof doc.score !== 'number') p.push('score is not a number');
-  if (!Array.isArray(doc.tests) || !doc.tests.length) p.push('no tests');
-  for (const t of doc.tests ?? []) {
-    if (typeof t.name !== 'string' || !t.name) p.push('a test without a name');
-    if (typeof t.score !== 'number' || typeof t.max_score !== 'number' || t.score > t.max_score)
-      p.push(`${t.name}: score ${t.score} / ${t.max_score}`);
-    if (!['passed', 'failed'].includes(t.status)) p.push(`${t.name}: status ${t.status}`);
-    if (t.visibility !== undefined && !VIS.includes(t.visibility)) p.push(`${t.name}: visibility ${t.visibility}`);
-    if (t.output !== undefined && typeof t.output !== 'string') p.push(`${t.name}: output not a string`);
-  }
-  if (doc.visibility !== undefined && !VIS.includes(doc.visibility)) p.push(`visibility ${doc.visibility}`);
-  if (Math.abs(doc.score - (doc.tests ?? []).reduce((a, t) => a + t.score, 0)) > 1e-9)
-    p.push('score is not the sum of the tests');
-  return p;
-}
-
-test('Gradescope: the autograder zip, unpacked as Gradescope does, grades /autograder/submission into a valid results.json', () => {
-  const zip = join(tmp, 'autograder.zip');
-  const b = spawnSync(join(ROOT, 'tools/gradescope-autograder'), ['--exercise', 'sdpa', '--lang', 'en', '--out', zip], {
-    encoding: 'utf8',
-  });
-  assert.equal(b.status, 0, b.stderr);
-  const ag = join(tmp, 'autograder');
-  for (const d of ['source', 'submission/work', 'results']) mkdirSync(join(ag, d), { recursive: true });
-  assert.equal(spawnSync('unzip', ['-q', zip, '-d', join(ag, 'source')]).status, 0);
-  assert.equal(spawnSync('bash', ['-n', join(ag, 'source', 'setup.sh')]).status, 0, 'setup.sh parses');
-  cpSync(join(ag, 'source', 'run_autograder'), join(ag, 'run_autograder'));
-  const c = cases.get('py-no-scaling');
-  cpSync(c.file, join(ag, 'submission', 'work', 'attention.py'));
-  // Gradescope runs it with no tree of ours around: from /, with the grader only under source/.
-  const r = spawnSync(join(ag, 'run_autograder'), [], {
-    cwd: '/',
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag },
-  });
-  assert.equal(r.status, 0, r.stderr);
-  const doc = json(join(ag, 'results', 'results.json'));
-  assert.deepEqual(gradescopeProblems(doc), []);
-  const expected = json(c.expectedFile);
-  assert.deepEqual(
-    doc.tests.map((t) => t.status),
-    expected.tests.map((t) => (t.status === 'pass' ? 'passed' : 'failed')),
-  );
-  assert.equal(doc.score, 2);
-  // No submission at all: still a valid results.json that says so.
-  rmSync(join(ag, 'submission'), { recursive: true });
-  mkdirSync(join(ag, 'submission'));
-  assert.equal(
-    spawnSync(join(ag, 'run_autograder'), [], { cwd: '/', env: { PATH: process.env.PATH, AUTOGRADER_ROOT: ag } })
-      .status,
-    0,
-  );
-  const none = json(join(ag, 'results', 'results.json'));
-  assert.deepEqual(gradescopeProblems(none), []);
-  assert.equal(none.score, 0);
-  assert.match(none.tests[0].output, /no \.js, \.py or \.ipynb file found/);
-});
-
-test('Exercism: bin/run.sh <slug> <solution dir> <output dir> writes results.json (v3), the solution .meta/config.json names', () => {
-  const dir = join(tmp, 'exercism-in'),
-    out = join(tmp, 'exercism-out');
-  mkdirSync(join(dir, '.meta'), { recursive: true });
-  cpSync(cases.get('mask-added').file, join(dir, 'attention.js'));
-  cpSync(join(ROOT, 'exercises/sdpa/solution.js'), join(dir, 'reference.js')); // another file the runner must not take
-  writeFileSync(join(dir, '.meta', 'config.json'), JSON.stringify({ files: { solution: ['attention.js'] } }));
-  const r = spawnSync(join(ROOT, 'bin/run.sh'), ['sdpa', dir, out], { cwd: tmp, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(
-    readFileSync(join(out, 'results.json'), 'utf8'),
-    readFileSync(cases.get('mask-added').expectedFile, 'utf8'),
-  );
-  const bad = spawnSync(join(ROOT, 'bin/run.sh'), ['no-such-pack', dir, join(tmp, 'exercism-bad')], {
-    encoding: 'utf8',
-  });
-  assert.equal(bad.status, 0, bad.stderr);
-  const doc = json(join(tmp, 'exercism-bad', 'results.json'));
-  assert.equal(doc.version, 3);
-  assert.equal(doc.status, 'error');
-  assert.match(doc.message, /unknown exercise "no-such-pack"/);
 });
 
 test('progress: a bar redrawn in place on a terminal (done/total, rate, ETA, not passed), one line per submission otherwise', async () => {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import dgram from 'node:dgram';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,21 @@ test('the probe says the mechanism: bubblewrap where this kernel allows namespac
   if (iso.on) assert.equal(iso.mechanism, 'bubblewrap');
   else assert.match(iso.reason, /\S/);
 });
+
+test(
+  "a grader installed below /tmp: its child file is bound into the sandbox's own /tmp, not hidden by it",
+  needs,
+  async () => {
+    const dir = mkdtempSync(join('/tmp', 'attnlab-iso-tree-'));
+    chmodSync(dir, 0o755); // bwrap runs as nobody when the grader is root
+    const script = join(dir, 'probe.mjs');
+    copyFileSync(PROBE, script);
+    const { answer, stderr } = await probe({ check: 'self' }, { script });
+    rmSync(dir, { recursive: true, force: true });
+    assert.ok(answer?.result, `no answer from ${script}: ${stderr}`);
+    assert.equal(answer.result.uid, 65534);
+  },
+);
 
 test(
   'network: no connection to a TCP listener on 127.0.0.1, no UDP datagram arrives, no name resolved, no interface but its own loopback (with and without the permission model)',
