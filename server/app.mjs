@@ -275,6 +275,9 @@ export function createApp({ config, service, db, key, logger, ready = () => true
     api.get('/api/students/:id/submissions', async (req) => service.history(req.session, req.params.id));
     api.post('/api/overrides', async (req) => service.override(req.session, body(req, ['user', 'score', 'reason'])));
     api.post('/api/regrade', async (req) => service.regrade(req.session));
+    api.post('/api/late-policy', async (req) =>
+      service.setLatePolicy(req.session, body(req, ['due', 'per_day', 'cap'])),
+    );
     api.get('/api/gradebook.csv', async (req, reply) =>
       reply
         .headers({

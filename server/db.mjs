@@ -60,6 +60,11 @@ export const MIGRATIONS = [
      token_hash TEXT PRIMARY KEY, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT,
      platform_id BIGINT REFERENCES platforms(id));
    ALTER TABLE platforms ADD COLUMN deployments_open INTEGER NOT NULL DEFAULT 0;`,
+  // Late policies (late.mjs): a placement's due time, penalty per day and cap (percent); what the LMS was sent.
+  `ALTER TABLE placements ADD COLUMN due_at BIGINT;
+   ALTER TABLE placements ADD COLUMN late_per_day DOUBLE PRECISION;
+   ALTER TABLE placements ADD COLUMN late_cap DOUBLE PRECISION;
+   ALTER TABLE submissions ADD COLUMN score_given DOUBLE PRECISION;`,
 ];
 
 const ID = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'BIGSERIAL PRIMARY KEY' };

@@ -64,6 +64,10 @@ const en = {
   'api.override_reason': 'An override needs a reason (at most 1000 characters).',
   'api.not_deep_link': 'This session is not a placement (deep linking) session.',
   'api.body': 'The request body is not what this endpoint takes: {detail}.',
+  'api.late_due':
+    'The due time needs an ISO 8601 time with its zone (2026-03-01T23:59:00+03:00), or null for none; got {got}.',
+  'api.late_percent': '"{field}" needs a number from 0 to 100 (a percentage); got {got}.',
+  'late.comment': 'Late by {days} {days|day|days}: −{penalty}%.',
   'api.internal': 'The service failed on this request; it was logged.',
   'ui.recorded': 'Recorded by your course: {passed} of {total}',
   'ui.recorded_none': 'Graded on the server: {passed} of {total} (this placement sends no grades to the course)',
@@ -91,6 +95,14 @@ const en = {
   'ui.regraded': 'Regraded {n}: {changed} changed.',
   'ui.gradebook': 'Gradebook (CSV)',
   'ui.none': 'No submissions yet.',
+  'ui.late': 'Late by {days} d: −{penalty}%; {score} of {total} counts.',
+  'ui.due': 'Due {due}; late: −{per_day}% a day, at most −{cap}%.',
+  'ui.late_policy': 'Due time and late penalty',
+  'ui.late_due': 'Due',
+  'ui.late_per_day': '% a day',
+  'ui.late_cap': 'at most %',
+  'ui.late_save': 'Save',
+  'ui.late_saved': 'Saved; scores sent again: {resent}.',
 };
 
 const ru = {
@@ -155,6 +167,10 @@ const ru = {
   'api.override_reason': 'Для изменения оценки нужна причина (не длиннее 1000 символов).',
   'api.not_deep_link': 'Эта сессия не для размещения упражнения (deep linking).',
   'api.body': 'Тело запроса не то, что принимает этот адрес: {detail}.',
+  'api.late_due':
+    'Срок нужен как время ISO 8601 с часовым поясом (2026-03-01T23:59:00+03:00) или null, если срока нет; получено {got}.',
+  'api.late_percent': '«{field}» — число от 0 до 100 (проценты); получено {got}.',
+  'late.comment': 'Опоздание на {days} {days|день|дня|дней}: −{penalty}%.',
   'api.internal': 'Сервис не смог выполнить запрос; ошибка записана в журнал.',
   'ui.recorded': 'Записано курсом: {passed} из {total}',
   'ui.recorded_none': 'Проверено на сервере: {passed} из {total} (это размещение не передаёт оценки в курс)',
@@ -182,6 +198,14 @@ const ru = {
   'ui.regraded': 'Перепроверено {n}: изменилось {changed}.',
   'ui.gradebook': 'Журнал (CSV)',
   'ui.none': 'Отправок пока нет.',
+  'ui.late': 'Опоздание {days} дн.: −{penalty}%; засчитано {score} из {total}.',
+  'ui.due': 'Срок: {due}; за опоздание −{per_day}% в день, не больше −{cap}%.',
+  'ui.late_policy': 'Срок и штраф за опоздание',
+  'ui.late_due': 'Срок',
+  'ui.late_per_day': '% в день',
+  'ui.late_cap': 'не больше %',
+  'ui.late_save': 'Сохранить',
+  'ui.late_saved': 'Сохранено; заново отправлено оценок: {resent}.',
 };
 
 export const MESSAGES = { en, ru };
