@@ -11,6 +11,7 @@ import { deepLink, launchItem, read, root, startStack, submitAndWait } from './h
 import { parseCsv } from '../js/csv.mjs';
 import { PolicyError, lateScore, parsePolicy, policyOf } from '../../server/late.mjs';
 import { t } from '../../server/messages.mjs';
+import { openBrowser } from '../../tools/lib/chromium.mjs';
 
 const DAY = 24 * 3600_000;
 const RIGHT = read(join(root, 'exercises', 'sdpa', 'solution.js'));
@@ -133,4 +134,44 @@ test('a late submission: flagged, the LMS gets the score less the penalty with a
   const cleared = await setPolicy(teacher, { due: null });
   assert.deepEqual(cleared.body, { late_policy: null, resent: 0 });
   assert.equal(platform.state.scores.length, n0 + 2);
+});
+
+test('in Chromium: the teacher sets the policy in the launch page, which shows it to the class', async () => {
+  const { url, platform } = stack;
+  const item = await deepLink(stack, { exercise: 'sdpa', track: 'js' });
+  const browser = await openBrowser();
+  let due;
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1300, height: 1000 } })).newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e));
+    platform.prepare('late-ui-teacher', {
+      sub: 'late-ui-teacher',
+      roles: [ROLE.instructor],
+      custom: item.custom,
+      lineitem: item.id,
+      link: 'link-ui',
+    });
+    await page.goto(`${platform.url}/course/late-ui-teacher`);
+    const session = page.frameLocator('#tool');
+    await session.locator('#late-policy').waitFor({ timeout: 120_000 });
+    await session.locator('#late-due').fill('2031-05-20T18:30');
+    await session.locator('#late-per-day').fill('5');
+    await session.locator('#late-cap').fill('50');
+    await session.locator('#late-policy button[type=submit]').click();
+    await session.locator('#late-saved', { hasText: 'Saved; scores sent again: 0.' }).waitFor();
+    due = await session.locator('#late-due').evaluate(() => new Date('2031-05-20T18:30').getTime()); // the browser's zone
+    const row = await stack.svc.db.get(
+      'SELECT due_at, late_per_day, late_cap FROM placements WHERE resource_link_id = ?',
+      ['link-ui'],
+    );
+    assert.deepEqual([Number(row.due_at), row.late_per_day, row.late_cap], [due, 5, 50]);
+    assert.match(await session.locator('#due').textContent(), /^Due .+; late: −5% a day, at most −50%\.$/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+  const state = await launchItem(stack, item, 'late-ui-student', { link: 'link-ui' });
+  const seen = await state.browser.api(url, state.token, '/api/state');
+  assert.deepEqual(seen.body.late_policy, { due: new Date(due).toISOString(), per_day: 5, cap: 50 });
 });
