@@ -1,6 +1,7 @@
 // The service's HTTP side (fastify): LTI endpoints, the launch page, the exercise page under /app/, the
 // JSON API, health and readiness. JSON-lines logs (fastify's pino). Every error answers a sentence in
 // the session's or the browser's language; a launch that fails any check gets a page naming it.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -275,6 +276,23 @@ export function createApp({ config, service, db, key, logger, ready = () => true
     api.get('/api/students/:id/submissions', async (req) => service.history(req.session, req.params.id));
     api.post('/api/overrides', async (req) => service.override(req.session, body(req, ['user', 'score', 'reason'])));
     api.post('/api/regrade', async (req) => service.regrade(req.session));
+    api.get('/api/report.html', async (req, reply) => {
+      const html = await service.classReport(req.session);
+      // The report's own inline style and scripts, allowed by their hashes: nothing else runs in it.
+      const hashes = (tag) =>
+        [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))]
+          .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
+          .join(' ');
+      return reply
+        .headers({
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': `default-src 'none'; script-src ${hashes('script') || "'none'"}; style-src ${hashes('style') || "'none'"}; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`,
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(html);
+    });
     api.post('/api/late-policy', async (req) =>
       service.setLatePolicy(req.session, body(req, ['due', 'per_day', 'cap'])),
     );

@@ -3,7 +3,7 @@
 // scoped by the session: a learner reaches only their own submissions in their placement, an
 // instructor only their own course's.
 import { hostname } from 'node:os';
-import { TRACK_NAMES, csvCell, regradeDiff } from '../grader/index.mjs';
+import { TRACK_NAMES, csvCell, regradeDiff, reportHtml, similarityOf, summarize } from '../grader/index.mjs';
 import { causesOf } from './grading.mjs';
 import { PolicyError, lateScore, parsePolicy, policyOf } from './late.mjs';
 import { t as say } from './messages.mjs';
@@ -563,6 +563,35 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     return { late_policy: policyOf(policy), resent };
   }
 
+  /**
+   * The class report of the placement (grade-batch's report.html: scores, pass rates per test, common
+   * diagnoses, similar submissions) from each student's latest graded submission, in the session's language.
+   */
+  async function classReport(s) {
+    needInstructor(s);
+    needPlacement(s);
+    const { exercise, version } = await grader.pack(s.exercise);
+    const rows = await db.all(
+      `SELECT x.*, u.name, u.sub FROM submissions x JOIN users u ON u.id = x.user_id
+       JOIN (SELECT user_id, MAX(id) AS id FROM submissions WHERE placement_id = ? AND status = 'graded' GROUP BY user_id) l
+       ON l.id = x.id ORDER BY x.id`,
+      [s.placement_id],
+    );
+    // A student is named as the LMS names them (their LMS id after it: two students may share a name).
+    const records = rows.map((r) => ({
+      student: `${r.name || r.sub} (${r.sub})`,
+      key: String(r.id),
+      track: r.track,
+      report: JSON.parse(r.report),
+      pack_version: r.pack_version,
+      lang: s.lang,
+      source: r.code,
+    }));
+    const summary = summarize(records, exercise, { version });
+    summary.lang = s.lang;
+    return reportHtml({ summary, records, ...similarityOf(records, exercise), lang: s.lang });
+  }
+
   /** The gradebook CSV of the placement: each student's LMS id, name, the score that counts (an override, else the latest), its maximum. */
   async function gradebook(s) {
     const view = await classView(s);
@@ -610,6 +639,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     override,
     regrade,
     setLatePolicy,
+    classReport,
     gradebook,
   };
 }

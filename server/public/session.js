@@ -263,6 +263,8 @@ async function teacher() {
       status(err.message, 'warn');
     }
   });
+  // The class report (grade-batch's report.html from the database), opened apart: a GET with the session cookie.
+  const report = el('a', { href: '/api/report.html', target: '_blank', rel: 'noopener', textContent: say('report') });
   const csv = el('button', { type: 'button', textContent: say('gradebook') });
   csv.addEventListener('click', async () => {
     const headers = token ? { 'x-attnlab-session': token } : {};
@@ -276,6 +278,8 @@ async function teacher() {
     policyForm(view.late_policy),
     regrade,
     csv,
+    ' ',
+    report,
     result,
     detail,
   );
