@@ -23,10 +23,11 @@ export { InputError } from './batch/inputs.mjs';
 export { parseShard } from './batch/shard.mjs';
 export { writeZip } from './batch/zip.mjs';
 // What the grading service (server/) shares with the batch: a pack's version, the regrade diff of two
-// summaries, a CSV cell, HTML-escaped student text.
+// summaries, a CSV cell, HTML-escaped student text, the class report (summary, similarity, report.html).
 export { packVersion } from './batch/run.mjs';
-export { regradeDiff, csvCell } from './batch/summary.mjs';
-export { escapeHtml } from './batch/report.mjs';
+export { regradeDiff, csvCell, summarize } from './batch/summary.mjs';
+export { escapeHtml, reportHtml } from './batch/report.mjs';
+export { similarityOf } from './batch/index.mjs';
 
 // Inside the sandbox, for tools that measure it (tools/measure-overhead): np and a call's measurement.
 export { np } from './np/index.mjs';

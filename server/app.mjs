@@ -1,6 +1,7 @@
 // The service's HTTP side (fastify): LTI endpoints, the launch page, the exercise page under /app/, the
 // JSON API, health and readiness. JSON-lines logs (fastify's pino). Every error answers a sentence in
 // the session's or the browser's language; a launch that fails any check gets a page naming it.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,11 +9,16 @@ import Fastify from 'fastify';
 import { staticFiles } from '../web/server.mjs';
 import { escapeHtml } from '../grader/index.mjs';
 import { LaunchError, deepLinkResponse, loginInitiation, verifyLaunch } from './lti.mjs';
+import { registerPlatform } from './registration.mjs';
 import { ApiError } from './service.mjs';
 import { langOf, t, uiWords } from './messages.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const PUBLIC = { 'session.js': 'text/javascript; charset=utf-8', 'session.css': 'text/css; charset=utf-8' };
+const PUBLIC = {
+  'session.js': 'text/javascript; charset=utf-8',
+  'session.css': 'text/css; charset=utf-8',
+  'registered.js': 'text/javascript; charset=utf-8',
+};
 const SESSION_HEADER = 'x-attnlab-session';
 
 /** The Cookie header's pairs. */
@@ -32,7 +38,7 @@ const cookie = (name, value, maxAgeS) =>
 /**
  * The fastify app. `service`: service.mjs; `ready()`: whether the queue runs. Returns the app (not listening).
  */
-export function createApp({ config, service, db, key, logger, ready = () => true }) {
+export function createApp({ config, service, db, key, logger, ready = () => true, fetchImpl = fetch }) {
   const app = Fastify({
     loggerInstance: logger,
     trustProxy: config.trust_proxy,
@@ -101,23 +107,45 @@ export function createApp({ config, service, db, key, logger, ready = () => true
   // ---- LTI ----
   app.get('/lti/jwks', async () => ({ keys: [key.publicJwk] }));
 
+  /** A page of a few paragraphs, escaped; `script`: a file of public/ it runs (the page's CSP allows only 'self'). */
+  const page = (reply, { status = 200, lang, title, paragraphs, check = null, script = null }) =>
+    reply
+      .code(status)
+      .headers({
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'",
+        'referrer-policy': 'no-referrer',
+        ...(check ? { 'x-attnlab-check': check } : {}),
+      })
+      .send(
+        `<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+          `<body><main><h1>${escapeHtml(title)}</h1>${paragraphs.map(([id, text]) => `<p${id ? ` id="${id}"` : ''}>${escapeHtml(text)}</p>`).join('')}</main>` +
+          `${script ? `<script src="/lti/${script}"></script>` : ''}</body></html>`,
+      );
+
+  /** A failed launch or registration (a LaunchError's `prefix` names its messages: lti.* or reg.*). */
   const launchFailed = (reply, lang, e) => {
     const check = e instanceof LaunchError ? e.check : e instanceof ApiError ? e.key : 'internal';
+    const prefix = e instanceof LaunchError ? e.prefix : 'lti';
     const reason =
       e instanceof LaunchError
-        ? t(lang, `lti.${e.check}`, { detail: e.detail })
+        ? t(lang, `${prefix}.${e.check}`, { detail: e.detail })
         : e instanceof ApiError
           ? t(lang, `api.${e.key}`, e.params)
           : t(lang, 'api.internal');
-    const status = e instanceof LaunchError ? 401 : e instanceof ApiError ? e.status : 500;
-    return reply
-      .code(status)
-      .headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-attnlab-check': check })
-      .send(
-        `<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>${escapeHtml(t(lang, 'lti.title'))}</title>` +
-          `<body><main><h1>${escapeHtml(t(lang, 'lti.title'))}</h1><p id="reason">${escapeHtml(reason)}</p>` +
-          `<p>${escapeHtml(t(lang, 'lti.check', { check }))}</p><p>${escapeHtml(t(lang, 'lti.nothing'))}</p></main></body></html>`,
-      );
+    const status = e instanceof LaunchError ? e.status : e instanceof ApiError ? e.status : 500;
+    return page(reply, {
+      status,
+      lang,
+      check,
+      title: t(lang, `${prefix}.title`),
+      paragraphs: [
+        ['reason', reason],
+        [null, t(lang, 'lti.check', { check })],
+        [null, t(lang, `${prefix}.nothing`)],
+      ],
+    });
   };
 
   const login = async (req, reply) => {
@@ -156,6 +184,35 @@ export function createApp({ config, service, db, key, logger, ready = () => true
       req.log.warn({ check: e.check ?? e.key ?? 'internal', err: String(e.message) }, 'lti launch refused');
       if (!(e instanceof LaunchError) && !(e instanceof ApiError))
         req.log.error({ err: String(e?.stack ?? e) }, 'launch fault');
+      return launchFailed(reply, lang, e);
+    }
+  });
+
+  // ---- LTI Dynamic Registration: the URL of an invitation (`tools/server platform invite`), opened by the LMS ----
+  app.get('/lti/register/:invite', async (req, reply) => {
+    const lang = langOf(req.headers['accept-language']);
+    try {
+      const r = await registerPlatform(
+        db,
+        { invite: req.params.invite, query: req.query ?? {} },
+        { baseUrl: config.base_url, fetchImpl, timeoutMs: config.platform_timeout_ms },
+      );
+      req.log.info(
+        { platform: r.platform.id, issuer: r.platform.issuer, deployment: r.deployment },
+        'lti dynamic registration',
+      );
+      const paragraphs = [
+        ['registered', t(lang, 'reg.done', { name: r.platform.name, client: r.platform.client_id })],
+        [
+          null,
+          r.deployment ? t(lang, 'reg.done_deployment', { deployment: r.deployment }) : t(lang, 'reg.deployments_open'),
+        ],
+      ];
+      if (!r.scores) paragraphs.push(['warning', t(lang, 'reg.no_scores')]);
+      return page(reply, { lang, title: t(lang, 'reg.done_title'), paragraphs, script: 'registered.js' });
+    } catch (e) {
+      req.log.warn({ check: e.check ?? 'internal', err: String(e.message).slice(0, 300) }, 'lti registration refused');
+      if (!(e instanceof LaunchError)) req.log.error({ err: String(e?.stack ?? e) }, 'registration fault');
       return launchFailed(reply, lang, e);
     }
   });
@@ -219,6 +276,26 @@ export function createApp({ config, service, db, key, logger, ready = () => true
     api.get('/api/students/:id/submissions', async (req) => service.history(req.session, req.params.id));
     api.post('/api/overrides', async (req) => service.override(req.session, body(req, ['user', 'score', 'reason'])));
     api.post('/api/regrade', async (req) => service.regrade(req.session));
+    api.get('/api/report.html', async (req, reply) => {
+      const html = await service.classReport(req.session);
+      // The report's own inline style and scripts, allowed by their hashes: nothing else runs in it.
+      const hashes = (tag) =>
+        [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))]
+          .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
+          .join(' ');
+      return reply
+        .headers({
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': `default-src 'none'; script-src ${hashes('script') || "'none'"}; style-src ${hashes('style') || "'none'"}; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`,
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(html);
+    });
+    api.post('/api/late-policy', async (req) =>
+      service.setLatePolicy(req.session, body(req, ['due', 'per_day', 'cap'])),
+    );
     api.get('/api/gradebook.csv', async (req, reply) =>
       reply
         .headers({

@@ -19,11 +19,20 @@ export const DEFAULTS = {
   session_hours: 8,
   trust_proxy: false, // behind a reverse proxy: true (X-Forwarded-For and -Proto are read)
   exercises: null, // the packs' folder (default: the tree's exercises/)
+  platform_timeout_ms: 10_000, // how long a platform's answer is waited for (dynamic registration)
   log_level: 'info', // JSON lines on stdout: trace, debug, info, warn, error, fatal, silent
 };
 
 /** Keys of config.json and their environment variables (ATTNLAB_ + the key in capitals). */
-const NUMBERS = new Set(['port', 'workers', 'max_code_bytes', 'rate_per_minute', 'busy_queue', 'session_hours']);
+const NUMBERS = new Set([
+  'port',
+  'workers',
+  'max_code_bytes',
+  'rate_per_minute',
+  'busy_queue',
+  'session_hours',
+  'platform_timeout_ms',
+]);
 
 export class ConfigError extends Error {}
 

@@ -54,6 +54,17 @@ export const MIGRATIONS = [
    CREATE TABLE regrades (
      id {id}, placement_id BIGINT NOT NULL REFERENCES placements(id), by_user_id BIGINT NOT NULL REFERENCES users(id),
      created_at BIGINT NOT NULL, diff TEXT NOT NULL);`,
+  // LTI Dynamic Registration: an invitation (a registration URL given to an LMS's administrator, single
+  // use); a platform registered without a deployment id takes the deployments its signed launches name.
+  `CREATE TABLE registration_invites (
+     token_hash TEXT PRIMARY KEY, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT,
+     platform_id BIGINT REFERENCES platforms(id));
+   ALTER TABLE platforms ADD COLUMN deployments_open INTEGER NOT NULL DEFAULT 0;`,
+  // Late policies (late.mjs): a placement's due time, penalty per day and cap (percent); what the LMS was sent.
+  `ALTER TABLE placements ADD COLUMN due_at BIGINT;
+   ALTER TABLE placements ADD COLUMN late_per_day DOUBLE PRECISION;
+   ALTER TABLE placements ADD COLUMN late_cap DOUBLE PRECISION;
+   ALTER TABLE submissions ADD COLUMN score_given DOUBLE PRECISION;`,
 ];
 
 const ID = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'BIGSERIAL PRIMARY KEY' };
@@ -177,6 +188,40 @@ async function postgres(url) {
     },
   };
   return db;
+}
+
+/**
+ * Registers a platform (an LMS) and its deployments, or updates the one with the same issuer and client
+ * id, in `t` (a transaction); `deployments_open`: no deployment was given (dynamic registration), the
+ * platform's signed launches name theirs. Returns the platform's row.
+ */
+export async function storePlatform(t, p) {
+  await t.run(
+    `INSERT INTO platforms (issuer, client_id, name, auth_login_url, auth_token_url, jwks_url, token_audience, frame_origin, created_at, deployments_open)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (issuer, client_id) DO UPDATE SET name = excluded.name, auth_login_url = excluded.auth_login_url,
+       auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url, token_audience = excluded.token_audience,
+       frame_origin = excluded.frame_origin, deployments_open = excluded.deployments_open`,
+    [
+      p.issuer,
+      p.client_id,
+      p.name ?? p.issuer,
+      p.auth_login_url,
+      p.auth_token_url,
+      p.jwks_url,
+      p.token_audience ?? null,
+      p.frame_origin ?? new URL(p.issuer).origin,
+      Date.now(),
+      p.deployments?.length ? 0 : 1,
+    ],
+  );
+  const row = await t.get('SELECT * FROM platforms WHERE issuer = ? AND client_id = ?', [p.issuer, p.client_id]);
+  for (const d of p.deployments ?? [])
+    await t.run('INSERT INTO deployments (platform_id, deployment_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+      row.id,
+      d,
+    ]);
+  return row;
 }
 
 /** Runs the migrations not applied yet, each in a transaction; on PostgreSQL under an advisory lock (a server and workers may start together). */

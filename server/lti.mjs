@@ -16,12 +16,14 @@ const STATE_MS = 10 * 60_000; // a login's state is good for 10 minutes
 const MAX_AGE_S = 60 * 60; // an id_token issued more than an hour ago is refused, whatever its exp
 const SKEW_S = 60;
 
-/** A launch that failed a check: `check` names it (a key of the messages `lti.<check>`). */
+/** A launch that failed a check: `check` names it (a key of the messages `lti.<check>`); `status`: the HTTP answer. */
 export class LaunchError extends Error {
   constructor(check, detail = '') {
     super(`${check}${detail ? `: ${detail}` : ''}`);
     this.check = check;
     this.detail = detail;
+    this.prefix = 'lti'; // its messages: lti.title, lti.<check>, lti.nothing
+    this.status = 401;
   }
 }
 
@@ -126,13 +128,17 @@ export async function verifyLaunch(db, { id_token: idToken, state }, { cookieSta
     claims.nonce,
   ]);
   if (used || stored.used_at) throw new LaunchError('nonce_replay');
+  // A platform registered dynamically without a deployment id (deployments_open) takes the one its signed launch names.
   const deployment = claims[`${CLAIM}deployment_id`];
   if (
     typeof deployment !== 'string' ||
-    !(await db.get('SELECT 1 AS ok FROM deployments WHERE platform_id = ? AND deployment_id = ?', [
-      platform.id,
-      deployment,
-    ]))
+    !deployment ||
+    deployment.length > 255 ||
+    (!Number(platform.deployments_open) &&
+      !(await db.get('SELECT 1 AS ok FROM deployments WHERE platform_id = ? AND deployment_id = ?', [
+        platform.id,
+        deployment,
+      ])))
   )
     throw new LaunchError('deployment', String(deployment ?? 'missing'));
   const type = claims[`${CLAIM}message_type`];

@@ -1,4 +1,4 @@
-// The service's entry: `tools/server` (serve), `tools/server worker`, `tools/server platform add|list`.
+// The service's entry: `tools/server` (serve), `tools/server worker`, `tools/server platform add|invite|list`.
 // startService() is what the command runs and what the tests start in-process.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,11 +6,12 @@ import pino from 'pino';
 import { ensureBuilt } from '../web/server.mjs';
 import { distDir } from '../web/build.mjs';
 import { ConfigError, loadConfig, toolKey } from './config.mjs';
-import { openDb } from './db.mjs';
+import { openDb, storePlatform } from './db.mjs';
 import { createGrader } from './grading.mjs';
 import { createQueue } from './queue.mjs';
 import { createService } from './service.mjs';
 import { createApp } from './app.mjs';
+import { createInvite } from './registration.mjs';
 
 const SCORE_RETRY_MS = 15_000;
 
@@ -38,7 +39,7 @@ export async function startService(config, { logger = null, fetchImpl = fetch } 
   service.setQueue(queue);
   let started = false,
     pruned = 0;
-  const app = createApp({ config, service, db, key, logger: log, ready: () => started });
+  const app = createApp({ config, service, db, key, logger: log, ready: () => started, fetchImpl });
   await app.listen({ port: config.port, host: config.host });
   const port = app.server.address().port;
   config.base_url = config.public_url ?? `http://${config.host}:${port}`;
@@ -116,34 +117,7 @@ export async function addPlatform(config, p) {
   if (!p.deployments?.length) throw new ConfigError('platform add: at least one --deployment is required');
   const db = await openDb({ url: config.database, file: join(config.data, 'attnlab.db') });
   try {
-    return await db.tx(async (t) => {
-      const frame = p.frame_origin ?? new URL(p.issuer).origin;
-      await t.run(
-        `INSERT INTO platforms (issuer, client_id, name, auth_login_url, auth_token_url, jwks_url, token_audience, frame_origin, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (issuer, client_id) DO UPDATE SET name = excluded.name, auth_login_url = excluded.auth_login_url,
-           auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url, token_audience = excluded.token_audience,
-           frame_origin = excluded.frame_origin`,
-        [
-          p.issuer,
-          p.client_id,
-          p.name ?? p.issuer,
-          p.auth_login_url,
-          p.auth_token_url,
-          p.jwks_url,
-          p.token_audience ?? null,
-          frame,
-          Date.now(),
-        ],
-      );
-      const row = await t.get('SELECT * FROM platforms WHERE issuer = ? AND client_id = ?', [p.issuer, p.client_id]);
-      for (const d of p.deployments)
-        await t.run('INSERT INTO deployments (platform_id, deployment_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
-          row.id,
-          d,
-        ]);
-      return row;
-    });
+    return await db.tx((t) => storePlatform(t, p));
   } finally {
     await db.close();
   }
@@ -155,6 +129,7 @@ const USAGE = `Usage:
   tools/server platform add --issuer URL --client-id ID --auth-login-url URL --auth-token-url URL --jwks-url URL
                             --deployment ID [--deployment ID…] [--name NAME] [--token-audience URL] [--frame-origin ORIGIN]
                             [--data DIR] [--database postgres://…]
+  tools/server platform invite [--hours N] [--data DIR] [--database postgres://…] [--public-url URL]
   tools/server platform list [--data DIR] [--database postgres://…]
 Configuration: <data>/config.json, then ATTNLAB_* variables, then these options (server/README.md).`;
 
@@ -206,18 +181,35 @@ export async function main(argv) {
         );
         return 0;
       }
+      if (words[1] === 'invite') {
+        const hours = Number(rest.hours ?? 24);
+        if (!(hours > 0 && hours <= 24 * 30))
+          throw new ConfigError(`platform invite: --hours needs a number of hours up to 720, got ${rest.hours}`);
+        const db = await openDb({ url: config.database, file: join(config.data, 'attnlab.db') });
+        try {
+          const token = await createInvite(db, { hours });
+          console.log(`${config.public_url ?? `http://${config.host}:${config.port}`}/lti/register/${token}`);
+          console.log(
+            `paste it into the LMS as the tool's dynamic registration URL; it registers one platform, within ${hours} h`,
+          );
+        } finally {
+          await db.close();
+        }
+        return 0;
+      }
       if (words[1] === 'list') {
         const db = await openDb({ url: config.database, file: join(config.data, 'attnlab.db') });
         for (const p of await db.all('SELECT * FROM platforms ORDER BY id')) {
           const ds = (
             await db.all('SELECT deployment_id FROM deployments WHERE platform_id = ? ORDER BY deployment_id', [p.id])
           ).map((d) => d.deployment_id);
-          console.log(`${p.id}\t${p.issuer}\tclient ${p.client_id}\tdeployments ${ds.join(', ')}`);
+          const open = Number(p.deployments_open) ? 'any its launches name' : ds.join(', ');
+          console.log(`${p.id}\t${p.issuer}\tclient ${p.client_id}\tdeployments ${open}`);
         }
         await db.close();
         return 0;
       }
-      throw new ConfigError(`platform: use add or list, got ${words[1] ?? 'nothing'}`);
+      throw new ConfigError(`platform: use add, invite or list, got ${words[1] ?? 'nothing'}`);
     }
     const extra = Object.keys(rest).filter((k) => !known.includes(k));
     if (extra.length) throw new ConfigError(`unknown option --${extra[0].replaceAll('_', '-')}`);

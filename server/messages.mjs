@@ -24,6 +24,31 @@ const en = {
   'lti.message_type': 'The message type is not one this tool accepts (resource link or deep linking).',
   'lti.version': 'The LTI version is not 1.3.0.',
   'lti.claims': 'A required claim is missing or malformed: {detail}.',
+  'reg.title': 'The registration with your LMS failed',
+  'reg.nothing':
+    "Nothing was stored here. Start the registration again from the LMS with a valid invitation URL (tools/server platform invite); if the platform's answer is at fault, show this page to its administrator.",
+  'reg.invite_unknown':
+    "This registration URL's invitation is unknown: ask the tool's operator for a new one (tools/server platform invite).",
+  'reg.invite_used':
+    "This registration URL's invitation was already used: ask the tool's operator for a new one (tools/server platform invite).",
+  'reg.invite_expired':
+    "This registration URL's invitation has expired: ask the tool's operator for a new one (tools/server platform invite).",
+  'reg.openid_configuration': 'The registration request lacks a valid openid_configuration URL: {detail}.',
+  'reg.registration_token': 'The registration_token is not valid: {detail}.',
+  'reg.config_fetch': "The platform's OpenID configuration could not be read: {detail}.",
+  'reg.config': "The platform's OpenID configuration is not what LTI Dynamic Registration needs: {detail}.",
+  'reg.issuer': "The platform's issuer does not match where its configuration was read: {detail}.",
+  'reg.scope': 'The platform does not offer grade passback (AGS scores), which this tool needs: {detail}.',
+  'reg.registration': "The platform refused or garbled the tool's registration: {detail}.",
+  'reg.client_id': "The platform's answer has no valid client_id: {detail}.",
+  'reg.deployment': "The platform's answer has an invalid deployment_id: {detail}.",
+  'reg.done_title': 'The tool is registered',
+  'reg.done': 'attnlab is registered with {name} (client id {client}).',
+  'reg.done_deployment': 'Deployment {deployment}: launches from it are accepted.',
+  'reg.deployments_open':
+    'The platform gave no deployment id: launches are accepted from any deployment its signed launches name.',
+  'reg.no_scores':
+    'The platform did not grant the grade (AGS score) scope: grades will not reach its gradebook until it does.',
   'api.placement':
     'This link names no known exercise and track ("{exercise}", "{track}"): ask your teacher to place it again.',
   'api.deep_link_role': 'Only a teacher may place an exercise.',
@@ -39,6 +64,10 @@ const en = {
   'api.override_reason': 'An override needs a reason (at most 1000 characters).',
   'api.not_deep_link': 'This session is not a placement (deep linking) session.',
   'api.body': 'The request body is not what this endpoint takes: {detail}.',
+  'api.late_due':
+    'The due time needs an ISO 8601 time with its zone (2026-03-01T23:59:00+03:00), or null for none; got {got}.',
+  'api.late_percent': '"{field}" needs a number from 0 to 100 (a percentage); got {got}.',
+  'late.comment': 'Late by {days} {days|day|days}: −{penalty}%.',
   'api.internal': 'The service failed on this request; it was logged.',
   'ui.recorded': 'Recorded by your course: {passed} of {total}',
   'ui.recorded_none': 'Graded on the server: {passed} of {total} (this placement sends no grades to the course)',
@@ -65,7 +94,16 @@ const en = {
   'ui.regrade': 'Regrade everyone',
   'ui.regraded': 'Regraded {n}: {changed} changed.',
   'ui.gradebook': 'Gradebook (CSV)',
+  'ui.report': 'Class report',
   'ui.none': 'No submissions yet.',
+  'ui.late': 'Late by {days} d: −{penalty}%; {score} of {total} counts.',
+  'ui.due': 'Due {due}; late: −{per_day}% a day, at most −{cap}%.',
+  'ui.late_policy': 'Due time and late penalty',
+  'ui.late_due': 'Due',
+  'ui.late_per_day': '% a day',
+  'ui.late_cap': 'at most %',
+  'ui.late_save': 'Save',
+  'ui.late_saved': 'Saved; scores sent again: {resent}.',
 };
 
 const ru = {
@@ -90,6 +128,31 @@ const ru = {
   'lti.message_type': 'Тип сообщения не поддерживается (нужна ссылка на ресурс или deep linking).',
   'lti.version': 'Версия LTI не 1.3.0.',
   'lti.claims': 'Нет обязательного поля или оно неверно: {detail}.',
+  'reg.title': 'Регистрация в системе курса не удалась',
+  'reg.nothing':
+    'Здесь ничего не сохранено. Начните регистрацию в системе курса заново с действующей ссылкой-приглашением (tools/server platform invite); если неверен ответ платформы, покажите эту страницу её администратору.',
+  'reg.invite_unknown':
+    'Приглашение в этой ссылке регистрации неизвестно: попросите у администратора инструмента новое (tools/server platform invite).',
+  'reg.invite_used':
+    'Приглашение в этой ссылке регистрации уже использовано: попросите у администратора инструмента новое (tools/server platform invite).',
+  'reg.invite_expired':
+    'Срок приглашения в этой ссылке регистрации истёк: попросите у администратора инструмента новое (tools/server platform invite).',
+  'reg.openid_configuration': 'В запросе регистрации нет верного адреса openid_configuration: {detail}.',
+  'reg.registration_token': 'Неверный registration_token: {detail}.',
+  'reg.config_fetch': 'Не удалось прочитать конфигурацию OpenID платформы: {detail}.',
+  'reg.config': 'Конфигурация OpenID платформы не подходит для динамической регистрации LTI: {detail}.',
+  'reg.issuer': 'Issuer платформы не совпадает с адресом, по которому прочитана её конфигурация: {detail}.',
+  'reg.scope': 'Платформа не предлагает передачу оценок (AGS scores), а она нужна этому инструменту: {detail}.',
+  'reg.registration': 'Платформа отклонила регистрацию инструмента или ответила неверно: {detail}.',
+  'reg.client_id': 'В ответе платформы нет верного client_id: {detail}.',
+  'reg.deployment': 'В ответе платформы неверный deployment_id: {detail}.',
+  'reg.done_title': 'Инструмент зарегистрирован',
+  'reg.done': 'attnlab зарегистрирован в {name} (client id {client}).',
+  'reg.done_deployment': 'Развёртывание {deployment}: запуски из него принимаются.',
+  'reg.deployments_open':
+    'Платформа не назвала развёртывание: принимаются запуски из любого развёртывания, которое называют её подписанные запуски.',
+  'reg.no_scores':
+    'Платформа не выдала право передавать оценки (AGS score): оценки не попадут в её журнал, пока она его не выдаст.',
   'api.placement':
     'Ссылка не называет известное упражнение и язык («{exercise}», «{track}»): попросите преподавателя разместить его заново.',
   'api.deep_link_role': 'Размещать упражнения может только преподаватель.',
@@ -105,6 +168,10 @@ const ru = {
   'api.override_reason': 'Для изменения оценки нужна причина (не длиннее 1000 символов).',
   'api.not_deep_link': 'Эта сессия не для размещения упражнения (deep linking).',
   'api.body': 'Тело запроса не то, что принимает этот адрес: {detail}.',
+  'api.late_due':
+    'Срок нужен как время ISO 8601 с часовым поясом (2026-03-01T23:59:00+03:00) или null, если срока нет; получено {got}.',
+  'api.late_percent': '«{field}» — число от 0 до 100 (проценты); получено {got}.',
+  'late.comment': 'Опоздание на {days} {days|день|дня|дней}: −{penalty}%.',
   'api.internal': 'Сервис не смог выполнить запрос; ошибка записана в журнал.',
   'ui.recorded': 'Записано курсом: {passed} из {total}',
   'ui.recorded_none': 'Проверено на сервере: {passed} из {total} (это размещение не передаёт оценки в курс)',
@@ -131,7 +198,16 @@ const ru = {
   'ui.regrade': 'Перепроверить всех',
   'ui.regraded': 'Перепроверено {n}: изменилось {changed}.',
   'ui.gradebook': 'Журнал (CSV)',
+  'ui.report': 'Отчёт по группе',
   'ui.none': 'Отправок пока нет.',
+  'ui.late': 'Опоздание {days} дн.: −{penalty}%; засчитано {score} из {total}.',
+  'ui.due': 'Срок: {due}; за опоздание −{per_day}% в день, не больше −{cap}%.',
+  'ui.late_policy': 'Срок и штраф за опоздание',
+  'ui.late_due': 'Срок',
+  'ui.late_per_day': '% в день',
+  'ui.late_cap': 'не больше %',
+  'ui.late_save': 'Сохранить',
+  'ui.late_saved': 'Сохранено; заново отправлено оценок: {resent}.',
 };
 
 export const MESSAGES = { en, ru };

@@ -3,8 +3,10 @@
 // scoped by the session: a learner reaches only their own submissions in their placement, an
 // instructor only their own course's.
 import { hostname } from 'node:os';
-import { TRACK_NAMES, csvCell, regradeDiff } from '../grader/index.mjs';
+import { TRACK_NAMES, csvCell, regradeDiff, reportHtml, similarityOf, summarize } from '../grader/index.mjs';
 import { causesOf } from './grading.mjs';
+import { PolicyError, lateScore, parsePolicy, policyOf } from './late.mjs';
+import { t as say } from './messages.mjs';
 import { CLAIM, AGS_CLAIM, DL_CLAIM, consumeLaunch, postScore, randomToken, roleOf, sha256 } from './lti.mjs';
 
 const MAX_ATTEMPTS = 3; // a submission the grader fails on this many times is marked failed
@@ -110,7 +112,8 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
   async function session(token) {
     if (typeof token !== 'string' || token.length < 20 || token.length > 100) throw new ApiError(401, 'session');
     const s = await db.get(
-      `SELECT s.*, u.sub, u.name AS user_name, u.platform_id, p.exercise, p.track, p.title AS placement_title, p.lineitem_url
+      `SELECT s.*, u.sub, u.name AS user_name, u.platform_id, p.exercise, p.track, p.title AS placement_title, p.lineitem_url,
+         p.due_at, p.late_per_day, p.late_cap
        FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN placements p ON p.id = s.placement_id WHERE s.token_hash = ?`,
       [sha256(token)],
     );
@@ -199,8 +202,8 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
   /** Sends a graded submission's score by AGS (unless an override stands, or the placement has no line item). */
   async function sendScore(id) {
     const sub = await db.get(
-      `SELECT s.*, u.sub, u.platform_id, p.lineitem_url FROM submissions s JOIN users u ON u.id = s.user_id
-       JOIN placements p ON p.id = s.placement_id WHERE s.id = ?`,
+      `SELECT s.*, u.sub, u.platform_id, p.lineitem_url, p.due_at, p.late_per_day, p.late_cap FROM submissions s
+       JOIN users u ON u.id = s.user_id JOIN placements p ON p.id = s.placement_id WHERE s.id = ?`,
       [id],
     );
     if (!sub.lineitem_url) return db.run("UPDATE submissions SET score_state = 'none' WHERE id = ?", [id]);
@@ -212,6 +215,8 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     )
       return db.run("UPDATE submissions SET score_state = 'overridden' WHERE id = ?", [id]);
     const platform = await db.get('SELECT * FROM platforms WHERE id = ?', [sub.platform_id]);
+    // The placement's late policy as it is now (a changed policy applies to every score sent after it).
+    const late = lateScore(sub, sub.created_at, sub.passed);
     // `sending` before the request: a process killed during it leaves the row saying the LMS may have the
     // score; it is sent again with the same timestamp, which AGS platforms take as the same score.
     await db.run("UPDATE submissions SET score_state = 'sending' WHERE id = ?", [id]);
@@ -223,17 +228,18 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
         fetchImpl,
         score: {
           userId: sub.sub,
-          scoreGiven: sub.passed,
+          scoreGiven: late.score,
           scoreMaximum: sub.total,
           // the submission's time, not the grading's: a later submission graded first is never overwritten
           timestamp: new Date(sub.created_at).toISOString(),
+          ...(late.days ? { comment: say(sub.lang, 'late.comment', late) } : {}),
         },
       });
-      await db.run("UPDATE submissions SET score_state = 'sent', score_sent_at = ?, score_error = NULL WHERE id = ?", [
-        now(),
-        id,
-      ]);
-      log.info({ submission: id, scoreGiven: sub.passed, scoreMaximum: sub.total }, 'score sent');
+      await db.run(
+        "UPDATE submissions SET score_state = 'sent', score_sent_at = ?, score_error = NULL, score_given = ? WHERE id = ?",
+        [now(), late.score, id],
+      );
+      log.info({ submission: id, scoreGiven: late.score, scoreMaximum: sub.total, late: late.days }, 'score sent');
     } catch (e) {
       await db.run("UPDATE submissions SET score_state = 'failed', score_error = ? WHERE id = ?", [
         String(e.message).slice(0, 500),
@@ -261,25 +267,32 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     await db.run('DELETE FROM sessions WHERE expires_at < ?', [now()]);
   }
 
-  const summaryOf = (r) => ({
-    id: r.id,
-    created_at: r.created_at,
-    status: r.status,
-    passed: r.passed,
-    total: r.total,
-    score_state: r.score_state,
-  });
+  /** A submission as the API shows it; `policy`: its placement's row (due_at, late_per_day, late_cap): `score` is what counts, after a late penalty. */
+  const summaryOf = (r, policy) => {
+    const late = lateScore(policy, r.created_at, r.passed);
+    return {
+      id: r.id,
+      created_at: r.created_at,
+      status: r.status,
+      passed: r.passed,
+      total: r.total,
+      score: late.score,
+      late_days: late.days,
+      penalty: late.penalty,
+      score_state: r.score_state,
+    };
+  };
 
   /** One submission, if the session may see it: its owner in its placement, or an instructor of its course. */
   async function submission(s, id) {
     const r = await db.get(
-      `SELECT s.*, p.course_id FROM submissions s JOIN placements p ON p.id = s.placement_id WHERE s.id = ?`,
+      `SELECT s.*, p.course_id, p.due_at, p.late_per_day, p.late_cap FROM submissions s JOIN placements p ON p.id = s.placement_id WHERE s.id = ?`,
       [Number(id)],
     );
     const mine = r && r.user_id === s.user_id && r.placement_id === s.placement_id;
     const teaches = r && s.role === 'instructor' && r.course_id === s.course_id;
     if (!mine && !teaches) throw new ApiError(404, 'not_found'); // the same answer whether it exists or not
-    return { ...summaryOf(r), code: r.code, report: r.report && JSON.parse(r.report) };
+    return { ...summaryOf(r, r), code: r.code, report: r.report && JSON.parse(r.report) };
   }
 
   /** The session's own state: the placement, the latest code, the history, and what the course recorded. */
@@ -300,9 +313,10 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
       track: s.track,
       title: s.placement_title,
       code: history[0]?.code ?? null,
-      history: history.map(summaryOf),
+      history: history.map((r) => summaryOf(r, s)),
       override,
       scores: Boolean(s.lineitem_url),
+      late_policy: policyOf(s),
     };
   }
 
@@ -372,12 +386,12 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
         name: r.name,
         sub: r.sub,
         submissions: Number(r.submissions),
-        latest: summaryOf(latest),
+        latest: summaryOf(latest, s),
         override,
         causes,
       });
     }
-    return { exercise: s.exercise, track: s.track, students: out };
+    return { exercise: s.exercise, track: s.track, late_policy: policyOf(s), students: out };
   }
 
   /** A student's submissions in the placement, oldest first (an instructor's view). */
@@ -388,7 +402,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
       s.placement_id,
       Number(userId),
     ]);
-    return rows.map((r) => ({ ...summaryOf(r), code: r.code }));
+    return rows.map((r) => ({ ...summaryOf(r, s), code: r.code }));
   }
 
   /** An override of a student's score with a reason, sent by AGS at once. */
@@ -513,12 +527,79 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     return { regraded: latest.length, ...diff };
   }
 
+  /**
+   * Sets the placement's late policy (late.mjs parsePolicy: { due, per_day, cap }; a null due clears it),
+   * then sends again every student's latest score that the policy changes (not an overridden one).
+   * Returns { late_policy, resent }.
+   */
+  async function setLatePolicy(s, body) {
+    needInstructor(s);
+    needPlacement(s);
+    let policy;
+    try {
+      policy = parsePolicy(body);
+    } catch (e) {
+      if (e instanceof PolicyError) throw new ApiError(400, e.key, e.params);
+      throw e;
+    }
+    await db.run('UPDATE placements SET due_at = ?, late_per_day = ?, late_cap = ? WHERE id = ?', [
+      policy.due_at,
+      policy.late_per_day,
+      policy.late_cap,
+      s.placement_id,
+    ]);
+    log.info({ placement: s.placement_id, ...policy, by: s.user_id }, 'late policy');
+    const latest = await db.all(
+      `SELECT x.* FROM submissions x JOIN (SELECT user_id, MAX(id) AS id FROM submissions WHERE placement_id = ? AND status = 'graded' GROUP BY user_id) l
+       ON l.id = x.id WHERE x.score_state IN ('sent', 'failed') ORDER BY x.id`,
+      [s.placement_id],
+    );
+    let resent = 0;
+    for (const r of latest)
+      if (lateScore(policy, r.created_at, r.passed).score !== r.score_given) {
+        await sendScore(r.id);
+        resent++;
+      }
+    return { late_policy: policyOf(policy), resent };
+  }
+
+  /**
+   * The class report of the placement (grade-batch's report.html: scores, pass rates per test, common
+   * diagnoses, similar submissions) from each student's latest graded submission, in the session's language.
+   */
+  async function classReport(s) {
+    needInstructor(s);
+    needPlacement(s);
+    const { exercise, version } = await grader.pack(s.exercise);
+    const rows = await db.all(
+      `SELECT x.*, u.name, u.sub FROM submissions x JOIN users u ON u.id = x.user_id
+       JOIN (SELECT user_id, MAX(id) AS id FROM submissions WHERE placement_id = ? AND status = 'graded' GROUP BY user_id) l
+       ON l.id = x.id ORDER BY x.id`,
+      [s.placement_id],
+    );
+    // A student is named as the LMS names them (their LMS id after it: two students may share a name).
+    const records = rows.map((r) => ({
+      student: `${r.name || r.sub} (${r.sub})`,
+      key: String(r.id),
+      track: r.track,
+      report: JSON.parse(r.report),
+      pack_version: r.pack_version,
+      lang: s.lang,
+      source: r.code,
+    }));
+    const summary = summarize(records, exercise, { version });
+    summary.lang = s.lang;
+    return reportHtml({ summary, records, ...similarityOf(records, exercise), lang: s.lang });
+  }
+
   /** The gradebook CSV of the placement: each student's LMS id, name, the score that counts (an override, else the latest), its maximum. */
   async function gradebook(s) {
     const view = await classView(s);
-    const lines = [['user_id', 'name', 'score', 'max', 'submissions', 'overridden', 'reason'].join(',')];
+    const lines = [
+      ['user_id', 'name', 'score', 'max', 'submissions', 'overridden', 'reason', 'late_days', 'penalty'].join(','),
+    ];
     for (const st of view.students) {
-      const score = st.override ? st.override.score : st.latest.passed;
+      const score = st.override ? st.override.score : st.latest.score;
       lines.push(
         [
           st.sub,
@@ -528,6 +609,8 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
           st.submissions,
           st.override ? 'yes' : 'no',
           st.override?.reason ?? '',
+          st.latest.late_days,
+          st.latest.penalty,
         ]
           .map(csvCell)
           .join(','),
@@ -555,6 +638,8 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     history,
     override,
     regrade,
+    setLatePolicy,
+    classReport,
     gradebook,
   };
 }

@@ -69,6 +69,23 @@ export function progress(stream, { lang = 'ru' } = {}) {
   };
 }
 
+/**
+ * The similarity of a class's sources (the starter of each track is no evidence): { similar: similarPairs(),
+ * clusters: clustersOf(similar), sources: student → source }. Records without a source are left out.
+ */
+export function similarityOf(records, exercise) {
+  const starters = Object.fromEntries(Object.entries(exercise.files).map(([t, f]) => [t, f.starter]));
+  const subs = records
+    .filter((r) => typeof r.source === 'string')
+    .map((r) => ({ student: r.student, track: r.track, source: r.source }));
+  const similar = similarPairs(subs, starters);
+  return {
+    similar,
+    clusters: clustersOf(similar),
+    sources: Object.fromEntries(subs.map((x) => [x.student, x.source])),
+  };
+}
+
 /** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
 export function writeOutputs(out, records, exercise, version, lang, overrides = []) {
   const summary = applyOverrides(summarize(records, exercise, { version }), overrides);
@@ -78,19 +95,13 @@ export function writeOutputs(out, records, exercise, version, lang, overrides = 
   const regrade =
     prev && prev.exercise === summary.exercise && prev.pack_version !== version ? regradeDiff(prev, summary) : null;
   if (regrade) summary.regrade = regrade;
-  const starters = Object.fromEntries(Object.entries(exercise.files).map(([t, f]) => [t, f.starter]));
-  const subs = records
-    .filter((r) => typeof r.source === 'string')
-    .map((r) => ({ student: r.student, track: r.track, source: r.source }));
-  const similar = similarPairs(subs, starters);
+  const { similar, clusters, sources } = similarityOf(records, exercise);
   const round = (x) => Math.round(x * 1000) / 1000;
   summary.similar = similar.map(({ a, b, kind, score, shared }) => ({ a, b, kind, score: round(score), shared }));
-  const clusters = clustersOf(similar);
   summary.clusters = clusters.map((c) => ({ ...c, evidence: { ...c.evidence, score: round(c.evidence.score) } }));
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
-  const sources = Object.fromEntries(subs.map((s) => [s.student, s.source]));
   writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
   return textSummary(summary, records, {
     lang,

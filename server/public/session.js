@@ -51,8 +51,10 @@ async function follow(id, busy) {
     const sub = await api(`/api/submissions/${id}`);
     if (sub.status === 'failed') return status(say('grading_failed'), 'warn');
     if (sub.status === 'graded' && !['pending', 'sending'].includes(sub.score_state)) {
-      const p = { passed: sub.passed, total: sub.total };
-      if (sub.score_state === 'sent') status(say('recorded', p), 'ok');
+      // `score`: what counts after a late penalty (the placement's late policy), which the course records.
+      const p = { passed: sub.score ?? sub.passed, total: sub.total };
+      const late = sub.late_days ? ` ${say('late', sub)}` : '';
+      if (sub.score_state === 'sent') status(say('recorded', p) + late, 'ok');
       else if (sub.score_state === 'failed') status(say('score_failed', p), 'warn');
       else status(say('recorded_none', p), 'ok');
       document.body.dataset.recorded = `${sub.passed}/${sub.total}`;
@@ -69,6 +71,7 @@ function student(state) {
   $('exercise').append(frame);
   let wanted = false;
   if (state.override) status(say('overridden', state.override), 'ok');
+  showPolicy(state.late_policy);
   window.addEventListener('message', async (e) => {
     if (e.origin !== origin || e.source !== frame.contentWindow || typeof e.data !== 'object' || !e.data) return;
     const m = e.data;
@@ -92,6 +95,63 @@ function student(state) {
       }
     }
   });
+}
+
+/** The placement's due time and late penalty, in the reader's time zone (nothing when there is no due time). */
+function showPolicy(policy) {
+  $('due').hidden = !policy;
+  if (policy) $('due').textContent = say('due', { ...policy, due: new Date(policy.due).toLocaleString() });
+}
+
+/** The teacher's form for the placement's due time and late penalty (a datetime-local input: the teacher's time zone). */
+function policyForm(policy) {
+  const local = (iso) => {
+    const d = new Date(iso);
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  };
+  const due = el('input', { type: 'datetime-local', id: 'late-due', value: policy ? local(policy.due) : '' });
+  const perDay = el('input', {
+    type: 'number',
+    id: 'late-per-day',
+    min: 0,
+    max: 100,
+    step: 'any',
+    value: policy?.per_day ?? 10,
+  });
+  const cap = el('input', { type: 'number', id: 'late-cap', min: 0, max: 100, step: 'any', value: policy?.cap ?? 100 });
+  const save = el('button', { type: 'submit', textContent: say('late_save') });
+  const said = el('span', { id: 'late-saved' });
+  const form = el(
+    'form',
+    { id: 'late-policy' },
+    el('h3', { textContent: say('late_policy') }),
+    el('label', {}, say('late_due'), ' ', due),
+    el('label', {}, ' −', perDay, say('late_per_day')),
+    el('label', {}, ', ', say('late_cap'), ' ', cap),
+    ' ',
+    save,
+    ' ',
+    said,
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const r = await api('/api/late-policy', {
+        method: 'POST',
+        body: {
+          due: due.value ? new Date(due.value).toISOString() : null,
+          per_day: Number(perDay.value),
+          cap: Number(cap.value),
+        },
+      });
+      showPolicy(r.late_policy);
+      await teacher();
+      $('late-saved').textContent = say('late_saved', r);
+    } catch (err) {
+      status(err.message, 'warn');
+    }
+  });
+  return form;
 }
 
 /** Line diff of two texts (LCS on lines): [{ kind: ' ' | '-' | '+', line }]. */
@@ -157,7 +217,7 @@ async function teacher() {
   for (const s of view.students) {
     const score = s.override
       ? `${s.override.score} (${s.override.reason})`
-      : `${s.latest.passed ?? '…'} / ${s.latest.total ?? '…'}`;
+      : `${s.latest.score ?? '…'} / ${s.latest.total ?? '…'}${s.latest.late_days ? ` (−${s.latest.penalty}%)` : ''}`;
     const input = el('input', { type: 'number', min: 0, step: 'any', size: 4, ariaLabel: say('score') });
     const reason = el('input', { type: 'text', placeholder: say('reason'), ariaLabel: say('reason') });
     const apply = el('button', { type: 'button', textContent: say('override') });
@@ -203,6 +263,8 @@ async function teacher() {
       status(err.message, 'warn');
     }
   });
+  // The class report (grade-batch's report.html from the database), opened apart: a GET with the session cookie.
+  const report = el('a', { href: '/api/report.html', target: '_blank', rel: 'noopener', textContent: say('report') });
   const csv = el('button', { type: 'button', textContent: say('gradebook') });
   csv.addEventListener('click', async () => {
     const headers = token ? { 'x-attnlab-session': token } : {};
@@ -213,8 +275,11 @@ async function teacher() {
   box.replaceChildren(
     el('h2', { textContent: say('class') }),
     view.students.length ? table : el('p', { textContent: say('none') }),
+    policyForm(view.late_policy),
     regrade,
     csv,
+    ' ',
+    report,
     result,
     detail,
   );

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ROLE } from './platform.mjs';
 import { FIXTURE, deepLink, expectedPassed, launchItem, read, root, submitAndWait } from './helpers.mjs';
+import { parseCsv } from '../js/csv.mjs';
 
 const SDPA_TESTS = 7; // DESIGN.md: the seven graded tests of sdpa
 const WRONG = 'py-no-scaling';
@@ -143,9 +144,27 @@ export async function courseFlow(stack) {
   // The gradebook: alice's override counts, bob's latest.
   const csv = await teacher.browser.api(url, teacher.token, '/api/gradebook.csv');
   assert.equal(csv.status, 200);
-  const lines = csv.body.trim().split('\n');
-  assert.equal(lines[0], 'user_id,name,score,max,submissions,overridden,reason');
-  assert.ok(lines.includes('alice,alice,5,7,3,yes,late: −2'), csv.body);
-  assert.ok(lines.includes('bob,bob,7,7,1,no,'), csv.body);
+  const { rows } = parseCsv(csv.body);
+  assert.deepEqual(rows[0], [
+    'user_id',
+    'name',
+    'score',
+    'max',
+    'submissions',
+    'overridden',
+    'reason',
+    'late_days',
+    'penalty',
+  ]);
+  assert.deepEqual(
+    rows.find((r) => r[0] === 'alice'),
+    ['alice', 'alice', '5', '7', '3', 'yes', 'late: −2', '0', '0'],
+    csv.body,
+  );
+  assert.deepEqual(
+    rows.find((r) => r[0] === 'bob'),
+    ['bob', 'bob', '7', '7', '1', 'no', '', '0', '0'],
+    csv.body,
+  );
   return { item, alice, bob, teacher, wrong };
 }

@@ -22,14 +22,17 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const tempDir = (prefix) => mkdtempSync(join(tmpdir(), `attnlab-${prefix}-`));
 
-/** A platform, the service in this process (SQLite in a temp folder, or `database`), the platform registered. */
-export async function startStack(overrides = {}) {
+/**
+ * A platform, the service in this process (SQLite in a temp folder, or `database`), the platform
+ * registered (`register: false`: not; a test registers it dynamically).
+ */
+export async function startStack(overrides = {}, { register = true } = {}) {
   const data = tempDir('server');
   const platform = await startPlatform();
   const config = loadConfig({ data, port: 0, workers: 2, ...overrides }, {});
-  await addPlatform(config, platform.registration());
+  if (register) await addPlatform(config, platform.registration());
   const svc = await startService(config, { logger: silentLogger() });
-  platform.register(svc.url);
+  if (register) platform.register(svc.url);
   return {
     data,
     config,

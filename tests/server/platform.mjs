@@ -2,7 +2,9 @@
 // an OIDC authorization endpoint that answers a tool's login with a signed id_token (form_post), a
 // token endpoint (client credentials with a JWT assertion checked against the tool's JWKS, RFC 7523),
 // a Deep Linking return endpoint that checks the tool's response JWT and creates the line item, and
-// AGS score endpoints that check the token and record every score they receive. On 127.0.0.1.
+// AGS score endpoints that check the token and record every score they receive, and LTI Dynamic
+// Registration's side (an OpenID configuration, a registration endpoint that checks the tool's metadata).
+// On 127.0.0.1.
 // Also: a small browser for Node (cookies, redirects by hand, forms) that runs a launch.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +30,7 @@ async function readBody(req) {
 
 /**
  * Starts the platform. Returns { url, issuer, clientId, deployment, register(toolUrl), prepare(hint, launch),
- * scores: [{ lineitem, body, at }], lineitems: Map, tokensIssued, deepLinks: [], close() }.
+ * dynamicRegister(registrationUrl), state: { scores: [{ lineitem, body, at }], lineitems: Map, deepLinks: [], dr }, close() }.
  */
 export async function startPlatform({ clientId = 'attnlab-client', deployment = 'dep-1' } = {}) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
@@ -36,6 +38,11 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
   const jwk = { ...(await exportJWK(publicKey)), kid: 'platform-1', alg: 'RS256', use: 'sig' };
   const pending = new Map(); // login_hint → what the launch is
   const state = { scores: [], lineitems: new Map(), deepLinks: [], tokens: new Set(), tokenRequests: 0, failScores: 0 };
+  // LTI Dynamic Registration: registration tokens handed out (each good for one registration), the
+  // registrations received, and what a test changes in the OpenID configuration or the answer: `config`
+  // and `answer` map the platform's JSON to what is sent (an object, or { raw: { status, body, type,
+  // location } }, or { hang: true }).
+  state.dr = { tokens: new Set(), registrations: [], configReads: [], config: (c) => c, answer: (a) => a, deployment };
   let toolJwks = null,
     toolUrl = null,
     url = null;
@@ -94,6 +101,91 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
     };
     try {
       if (u.pathname === '/jwks') return send(200, { keys: [jwk] });
+      /** A dynamic-registration answer as a test shaped it: JSON, a raw reply, or none at all (a hang). */
+      const reply = (out) => {
+        if (out?.hang) return; // never answered: the tool's timeout must end it
+        if (out?.raw) {
+          res.writeHead(out.raw.status ?? 200, {
+            'content-type': out.raw.type ?? 'application/json',
+            ...(out.raw.location ? { location: out.raw.location } : {}),
+          });
+          return res.end(out.raw.body ?? '');
+        }
+        send(200, out);
+      };
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (u.pathname === '/.well-known/openid-configuration') {
+        // The platform's OpenID configuration (LTI-DR §3.4; OpenID Connect Discovery), for a holder of a registration token.
+        state.dr.configReads.push({ bearer });
+        if (!bearer || !state.dr.tokens.has(bearer)) return send(401, { error: 'registration_token' });
+        return reply(
+          state.dr.config({
+            issuer: url,
+            authorization_endpoint: `${url}/auth`,
+            token_endpoint: `${url}/token`,
+            token_endpoint_auth_methods_supported: ['private_key_jwt'],
+            token_endpoint_auth_signing_alg_values_supported: ['RS256'],
+            jwks_uri: `${url}/jwks`,
+            registration_endpoint: `${url}/register`,
+            scopes_supported: [
+              'openid',
+              'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+              'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+            ],
+            response_types_supported: ['id_token'],
+            id_token_signing_alg_values_supported: ['RS256'],
+            claims_supported: ['iss', 'sub', 'aud', 'name'],
+            subject_types_supported: ['public'],
+            'https://purl.imsglobal.org/spec/lti-platform-configuration': {
+              product_family_code: 'simulated-lms',
+              version: '1.0',
+              messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }],
+            },
+          }),
+        );
+      }
+      if (u.pathname === '/register' && req.method === 'POST') {
+        // The client registration (LTI-DR §3.5, §3.6): the token is single use; the tool's metadata is checked.
+        if (!bearer || !state.dr.tokens.has(bearer)) return send(401, { error: 'registration_token' });
+        state.dr.tokens.delete(bearer);
+        if (req.headers['content-type'] !== 'application/json') return send(415, { error: 'content-type' });
+        const body = JSON.parse(await readBody(req));
+        const tool = body['https://purl.imsglobal.org/spec/lti-tool-configuration'];
+        const isUrl = (v) => typeof v === 'string' && URL.canParse(v);
+        const bad = [
+          body.application_type !== 'web' && 'application_type',
+          JSON.stringify(body.response_types) !== '["id_token"]' && 'response_types',
+          !(body.grant_types?.includes('implicit') && body.grant_types?.includes('client_credentials')) &&
+            'grant_types',
+          !isUrl(body.initiate_login_uri) && 'initiate_login_uri',
+          !(Array.isArray(body.redirect_uris) && body.redirect_uris.length && body.redirect_uris.every(isUrl)) &&
+            'redirect_uris',
+          !isUrl(body.jwks_uri) && 'jwks_uri',
+          typeof body.client_name !== 'string' && 'client_name',
+          body.token_endpoint_auth_method !== 'private_key_jwt' && 'token_endpoint_auth_method',
+          typeof body.scope !== 'string' && 'scope',
+          !tool && 'lti-tool-configuration',
+          tool && typeof tool.domain !== 'string' && 'domain',
+          tool && !isUrl(tool.target_link_uri) && 'target_link_uri',
+          tool && !Array.isArray(tool.claims) && 'claims',
+          tool && tool.messages !== undefined && !Array.isArray(tool.messages) && 'messages',
+        ].filter(Boolean);
+        if (bad.length) return send(400, { error: 'invalid_client_metadata', bad });
+        state.dr.registrations.push({ body, bearer });
+        const answer = {
+          ...body,
+          client_id: clientId,
+          'https://purl.imsglobal.org/spec/lti-tool-configuration': {
+            ...tool,
+            ...(state.dr.deployment ? { deployment_id: state.dr.deployment } : {}),
+          },
+        };
+        const out = state.dr.answer(answer);
+        // The platform now knows the tool: its launches go to the registered URLs.
+        if (!out?.raw && !out?.hang && typeof out?.client_id === 'string')
+          b.register(body.initiate_login_uri.replace(/\/lti\/login$/, ''));
+        return reply(out);
+      }
       const course = /^\/course\/([^/]+)$/.exec(u.pathname);
       if (course) {
         // The LMS's course page: the tool in a frame, started by a login initiation (third-party initiated login).
@@ -101,6 +193,23 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
         return send(
           200,
           `<!doctype html><meta charset="utf-8"><title>LMS</title><h1>Attention 101</h1><iframe id="tool" src="${login.replace(/&/g, '&amp;')}" style="width:1200px;height:900px;border:0"></iframe>`,
+          'text/html',
+        );
+      }
+      if (u.pathname === '/admin/register') {
+        // The LMS's administrator page: the tool's registration URL in a frame with the LMS's parameters
+        // (LTI-DR §3.3); the frame is removed when the tool posts org.imsglobal.lti.close (§3.7).
+        const token = randomBytes(16).toString('hex');
+        state.dr.tokens.add(token);
+        const tool = new URL(u.searchParams.get('url'));
+        tool.searchParams.set('openid_configuration', `${url}/.well-known/openid-configuration`);
+        tool.searchParams.set('registration_token', token);
+        return send(
+          200,
+          `<!doctype html><meta charset="utf-8"><title>LMS admin</title><h1>Register a tool</h1>` +
+            `<iframe id="reg" src="${tool.href.replace(/&/g, '&amp;')}"></iframe><script>window.received = [];` +
+            `addEventListener('message', (e) => { received.push({ data: e.data, fromTool: e.source === document.getElementById('reg')?.contentWindow });` +
+            ` if (e.data?.subject === 'org.imsglobal.lti.close') document.getElementById('reg').remove(); });</script>`,
           'text/html',
         );
       }
@@ -189,7 +298,7 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${server.address().port}`;
-  return {
+  const b = {
     url,
     issuer: url,
     clientId,
@@ -217,12 +326,26 @@ export async function startPlatform({ clientId = 'attnlab-client', deployment = 
       pending.set(hint, launch);
     },
     idToken,
+    /**
+     * The LMS's side of a dynamic registration: the administrator pasted `registrationUrl`; the LMS opens it
+     * with its OpenID configuration's URL and a fresh registration token (LTI-DR §3.3). Returns the tool's answer.
+     */
+    async dynamicRegister(registrationUrl, { query } = {}) {
+      const token = randomBytes(16).toString('hex');
+      state.dr.tokens.add(token);
+      const u = new URL(registrationUrl);
+      const q = query ?? { openid_configuration: `${url}/.well-known/openid-configuration`, registration_token: token };
+      for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
+      const res = await fetch(u, { redirect: 'manual', headers: { 'accept-language': 'en' } });
+      return { status: res.status, check: res.headers.get('x-attnlab-check'), html: await res.text(), token };
+    },
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
         server.close(r);
       }),
   };
+  return b;
 }
 
 /** A browser for Node: a cookie jar per instance, redirects followed by hand, forms parsed. */
