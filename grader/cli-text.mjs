@@ -9,7 +9,8 @@ node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|pyth
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                           [--backend auto|simd|wasm|webgpu] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--overrides FILE.csv] [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
+                                [--overrides FILE.csv] [--roster FILE.csv] [--scale N] [--lang ru|en] [--seed N]
+                                [--timeout-ms N] [--deadline-ms N] [--require-isolation]
 node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
 
@@ -55,6 +56,11 @@ ${USAGE.replace(/^/gm, '  ')}
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
   --overrides FILE.csv   решения преподавателя: столбцы student, test (id теста или total), score,
                          reason; по умолчанию нет
+  --roster FILE.csv      выгрузка группы из LMS (журнал Canvas, оценки или ведомость задания Moodle):
+                         работы сопоставляются со студентами LMS, пишется gradebook-canvas.csv или
+                         gradebook-moodle.csv для импорта; по умолчанию нет
+  --scale N              перевести баллы в шкалу LMS от 0 до N (1…100000, округление до сотых);
+                         по умолчанию баллы как есть
   --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
                          назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   как у grade
@@ -108,6 +114,11 @@ Options of grade-batch:
   --shard I/N            only part I of N of the class; default: the whole class
   --overrides FILE.csv   the teacher's decisions: columns student, test (a test id or total), score,
                          reason; default none
+  --roster FILE.csv      the class as the LMS exports it (Canvas' gradebook, Moodle's grades or an
+                         assignment's grading worksheet): submissions matched to LMS users, and
+                         gradebook-canvas.csv or gradebook-moodle.csv written for its import; default none
+  --scale N              the points scaled to the LMS's maximum N (1…100000, rounded to 2 decimals);
+                         default: the points as they are
   --allow-partial        (merge) merge even with shards missing or of another class, naming them;
                          default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   as for grade

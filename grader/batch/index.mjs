@@ -5,13 +5,24 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
-import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary, changesSince } from './summary.mjs';
+import {
+  summarize,
+  summaryCsv,
+  gradebookCsv,
+  lmsGradebookCsv,
+  regradeDiff,
+  textSummary,
+  changesSince,
+  applyScale,
+  totalPoints,
+} from './summary.mjs';
 import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
 import { isolation } from '../hosts/node/spawn.mjs';
 import { classHash, parseShard, shardName } from './shard.mjs';
 import { applyOverrides, OverrideError, readOverrides } from './overrides.mjs';
+import { applyRoster, readRoster, RosterError } from './roster.mjs';
 
 export class BatchError extends Error {}
 
@@ -69,9 +80,20 @@ export function progress(stream, { lang = 'ru' } = {}) {
   };
 }
 
-/** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
-export function writeOutputs(out, records, exercise, version, lang, overrides = []) {
-  const summary = applyOverrides(summarize(records, exercise, { version }), overrides);
+/**
+ * Everything written from the records: summary.json, summary.csv, gradebook.csv (and with a roster,
+ * gradebook-<lms>.csv), report.html; → the text summary. The teacher's overrides apply before the scale.
+ */
+export function writeOutputs(
+  out,
+  records,
+  exercise,
+  version,
+  lang,
+  { overrides = [], roster = null, scale = null } = {},
+) {
+  const summary = applyScale(applyOverrides(summarize(records, exercise, { version }), overrides), scale);
+  if (roster) applyRoster(summary, roster);
   const changes = changesSince(readJson(join(out, 'summary.json')), summary);
   if (changes) summary.changes = changes;
   const prev = readJson(join(out, 'previous', 'summary.json'));
@@ -90,6 +112,7 @@ export function writeOutputs(out, records, exercise, version, lang, overrides = 
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
+  if (roster) writeAtomic(join(out, `gradebook-${roster.format}.csv`), lmsGradebookCsv([summary], roster.format));
   const sources = Object.fromEntries(subs.map((s) => [s.student, s.source]));
   writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
   return textSummary(summary, records, {
@@ -97,7 +120,11 @@ export function writeOutputs(out, records, exercise, version, lang, overrides = 
     similar,
     clusters,
     regrade,
-    paths: { 'report.html': join(out, 'report.html'), 'summary.csv': join(out, 'summary.csv') },
+    paths: {
+      'report.html': join(out, 'report.html'),
+      'summary.csv': join(out, 'summary.csv'),
+      ...(roster && { [`gradebook-${roster.format}.csv`]: join(out, `gradebook-${roster.format}.csv`) }),
+    },
   });
 }
 
@@ -143,6 +170,15 @@ function writeRun(out, fields) {
 export async function runBatch(opts, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const exercise = await loadExercise(opts.exercise);
   const version = packVersion(exercise);
+  let roster = null; // read before grading: a bad roster is refused before any work
+  if (opts.roster) {
+    try {
+      roster = readRoster(opts.roster, { lang: opts.lang });
+    } catch (e) {
+      if (e instanceof RosterError) throw new BatchError(e.message);
+      throw e;
+    }
+  }
   claimOut(opts.out, { exercise: exercise.spec.slug, version, lang: opts.lang });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -196,6 +232,7 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       overrides = readOverrides(opts.overrides, {
         students: result.records.map((r) => r.student),
         tests: exercise.spec.tests.map((t) => t.id),
+        total: totalPoints(exercise.spec),
         lang: opts.lang,
       });
     } catch (e) {
@@ -203,7 +240,13 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       throw e;
     }
   }
-  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang, overrides) + '\n');
+  stdout.write(
+    writeOutputs(opts.out, result.records, exercise, version, opts.lang, {
+      overrides,
+      roster,
+      scale: opts.scale ?? null,
+    }) + '\n',
+  );
   return 0;
 }
 

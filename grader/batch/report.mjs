@@ -126,9 +126,10 @@ function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" role="img">${rows.join('')}</svg>`;
 }
 
-/** A histogram of scores 0..total as vertical bars. */
+/** A histogram of scores 0..total (the pack's points) as vertical bars, a score in the bar of its whole points. */
 function histogram(scores, total, { width = 640, height = 220 } = {}) {
-  const counts = Array.from({ length: total + 1 }, (_, s) => scores.filter((x) => x === s).length);
+  const counts = Array.from({ length: Math.ceil(total) + 1 }, () => 0);
+  for (const x of scores) counts[Math.min(Math.max(Math.floor(x), 0), counts.length - 1)]++;
   const max = Math.max(1, ...counts),
     bw = (width - 60) / counts.length,
     plotH = height - 60;
@@ -162,7 +163,7 @@ export function reportHtml({
 }) {
   const w = WORDS[lang] ?? WORDS.ru;
   const n = summary.students.length,
-    total = summary.tests.length;
+    total = summary.total ?? summary.tests.length;
   const rates = passRates(summary);
   const common = commonDiagnoses(summary, records, 10);
   const title = `${w.title}: ${summary.title?.[lang] ?? summary.exercise} (${summary.exercise})`;
@@ -255,7 +256,7 @@ export function reportHtml({
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${s.lms ? `<b class="lms">${escapeHtml(s.lms.name)}</b> <small class="note">${escapeHtml(s.student)}</small>` : escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
         )
         .join('') +
       '</tbody></table>',
