@@ -18,6 +18,7 @@ import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/e
 import { PackError } from './core/pack.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 import { parseShard } from './batch/shard.mjs';
+import { parseDue, parseLatePolicy } from './batch/late.mjs';
 import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
 import { isolation } from './hosts/node/spawn.mjs';
 import { LIMITS } from './limits.mjs';
@@ -114,6 +115,8 @@ const BATCH_OPTIONS = {
   overrides: { type: 'string' },
   roster: { type: 'string' },
   scale: { type: 'string' },
+  due: { type: 'string' },
+  'late-policy': { type: 'string' },
   lang: { type: 'string', default: 'ru' },
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
@@ -151,6 +154,11 @@ function batchOptions(argv, lang) {
   if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
   if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
   knownExercise(v.exercise);
+  const due = v.due === undefined ? null : parseDue(v.due);
+  if (v.due !== undefined && !due) throw new UsageError('due', { value: v.due });
+  const latePolicy = v['late-policy'] === undefined ? null : parseLatePolicy(v['late-policy']);
+  if (v['late-policy'] !== undefined && !latePolicy) throw new UsageError('late_policy', { value: v['late-policy'] });
+  if (latePolicy && !due) throw new UsageError('needs', { command: '--late-policy', option: '--due' });
   const shard = v.shard === undefined ? null : parseShard(v.shard);
   if (shard === null && v.shard !== undefined) throw new UsageError('shard', { value: v.shard });
   return {
@@ -163,6 +171,8 @@ function batchOptions(argv, lang) {
     overrides: v.overrides ?? null,
     roster: v.roster ?? null,
     scale: int('scale', v.scale, 1, 100000) ?? null,
+    due,
+    latePolicy,
     lang: v.lang,
     jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(),
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),

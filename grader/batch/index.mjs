@@ -23,6 +23,7 @@ import { isolation } from '../hosts/node/spawn.mjs';
 import { classHash, parseShard, shardName } from './shard.mjs';
 import { applyOverrides, OverrideError, readOverrides } from './overrides.mjs';
 import { applyRoster, readRoster, RosterError } from './roster.mjs';
+import { applyLate } from './late.mjs';
 
 export class BatchError extends Error {}
 
@@ -82,7 +83,8 @@ export function progress(stream, { lang = 'ru' } = {}) {
 
 /**
  * Everything written from the records: summary.json, summary.csv, gradebook.csv (and with a roster,
- * gradebook-<lms>.csv), report.html; → the text summary. The teacher's overrides apply before the scale.
+ * gradebook-<lms>.csv), report.html; → the text summary. The teacher's overrides apply before the scale, the
+ * late penalty after it (`times`: student → the submission's file time, inputs.mjs).
  */
 export function writeOutputs(
   out,
@@ -90,9 +92,10 @@ export function writeOutputs(
   exercise,
   version,
   lang,
-  { overrides = [], roster = null, scale = null } = {},
+  { overrides = [], roster = null, scale = null, times = new Map(), due = null, latePolicy = null } = {},
 ) {
   const summary = applyScale(applyOverrides(summarize(records, exercise, { version }), overrides), scale);
+  applyLate(summary, times, { due, policy: latePolicy }); // the penalty on the scaled grade
   if (roster) applyRoster(summary, roster);
   const changes = changesSince(readJson(join(out, 'summary.json')), summary);
   if (changes) summary.changes = changes;
@@ -245,6 +248,9 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       overrides,
       roster,
       scale: opts.scale ?? null,
+      times: new Map(result.submissions.filter((s) => s.mtime).map((s) => [s.student, s.mtime])),
+      due: opts.due ?? null,
+      latePolicy: opts.latePolicy ?? null,
     }) + '\n',
   );
   return 0;

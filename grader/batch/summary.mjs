@@ -89,11 +89,14 @@ const FORMULA = /((?:^|[,;|]) *)([=+\-@])/g;
 /** A CSV file: rows of cells, CRLF line ends, and a UTF-8 byte order mark (so that Excel reads it as UTF-8). */
 const csv = (rows) => '\uFEFF' + rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
-/** summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated), the grade. */
+/**
+ * summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated),
+ * the grade, `late` where late, the submission's time.
+ */
 export function summaryCsv(summary) {
   const ids = summary.tests.map((t) => t.id);
   return csv([
-    ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses', 'grade'],
+    ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses', 'grade', 'late', 'submitted'],
     ...summary.students.map((s) => [
       s.student,
       s.file,
@@ -104,6 +107,8 @@ export function summaryCsv(summary) {
       ...ids.map((id) => s.tests[id] ?? ''),
       s.diagnoses.join(' '),
       s.grade ?? s.score,
+      s.late ? 'late' : '',
+      s.submitted ?? '',
     ]),
   ]);
 }
@@ -329,6 +334,15 @@ export function textSummary(
       en
         ? `since the last run: ${n('new')} new, ${n('resubmitted')} resubmitted, ${n('regraded')} regraded, ${n('removed')} removed`
         : `с прошлой проверки: новых ${n('new')}, сданы заново ${n('resubmitted')}, перепроверены ${n('regraded')}, убраны ${n('removed')}`,
+    );
+  }
+  const late = summary.students.filter((s) => s.late);
+  if (late.length || summary.due) {
+    const fined = late.filter((s) => s.penalty).length;
+    lines.push(
+      en
+        ? `late: ${late.length}${summary.due ? ` (due ${summary.due})` : ''}${summary.late_policy ? `, ${fined} with a penalty (${summary.late_policy})` : ''}`
+        : `поздних работ: ${late.length}${summary.due ? ` (срок ${summary.due})` : ''}${summary.late_policy ? `, со штрафом ${fined} (${summary.late_policy})` : ''}`,
     );
   }
   const r = summary.roster;

@@ -6,7 +6,8 @@
 // on top of tests/js/csv.mjs; points per test from the pack's spec and --scale.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,8 @@ import { parseCsv } from './csv.mjs';
 import { matchRoster, readRoster, RosterError } from '../../grader/batch/roster.mjs';
 import { applyScale, summarize } from '../../grader/batch/summary.mjs';
 import { applyOverrides } from '../../grader/batch/overrides.mjs';
+import { parseDue, parseLatePolicy } from '../../grader/batch/late.mjs';
+import { readZip, writeZip } from '../../grader/batch/zip.mjs';
 import { packProblems, readPack } from '../../grader/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -169,10 +172,24 @@ test('Canvas: the gradebook export as roster, gradebook-canvas.csv read back by 
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.ok(!html.includes('<script>alert(1)'), 'the roster name is escaped');
   assert.match(html, /<b class="lms">Doe, John<\/b> <small class="note">doejohn_1001_5001_attention<\/small>/);
-  // The summary's CSV carries the grade; the plain gradebook.csv keeps its form, with the scaled grade.
+  // The report's table: a search box, and per row the grade, the late mark, its CPU time and peak memory.
+  assert.match(html, /<input id="search" type="search"/);
+  const row = (name) => html.slice(html.indexOf(`${name}</small>`)).split('</tr>')[0];
+  assert.match(
+    row('roejane_LATE_1002_5002_attention'),
+    /<td data-v="0">0<\/td><td>late<\/td><td data-v="\d+">\d+<\/td><td data-v="\d+">\d+<\/td>$/,
+  );
+  assert.match(row('doejohn_1001_5001_attention'), /<td data-v="100">100<\/td><td><\/td><td data-v="[1-9]\d*">/);
+  // The summary's CSV carries the grade and Canvas' _LATE mark; the plain gradebook.csv keeps its form, with the grade.
   const sum = parseCsv(readFileSync(join(out, 'summary.csv'), 'utf8')).rows;
-  assert.equal(sum[0].at(-1), 'grade');
-  assert.equal(sum.find((row) => row[0] === 'roejane_LATE_1002_5002_attention').at(-1), '0');
+  assert.deepEqual(sum[0].slice(-3), ['grade', 'late', 'submitted']);
+  assert.deepEqual(sum.find((row) => row[0] === 'roejane_LATE_1002_5002_attention').slice(-3), ['0', 'late', '']);
+  assert.deepEqual(sum.find((row) => row[0] === 'doejohn_1001_5001_attention').slice(-3), ['100', '', '']);
+  const gb = parseCsv(readFileSync(join(out, 'gradebook.csv'), 'utf8')).rows;
+  assert.deepEqual(
+    gb.find((row) => row[1] === '1001'),
+    ['doejohn', '1001', '', 'doejohn_1001_5001_attention', '', '100'],
+  );
 });
 
 test('Moodle: a grading worksheet (by participant number) and a grades export (by full name) as roster, read back by a Moodle-format importer', () => {
@@ -413,4 +430,136 @@ test('points per test from the spec: score, total, overrides and --scale in poin
       'exercises/sdpa/spec.json: tests[1]: "points" must be a number of points above 0 and at most 1000, with at most 2 decimals',
     ]);
   assert.deepEqual(withPoints(0.29), [], '0.29 points is fine');
+});
+
+test('late: --due and --late-policy parsed, the penalty on the gradebook grade only, the flag in summary.json and summary.csv', () => {
+  assert.deepEqual(parseDue('2026-12-01T23:59+03:00'), {
+    ms: Date.UTC(2026, 11, 1, 20, 59),
+    offsetMin: 180,
+    text: '2026-12-01T23:59+03:00',
+  });
+  assert.equal(parseDue('2026-12-01T23:59:30Z').ms, Date.UTC(2026, 11, 1, 23, 59, 30));
+  assert.equal(parseDue('2026-12-01T23:59-0130').offsetMin, -90);
+  for (const bad of ['2026-12-01T23:59', '2026-12-01', 'tomorrow', '2026-13-01T00:00Z'])
+    assert.equal(parseDue(bad), null, bad);
+  assert.deepEqual(parseLatePolicy('penalty:10%/day,cap:50%'), {
+    pct: 10,
+    per: 'day',
+    perMs: 86400e3,
+    cap: 50,
+    graceMs: 0,
+    text: 'penalty:10%/day,cap:50%',
+  });
+  assert.equal(parseLatePolicy('penalty:2.5%/hour, grace:15m').graceMs, 15 * 60e3);
+  for (const bad of ['penalty:10', 'penalty:120%/day', 'cap:50', 'late:1', 'grace:5s', ''])
+    assert.equal(parseLatePolicy(bad), null, bad);
+  const usage = [
+    [['--due', 'Friday'], /--due must be an ISO 8601 time with its zone .* got "Friday"/],
+    [['--due', '2026-12-01T00:00Z', '--late-policy', 'penalty:10%'], /--late-policy must be penalty:P%\/day/],
+    [['--late-policy', 'penalty:10%/day'], /--late-policy needs --due/],
+  ];
+  for (const [args, re] of usage) {
+    const r = cli('grade-batch', tmp, '--exercise', 'sdpa', '--out', join(tmp, 'never'), '--lang', 'en', ...args);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, re);
+  }
+  // A class whose files were modified on time, 1.5 days after (two days begun: 20 %) and 9 days after (capped at 50 %).
+  const dir = join(tmp, 'late'),
+    out = join(tmp, 'late-out');
+  mkdirSync(dir);
+  const due = Date.UTC(2026, 11, 1, 20, 59);
+  const files = [
+    ['doejohn_1001_5001_attention.js', due - 3600e3],
+    ['roejane_LATE_1002_5002_attention.js', due + 1.5 * 86400e3],
+    ['poeed_1003_5003_attention.js', due + 9 * 86400e3],
+  ];
+  for (const [name, ms] of files) {
+    writeFileSync(join(dir, name), SOLUTION);
+    utimesSync(join(dir, name), ms / 1000, ms / 1000);
+  }
+  const roster = write(join(tmp, 'late-roster.csv'), [
+    'Student,ID,SIS User ID,SIS Login ID,Section',
+    '"Doe, John",1001,,jdoe,A',
+    '"Roe, Jane",1002,,jroe,A',
+    '"Poe, Ed",1003,,epoe,A',
+  ]);
+  const run = (...more) =>
+    cli(
+      'grade-batch',
+      dir,
+      '--exercise',
+      'sdpa',
+      '--out',
+      out,
+      '--lang',
+      'en',
+      '--roster',
+      roster,
+      '--scale',
+      '10',
+      ...more,
+    );
+  const r = run('--due', '2026-12-01T23:59+03:00', '--late-policy', 'penalty:10%/day,cap:50%');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /late: 2 \(due 2026-12-01T20:59:00\.000Z\), 2 with a penalty \(penalty:10%\/day,cap:50%\)/);
+  const summary = json(join(out, 'summary.json'));
+  assert.equal(summary.due, '2026-12-01T20:59:00.000Z');
+  assert.equal(summary.late_policy, 'penalty:10%/day,cap:50%');
+  assert.deepEqual(
+    summary.students.map((s) => [
+      s.student.slice(0, 7),
+      s.score,
+      s.late,
+      s.late_periods ?? 0,
+      s.penalty ?? 0,
+      s.grade,
+      s.submitted,
+    ]),
+    [
+      ['doejohn', 7, false, 0, 0, 10, new Date(due - 3600e3).toISOString()],
+      ['poeed_1', 7, true, 9, 50, 5, new Date(due + 9 * 86400e3).toISOString()],
+      ['roejane', 7, true, 2, 20, 8, new Date(due + 1.5 * 86400e3).toISOString()],
+    ],
+  );
+  const { grades } = canvasImport(
+    readFileSync(join(out, 'gradebook-canvas.csv'), 'utf8'),
+    new Set(['1001', '1002', '1003']),
+  );
+  assert.deepEqual(Object.fromEntries(grades), { 1001: [10], 1002: [8], 1003: [5] });
+  const csv = parseCsv(readFileSync(join(out, 'summary.csv'), 'utf8')).rows;
+  const col = (name) => csv[0].indexOf(name);
+  assert.deepEqual(
+    csv.slice(1).map((row) => [row[col('score')], row[col('grade')], row[col('late')]]),
+    [
+      ['7', '10', ''],
+      ['7', '5', 'late'],
+      ['7', '8', 'late'],
+    ],
+  );
+  // Without a due time no file time is read: Canvas' _LATE mark is the flag, and no penalty.
+  const plain = run();
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.deepEqual(
+    json(join(out, 'summary.json')).students.map((s) => [s.late, s.grade, s.submitted]),
+    [
+      [false, 10, null],
+      [false, 10, null],
+      [true, 10, null],
+    ],
+  );
+});
+
+test("a zip entry's time: the extended timestamp (UTC) where the zip has one, else its zoneless MS-DOS time", () => {
+  const dir = join(tmp, 'ziptime');
+  mkdirSync(dir);
+  const ms = Date.UTC(2026, 10, 30, 12, 34, 56);
+  writeFileSync(join(dir, 'a.js'), 'x');
+  utimesSync(join(dir, 'a.js'), ms / 1000, ms / 1000);
+  const zip = join(tmp, 'ut.zip');
+  assert.equal(spawnSync('zip', ['-qj', zip, join(dir, 'a.js')]).status, 0, 'Info-ZIP writes the UT field');
+  assert.deepEqual(readZip(readFileSync(zip), zip)[0].mtime, { ms, naive: false });
+  // writeZip writes only the MS-DOS fields, in the writer's local time: read back as fields, naive.
+  const d = new Date(2026, 10, 30, 12, 34, 56);
+  const plain = writeZip([{ path: 'a.js', data: 'x', date: d }]);
+  assert.deepEqual(readZip(plain, 'plain.zip')[0].mtime, { ms: Date.UTC(2026, 10, 30, 12, 34, 56), naive: true });
 });

@@ -112,7 +112,19 @@ test('one run: every submission graded as alone, both result formats, summary wi
   const head = rows[0],
     byStudent = new Map(rows.slice(1).map((r) => [r[0], r]));
   const ids = summary.tests.map((t) => t.id);
-  assert.deepEqual(head, ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses', 'grade']);
+  assert.deepEqual(head, [
+    'student',
+    'file',
+    'track',
+    'score',
+    'total',
+    'status',
+    ...ids,
+    'diagnoses',
+    'grade',
+    'late',
+    'submitted',
+  ]);
   const diag = head.indexOf('diagnoses');
   for (const { student, case: c } of students) {
     const key = summary.students.find((s) => s.student === student).key;
