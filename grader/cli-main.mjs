@@ -117,6 +117,7 @@ const BATCH_OPTIONS = {
   scale: { type: 'string' },
   due: { type: 'string' },
   'late-policy': { type: 'string' },
+  gradebook: { type: 'string' }, // (gradebook) the LMS form: canvas or moodle
   lang: { type: 'string', default: 'ru' },
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
@@ -131,7 +132,7 @@ function batchOptions(argv, lang) {
   if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
   if (p[0] === 'merge' || p[0] === 'gradebook') {
     if (p.length < 2) throw new UsageError('batch_dirs', { command: p[0] });
-    const allowed = ['out', 'lang', 'force', ...(p[0] === 'merge' ? ['allow-partial'] : [])];
+    const allowed = ['out', 'lang', 'force', ...(p[0] === 'merge' ? ['allow-partial'] : ['gradebook'])];
     const extra = Object.keys(v).filter((k) => !allowed.includes(k) && v[k] !== undefined);
     if (extra.length)
       throw new UsageError('batch_only', {
@@ -148,9 +149,12 @@ function batchOptions(argv, lang) {
       out: v.out,
       lang: v.lang,
       allowPartial: Boolean(v['allow-partial']),
+      gradebook:
+        v.gradebook === undefined ? null : (oneOf('gradebook', v.gradebook, ['canvas', 'moodle'], lang), v.gradebook),
     };
   }
   if (v['allow-partial']) throw new UsageError('merge_only', { option: '--allow-partial' });
+  if (v.gradebook !== undefined) throw new UsageError('gradebook_only', { option: '--gradebook' });
   if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
   if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
   knownExercise(v.exercise);

@@ -12,7 +12,7 @@ node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N
                                 [--overrides FILE.csv] [--roster FILE.csv] [--scale N] [--due TIME] [--late-policy SPEC]
                                 [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
 node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
-node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
+node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv [--gradebook canvas|moodle]`;
 
 const HELP = {
   ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
@@ -66,6 +66,9 @@ ${USAGE.replace(/^/gm, '  ')}
   --late-policy SPEC     штраф за опоздание в журнале: penalty:10%/day (или /hour) от максимума за каждый
                          начатый день, cap:50% — не больше, grace:15m — льгота; нужен --due; по умолчанию
                          без штрафа
+  --gradebook canvas|moodle
+                         (gradebook) журнал в виде для импорта в Canvas или Moodle из проверок
+                         с --roster; по умолчанию общий вид gradebook.csv
   --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
                          назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   как у grade
@@ -128,6 +131,9 @@ Options of grade-batch:
                          file was modified later is flagged late; default: no due time
   --late-policy SPEC     the gradebook's penalty for lateness: penalty:10%/day (or /hour) of the maximum per
                          period begun, cap:50% at most, grace:15m; needs --due; default: no penalty
+  --gradebook canvas|moodle
+                         (gradebook) the gradebook in the form Canvas' or Moodle's import reads, from runs
+                         with --roster; default: gradebook.csv's general form
   --allow-partial        (merge) merge even with shards missing or of another class, naming them;
                          default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   as for grade
@@ -166,6 +172,7 @@ const ERRORS = {
     batch_dirs: 'grade-batch {command} нужна хотя бы одна папка результатов',
     batch_only: 'grade-batch {command} принимает только {allowed}, а не {option}',
     merge_only: '{option} — параметр grade-batch merge',
+    gradebook_only: '{option} — параметр grade-batch gradebook',
     needs: '{command} нужен параметр {option}',
     needs_exercise: 'grade-batch нужен параметр --exercise (одно из: {slugs})',
     unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
@@ -214,6 +221,7 @@ const ERRORS = {
     batch_dirs: 'grade-batch {command} needs at least one output folder',
     batch_only: 'grade-batch {command} takes only {allowed}, got {option}',
     merge_only: '{option} is an option of grade-batch merge',
+    gradebook_only: '{option} is an option of grade-batch gradebook',
     needs: '{command} needs {option}',
     needs_exercise: 'grade-batch needs --exercise (one of {slugs})',
     unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',

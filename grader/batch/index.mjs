@@ -415,13 +415,23 @@ function checkShards(runs, { en, allowPartial }) {
   };
 }
 
-/** `grade-batch gradebook <out dirs…> --out <file.csv>`: one gradebook with a column per exercise. */
-export function gradebookOf({ dirs, out, lang = 'ru' }) {
+/**
+ * `grade-batch gradebook <out dirs…> --out <file.csv> [--gradebook canvas|moodle]`: one gradebook with a column per
+ * exercise; with `gradebook`, in that LMS's import form, of the rows the runs matched to a roster of that LMS.
+ */
+export function gradebookOf({ dirs, out, lang = 'ru', gradebook = null }) {
+  const en = lang === 'en';
   const summaries = dirs.map((d) => {
     const s = readJson(join(d, 'summary.json'));
-    if (!s) throw new BatchError(lang === 'en' ? `${d} has no summary.json` : `в ${d} нет summary.json`);
+    if (!s) throw new BatchError(en ? `${d} has no summary.json` : `в ${d} нет summary.json`);
     return s;
   });
-  writeAtomic(out, gradebookCsv(summaries));
+  if (gradebook && !summaries.some((s) => s.students?.some((x) => x.lms?.format === gradebook)))
+    throw new BatchError(
+      en
+        ? `no student of ${dirs.join(', ')} is matched to a ${gradebook} roster: grade them with --roster (the LMS's export)`
+        : `ни один студент в ${dirs.join(', ')} не сопоставлен со списком ${gradebook}: проверьте с --roster (выгрузкой из LMS)`,
+    );
+  writeAtomic(out, gradebook ? lmsGradebookCsv(summaries, gradebook) : gradebookCsv(summaries));
   return 0;
 }

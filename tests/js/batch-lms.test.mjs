@@ -243,6 +243,48 @@ test('Moodle: a grading worksheet (by participant number) and a grades export (b
   assert.deepEqual(rows.rows[0], ['Email address', 'ID number', 'Full name', COLUMN]);
   const ann = json(join(out, 'summary.json')).students.find((x) => x.student.startsWith('Ann Lee'));
   assert.deepEqual([ann.lms.by, ann.lms.idnumber], ['name', 'S2']);
+  // Several exercises' runs in one Moodle gradebook, a column each; a student without a grade there is blank.
+  const other = join(tmp, 'moodle-mha');
+  mkdirSync(other);
+  const lms = (email, name) => ({ format: 'moodle', key: email, email, name });
+  writeFileSync(
+    join(other, 'summary.json'),
+    JSON.stringify({
+      exercise: 'mha',
+      title: { en: 'Multi-head attention' },
+      students: [
+        { student: 'jd', score: 4, grade: 4, lms: lms('jdoe@example.edu', 'John Doe') },
+        { student: 'bc', score: 3, grade: 3, lms: lms('bchen@example.edu', 'Bo Chen') },
+        { student: 'nobody', score: 5, grade: 5 },
+      ],
+    }),
+  );
+  const all = join(tmp, 'moodle-all.csv');
+  const r3 = cli('grade-batch', 'gradebook', out, other, '--out', all, '--gradebook', 'moodle', '--lang', 'en');
+  assert.equal(r3.status, 0, r3.stderr);
+  const MHA = 'Multi-head attention (mha)';
+  assert.deepEqual(Object.fromEntries(moodleImport(readFileSync(all, 'utf8'), users)), {
+    'alee@example.edu': { [COLUMN]: 0, [MHA]: null },
+    'bchen@example.edu': { [COLUMN]: null, [MHA]: 3 },
+    'jdoe@example.edu': { [COLUMN]: 7, [MHA]: 4 },
+  });
+  const wrong = cli('grade-batch', 'gradebook', out, '--out', all, '--gradebook', 'canvas', '--lang', 'en');
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /no student of .* is matched to a canvas roster: grade them with --roster/);
+  const misplaced = cli(
+    'grade-batch',
+    dir,
+    '--exercise',
+    'sdpa',
+    '--out',
+    out,
+    '--gradebook',
+    'moodle',
+    '--lang',
+    'en',
+  );
+  assert.equal(misplaced.status, 2);
+  assert.match(misplaced.stderr, /--gradebook is an option of grade-batch gradebook/);
 });
 
 test('a bad roster is refused before grading with the file and line, in both languages, exit 2', () => {
