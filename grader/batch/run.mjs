@@ -79,6 +79,7 @@ function unGradedReport(exercise, { seed, lang }, said) {
       id: t.id,
       name: t.name[lang] || t.name.en,
       task_id: t.task_id,
+      points: t.points ?? 1,
       status: 'error',
       message,
       said,

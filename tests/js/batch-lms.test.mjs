@@ -18,6 +18,7 @@ import { applyScale, summarize } from '../../grader/batch/summary.mjs';
 import { applyOverrides } from '../../grader/batch/overrides.mjs';
 import { parseDue, parseLatePolicy } from '../../grader/batch/late.mjs';
 import { readZip, writeZip } from '../../grader/batch/zip.mjs';
+import { gradescope } from '../../grader/reporters/index.mjs';
 import { packProblems, readPack } from '../../grader/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -399,7 +400,7 @@ test('matching is never a guess: one id per person, two submissions for one pers
   );
 });
 
-test('points per test from the spec: score, total, overrides and --scale in points; a bad "points" is an author error', async () => {
+test('points per test from the spec: score, total, overrides, --scale and Gradescope in points; a bad "points" is an author error', async () => {
   const spec = {
     slug: 'toy',
     title: { en: 'Toy', ru: 'Игрушка' },
@@ -472,6 +473,31 @@ test('points per test from the spec: score, total, overrides and --scale in poin
       'exercises/sdpa/spec.json: tests[1]: "points" must be a number of points above 0 and at most 1000, with at most 2 decimals',
     ]);
   assert.deepEqual(withPoints(0.29), [], '0.29 points is fine');
+  // Gradescope's results.json: each test's max_score its points, the score their sum over the tests passed.
+  const gs = JSON.parse(
+    gradescope({
+      lang: 'en',
+      status: 'fail',
+      passed: 2,
+      total: 3,
+      seed: 1,
+      exercise: 'toy',
+      tests: [
+        { id: 'a', name: 'a', points: 2.5, status: 'pass', message: null, output: '' },
+        { id: 'b', name: 'b', points: 1, status: 'fail', message: 'no', output: '' },
+        { id: 'c', name: 'c', points: 0.1, status: 'pass', message: null, output: '' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    gs.tests.map((t) => [t.score, t.max_score]),
+    [
+      [2.5, 2.5],
+      [0, 1],
+      [0.1, 0.1],
+    ],
+  );
+  assert.equal(gs.score, 2.6);
 });
 
 test('late: --due and --late-policy parsed, the penalty on the gradebook grade only, the flag in summary.json and summary.csv', () => {
