@@ -631,3 +631,38 @@ test("a zip entry's time: the extended timestamp (UTC) where the zip has one, el
   const plain = writeZip([{ path: 'a.js', data: 'x', date: d }]);
   assert.deepEqual(readZip(plain, 'plain.zip')[0].mtime, { ms: Date.UTC(2026, 10, 30, 12, 34, 56), naive: true });
 });
+
+test("late from a zip: an entry's zoneless MS-DOS time is read in the zone of --due", () => {
+  const zip = join(tmp, 'late-class.zip'),
+    out = join(tmp, 'late-zip-out');
+  // Written on a machine in UTC+3 at 2026-12-02 10:00 local (07:00Z): 10 h past 23:59+03:00, one day begun.
+  const local = new Date(2026, 11, 2, 10, 0, 0),
+    early = new Date(2026, 11, 1, 23, 0, 0);
+  writeFileSync(
+    zip,
+    writeZip([
+      { path: 'class/late.js', data: SOLUTION, date: local },
+      { path: 'class/early.js', data: SOLUTION, date: early },
+    ]),
+  );
+  const r = cli(
+    'grade-batch',
+    zip,
+    '--exercise',
+    'sdpa',
+    '--out',
+    out,
+    '--lang',
+    'en',
+    '--due',
+    '2026-12-01T23:59+03:00',
+    '--late-policy',
+    'penalty:10%/day',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const rows = json(join(out, 'summary.json')).students.map((s) => [s.student, s.submitted, s.late, s.grade]);
+  assert.deepEqual(rows, [
+    ['early', '2026-12-01T20:00:00.000Z', false, 7],
+    ['late', '2026-12-02T07:00:00.000Z', true, 6.3],
+  ]);
+});
