@@ -18,6 +18,7 @@ import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/e
 import { PackError } from './core/pack.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 import { parseShard } from './batch/shard.mjs';
+import { parseDue, parseLatePolicy } from './batch/late.mjs';
 import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
 import { isolation } from './hosts/node/spawn.mjs';
 import { LIMITS } from './limits.mjs';
@@ -112,6 +113,11 @@ const BATCH_OPTIONS = {
   shard: { type: 'string' },
   'allow-partial': { type: 'boolean' },
   overrides: { type: 'string' },
+  roster: { type: 'string' },
+  scale: { type: 'string' },
+  due: { type: 'string' },
+  'late-policy': { type: 'string' },
+  gradebook: { type: 'string' }, // (gradebook) the LMS form: canvas or moodle
   lang: { type: 'string', default: 'ru' },
   seed: { type: 'string' },
   'timeout-ms': { type: 'string' },
@@ -126,7 +132,7 @@ function batchOptions(argv, lang) {
   if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
   if (p[0] === 'merge' || p[0] === 'gradebook') {
     if (p.length < 2) throw new UsageError('batch_dirs', { command: p[0] });
-    const allowed = ['out', 'lang', 'force', ...(p[0] === 'merge' ? ['allow-partial'] : [])];
+    const allowed = ['out', 'lang', 'force', ...(p[0] === 'merge' ? ['allow-partial'] : ['gradebook'])];
     const extra = Object.keys(v).filter((k) => !allowed.includes(k) && v[k] !== undefined);
     if (extra.length)
       throw new UsageError('batch_only', {
@@ -143,12 +149,20 @@ function batchOptions(argv, lang) {
       out: v.out,
       lang: v.lang,
       allowPartial: Boolean(v['allow-partial']),
+      gradebook:
+        v.gradebook === undefined ? null : (oneOf('gradebook', v.gradebook, ['canvas', 'moodle'], lang), v.gradebook),
     };
   }
   if (v['allow-partial']) throw new UsageError('merge_only', { option: '--allow-partial' });
+  if (v.gradebook !== undefined) throw new UsageError('gradebook_only', { option: '--gradebook' });
   if (p.length !== 1) throw new UsageError(p.length ? 'extra' : 'batch_input', { arg: p[1] });
   if (!v.exercise) throw new UsageError('needs_exercise', { slugs: listExercises().join(', ') });
   knownExercise(v.exercise);
+  const due = v.due === undefined ? null : parseDue(v.due);
+  if (v.due !== undefined && !due) throw new UsageError('due', { value: v.due });
+  const latePolicy = v['late-policy'] === undefined ? null : parseLatePolicy(v['late-policy']);
+  if (v['late-policy'] !== undefined && !latePolicy) throw new UsageError('late_policy', { value: v['late-policy'] });
+  if (latePolicy && !due) throw new UsageError('needs', { command: '--late-policy', option: '--due' });
   const shard = v.shard === undefined ? null : parseShard(v.shard);
   if (shard === null && v.shard !== undefined) throw new UsageError('shard', { value: v.shard });
   return {
@@ -159,6 +173,10 @@ function batchOptions(argv, lang) {
     force: v.force,
     shard,
     overrides: v.overrides ?? null,
+    roster: v.roster ?? null,
+    scale: int('scale', v.scale, 1, 100000) ?? null,
+    due,
+    latePolicy,
     lang: v.lang,
     jobs: int('jobs', v.jobs, 1, 1024) ?? availableParallelism(),
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),

@@ -9,9 +9,10 @@ node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|pyth
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                           [--backend auto|simd|wasm|webgpu] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
-                                [--overrides FILE.csv] [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
+                                [--overrides FILE.csv] [--roster FILE.csv] [--scale N] [--due TIME] [--late-policy SPEC]
+                                [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
 node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] [--lang ru|en]
-node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv`;
+node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv [--gradebook canvas|moodle]`;
 
 const HELP = {
   ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
@@ -55,6 +56,19 @@ ${USAGE.replace(/^/gm, '  ')}
   --shard I/N            только I-я из N частей группы; по умолчанию вся группа
   --overrides FILE.csv   решения преподавателя: столбцы student, test (id теста или total), score,
                          reason; по умолчанию нет
+  --roster FILE.csv      выгрузка группы из LMS (журнал Canvas, оценки или ведомость задания Moodle):
+                         работы сопоставляются со студентами LMS, пишется gradebook-canvas.csv или
+                         gradebook-moodle.csv для импорта; по умолчанию нет
+  --scale N              перевести баллы в шкалу LMS от 0 до N (1…100000, округление до сотых);
+                         по умолчанию баллы как есть
+  --due TIME             срок сдачи, ISO 8601 с поясом (2026-12-01T23:59+03:00): работа, файл которой
+                         изменён позже, помечается как поздняя; по умолчанию срока нет
+  --late-policy SPEC     штраф за опоздание в журнале: penalty:10%/day (или /hour) от максимума за каждый
+                         начатый день, cap:50% — не больше, grace:15m — льгота; нужен --due; по умолчанию
+                         без штрафа
+  --gradebook canvas|moodle
+                         (gradebook) журнал в виде для импорта в Canvas или Moodle из проверок
+                         с --roster; по умолчанию общий вид gradebook.csv
   --allow-partial        (merge) объединить и без недостающих частей или с частями другой группы,
                          назвав их; по умолчанию такое объединение отклоняется
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   как у grade
@@ -108,6 +122,18 @@ Options of grade-batch:
   --shard I/N            only part I of N of the class; default: the whole class
   --overrides FILE.csv   the teacher's decisions: columns student, test (a test id or total), score,
                          reason; default none
+  --roster FILE.csv      the class as the LMS exports it (Canvas' gradebook, Moodle's grades or an
+                         assignment's grading worksheet): submissions matched to LMS users, and
+                         gradebook-canvas.csv or gradebook-moodle.csv written for its import; default none
+  --scale N              the points scaled to the LMS's maximum N (1…100000, rounded to 2 decimals);
+                         default: the points as they are
+  --due TIME             the due time, ISO 8601 with its zone (2026-12-01T23:59+03:00): a submission whose
+                         file was modified later is flagged late; default: no due time
+  --late-policy SPEC     the gradebook's penalty for lateness: penalty:10%/day (or /hour) of the maximum per
+                         period begun, cap:50% at most, grace:15m; needs --due; default: no penalty
+  --gradebook canvas|moodle
+                         (gradebook) the gradebook in the form Canvas' or Moodle's import reads, from runs
+                         with --roster; default: gradebook.csv's general form
   --allow-partial        (merge) merge even with shards missing or of another class, naming them;
                          default: such a merge is refused
   --lang, --seed, --timeout-ms, --deadline-ms, --require-isolation   as for grade
@@ -137,12 +163,16 @@ const ERRORS = {
     bad_value: 'у параметра {option} значение должно быть {allowed}, а не «{value}»',
     int: 'у параметра {option} значение должно быть целым числом от {min} до {max}, а не «{value}»',
     shard: 'у параметра --shard значение должно быть I/N, где 1 ≤ I ≤ N, а не «{value}»',
+    due: 'у параметра --due значение должно быть временем ISO 8601 с часовым поясом (2026-12-01T23:59+03:00 или …Z), а не «{value}»',
+    late_policy:
+      'у параметра --late-policy значение должно быть из penalty:P%/day или penalty:P%/hour, cap:C%, grace:N(m|h|d) через запятую (P, C до 100), а не «{value}»',
     extra: 'лишний аргумент «{arg}»',
     missing_file: 'не указан файл решения',
     batch_input: 'grade-batch нужна папка или zip-архив с решениями',
     batch_dirs: 'grade-batch {command} нужна хотя бы одна папка результатов',
     batch_only: 'grade-batch {command} принимает только {allowed}, а не {option}',
     merge_only: '{option} — параметр grade-batch merge',
+    gradebook_only: '{option} — параметр grade-batch gradebook',
     needs: '{command} нужен параметр {option}',
     needs_exercise: 'grade-batch нужен параметр --exercise (одно из: {slugs})',
     unknown_exercise: 'нет упражнения «{slug}» (есть: {slugs})',
@@ -182,12 +212,16 @@ const ERRORS = {
     bad_value: '{option} must be {allowed}, got "{value}"',
     int: '{option} must be an integer from {min} to {max}, got "{value}"',
     shard: '--shard must be I/N with 1 ≤ I ≤ N, got "{value}"',
+    due: '--due must be an ISO 8601 time with its zone (2026-12-01T23:59+03:00 or …Z), got "{value}"',
+    late_policy:
+      '--late-policy must be penalty:P%/day or penalty:P%/hour, cap:C%, grace:N(m|h|d), separated by commas (P, C at most 100), got "{value}"',
     extra: 'unexpected argument "{arg}"',
     missing_file: 'missing <submission> file',
     batch_input: 'grade-batch needs a folder or a zip of submissions',
     batch_dirs: 'grade-batch {command} needs at least one output folder',
     batch_only: 'grade-batch {command} takes only {allowed}, got {option}',
     merge_only: '{option} is an option of grade-batch merge',
+    gradebook_only: '{option} is an option of grade-batch gradebook',
     needs: '{command} needs {option}',
     needs_exercise: 'grade-batch needs --exercise (one of {slugs})',
     unknown_exercise: 'unknown exercise "{slug}" (exercises: {slugs})',

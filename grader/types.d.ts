@@ -42,6 +42,8 @@ export interface TestEntry {
   /** The test's name in the report's language. */
   name: string;
   task_id: number;
+  /** What passing it is worth (spec.json `points`, default 1): Gradescope's max_score, grade-batch's score. */
+  points: number;
   status: Status;
   /** What went wrong, as text in the report's language (`said` rendered); null when passed. */
   message: string | null;

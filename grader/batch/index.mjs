@@ -5,13 +5,25 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
 import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
-import { summarize, summaryCsv, gradebookCsv, regradeDiff, textSummary, changesSince } from './summary.mjs';
+import {
+  summarize,
+  summaryCsv,
+  gradebookCsv,
+  lmsGradebookCsv,
+  regradeDiff,
+  textSummary,
+  changesSince,
+  applyScale,
+  totalPoints,
+} from './summary.mjs';
 import { clustersOf, similarPairs } from './similarity.mjs';
 import { reportHtml } from './report.mjs';
 import { visible } from '../wire/text.mjs';
 import { isolation } from '../hosts/node/spawn.mjs';
 import { classHash, parseShard, shardName } from './shard.mjs';
 import { applyOverrides, OverrideError, readOverrides } from './overrides.mjs';
+import { applyRoster, readRoster, RosterError } from './roster.mjs';
+import { applyLate } from './late.mjs';
 
 export class BatchError extends Error {}
 
@@ -86,9 +98,22 @@ export function similarityOf(records, exercise) {
   };
 }
 
-/** Everything written from the records: summary.json, summary.csv, gradebook.csv, report.html; → the text summary. */
-export function writeOutputs(out, records, exercise, version, lang, overrides = []) {
-  const summary = applyOverrides(summarize(records, exercise, { version }), overrides);
+/**
+ * Everything written from the records: summary.json, summary.csv, gradebook.csv (and with a roster,
+ * gradebook-<lms>.csv), report.html; → the text summary. The teacher's overrides apply before the scale, the
+ * late penalty after it (`times`: student → the submission's file time, inputs.mjs).
+ */
+export function writeOutputs(
+  out,
+  records,
+  exercise,
+  version,
+  lang,
+  { overrides = [], roster = null, scale = null, times = new Map(), due = null, latePolicy = null } = {},
+) {
+  const summary = applyScale(applyOverrides(summarize(records, exercise, { version }), overrides), scale);
+  applyLate(summary, times, { due, policy: latePolicy }); // the penalty on the scaled grade
+  if (roster) applyRoster(summary, roster);
   const changes = changesSince(readJson(join(out, 'summary.json')), summary);
   if (changes) summary.changes = changes;
   const prev = readJson(join(out, 'previous', 'summary.json'));
@@ -102,13 +127,18 @@ export function writeOutputs(out, records, exercise, version, lang, overrides = 
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
+  if (roster) writeAtomic(join(out, `gradebook-${roster.format}.csv`), lmsGradebookCsv([summary], roster.format));
   writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
   return textSummary(summary, records, {
     lang,
     similar,
     clusters,
     regrade,
-    paths: { 'report.html': join(out, 'report.html'), 'summary.csv': join(out, 'summary.csv') },
+    paths: {
+      'report.html': join(out, 'report.html'),
+      'summary.csv': join(out, 'summary.csv'),
+      ...(roster && { [`gradebook-${roster.format}.csv`]: join(out, `gradebook-${roster.format}.csv`) }),
+    },
   });
 }
 
@@ -154,6 +184,15 @@ function writeRun(out, fields) {
 export async function runBatch(opts, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const exercise = await loadExercise(opts.exercise);
   const version = packVersion(exercise);
+  let roster = null; // read before grading: a bad roster is refused before any work
+  if (opts.roster) {
+    try {
+      roster = readRoster(opts.roster, { lang: opts.lang });
+    } catch (e) {
+      if (e instanceof RosterError) throw new BatchError(e.message);
+      throw e;
+    }
+  }
   claimOut(opts.out, { exercise: exercise.spec.slug, version, lang: opts.lang });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -207,6 +246,7 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       overrides = readOverrides(opts.overrides, {
         students: result.records.map((r) => r.student),
         tests: exercise.spec.tests.map((t) => t.id),
+        total: totalPoints(exercise.spec),
         lang: opts.lang,
       });
     } catch (e) {
@@ -214,7 +254,16 @@ export async function runBatch(opts, { stdout = process.stdout, stderr = process
       throw e;
     }
   }
-  stdout.write(writeOutputs(opts.out, result.records, exercise, version, opts.lang, overrides) + '\n');
+  stdout.write(
+    writeOutputs(opts.out, result.records, exercise, version, opts.lang, {
+      overrides,
+      roster,
+      scale: opts.scale ?? null,
+      times: new Map(result.submissions.filter((s) => s.mtime).map((s) => [s.student, s.mtime])),
+      due: opts.due ?? null,
+      latePolicy: opts.latePolicy ?? null,
+    }) + '\n',
+  );
   return 0;
 }
 
@@ -377,13 +426,23 @@ function checkShards(runs, { en, allowPartial }) {
   };
 }
 
-/** `grade-batch gradebook <out dirs…> --out <file.csv>`: one gradebook with a column per exercise. */
-export function gradebookOf({ dirs, out, lang = 'ru' }) {
+/**
+ * `grade-batch gradebook <out dirs…> --out <file.csv> [--gradebook canvas|moodle]`: one gradebook with a column per
+ * exercise; with `gradebook`, in that LMS's import form, of the rows the runs matched to a roster of that LMS.
+ */
+export function gradebookOf({ dirs, out, lang = 'ru', gradebook = null }) {
+  const en = lang === 'en';
   const summaries = dirs.map((d) => {
     const s = readJson(join(d, 'summary.json'));
-    if (!s) throw new BatchError(lang === 'en' ? `${d} has no summary.json` : `в ${d} нет summary.json`);
+    if (!s) throw new BatchError(en ? `${d} has no summary.json` : `в ${d} нет summary.json`);
     return s;
   });
-  writeAtomic(out, gradebookCsv(summaries));
+  if (gradebook && !summaries.some((s) => s.students?.some((x) => x.lms?.format === gradebook)))
+    throw new BatchError(
+      en
+        ? `no student of ${dirs.join(', ')} is matched to a ${gradebook} roster: grade them with --roster (the LMS's export)`
+        : `ни один студент в ${dirs.join(', ')} не сопоставлен со списком ${gradebook}: проверьте с --roster (выгрузкой из LMS)`,
+    );
+  writeAtomic(out, gradebook ? lmsGradebookCsv(summaries, gradebook) : gradebookCsv(summaries));
   return 0;
 }

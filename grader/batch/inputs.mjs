@@ -22,7 +22,7 @@ const MAX_FILES = 100000,
 
 /**
  * Every file under `dir` as { path (with /, as text: names that are not UTF-8 escaped, see nameText), size,
- * read(cap) }, plus `refused` (paths of what is neither a file nor a folder: links, FIFOs, devices) and
+ * mtime ({ ms, naive: false }: its modification time), read(cap) }, plus `refused` (paths of what is neither a file nor a folder: links, FIFOs, devices) and
  * `escaped` (how many names were not UTF-8 or held control characters). Names are read and opened as bytes,
  * so a name in any encoding is graded; no symbolic link is followed.
  */
@@ -43,10 +43,12 @@ function walk(dir) {
       const r = rel ? `${rel}/${name.text}` : name.text;
       if (d.isDirectory()) visit(a, r, depth + 1);
       else if (d.isFile()) {
-        const size = lstatSync(a).size;
+        const st = lstatSync(a);
+        const size = st.size;
         out.push({
           path: r,
           size,
+          mtime: { ms: Math.round(st.mtimeMs), naive: false },
           read: (cap) => {
             if (size > cap) throw new InputError(`${r} is ${size} bytes, more than ${cap}`);
             return readFileSync(a);
@@ -92,6 +94,7 @@ export function inputFiles(input) {
       return {
         path: e.path,
         size: e.size,
+        mtime: e.mtime,
         ...(copy > 1 && { copy }),
         read: (cap) => {
           try {
@@ -116,7 +119,8 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
 
 /**
  * The submissions in `input`, sorted by student;
- * each { student, file (the path inside the input), track, bytes } or, where none could be taken,
+ * each { student, file (the path inside the input), track, bytes, mtime (the file's modification time: { ms, naive },
+ * naive for a zip entry's zoneless MS-DOS time) } or, where none could be taken,
  * { student, file, problem: { en, ru }, refused? (a file that was there but not read: over the cap, not inflatable) };
  * `notes` ([{ en, ru }]) where the file was taken with something to say (a notebook's cells, files set aside).
  * `exercise`: the pack (loaded), whose functions and starters decide among a student's several files (pick()).
@@ -318,7 +322,13 @@ function pick(files, { functions = [], starters = new Set() } = {}) {
       ru: `проверен ${chosen.path}, где определены функции упражнения; рядом не учтены: ${list} (работа — один файл: песочница не импортирует другие)`,
     });
   }
-  return { file: shownPath(chosen), track: got.track, bytes: got.bytes, ...(notes.length && { notes }) };
+  return {
+    file: shownPath(chosen),
+    track: got.track,
+    bytes: got.bytes,
+    mtime: chosen.mtime,
+    ...(notes.length && { notes }),
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 // A teacher's decisions over the grader's (`grade-batch --overrides FILE.csv`): a CSV file with the columns
 // student, test, score, reason (a header row names them, in any order; `test` is a test id or `total`).
-// A test's score is 1 (passed) or 0 (failed), a total one from 0 to the number of tests. Every row is
+// A test's score is 1 (passed) or 0 (failed), a total one from 0 to the pack's total points. Every row is
 // checked against the class and the pack before anything is graded: a student or test that is not there,
 // a score out of range or a row without a reason is refused with the file's line named.
 import { readFileSync } from 'node:fs';
 import { capText, plainText } from '../wire/text.mjs';
+import { scoreOf } from './summary.mjs';
 
 export class OverrideError extends Error {}
 
@@ -42,10 +43,10 @@ export function parseCsv(text) {
 }
 
 /**
- * The overrides in `file` checked against `students` (names) and `tests` (ids, and how many) →
+ * The overrides in `file` checked against `students` (names), `tests` (ids) and `total` (the pack's points) →
  * [{ student, test, score, reason, line }]. Throws OverrideError naming the line of the first bad row.
  */
-export function readOverrides(file, { students, tests, lang = 'ru' }) {
+export function readOverrides(file, { students, tests, total = tests.length, lang = 'ru' }) {
   const en = lang === 'en';
   let text;
   try {
@@ -88,7 +89,7 @@ export function readOverrides(file, { students, tests, lang = 'ru' }) {
           ? `no test "${o.test}" (the tests: ${tests.join(', ')}, or total)`
           : `нет теста «${o.test}» (тесты: ${tests.join(', ')} или total)`,
       );
-    const max = o.test === 'total' ? tests.length : 1;
+    const max = o.test === 'total' ? total : 1;
     if (cell('score') === '' || !Number.isFinite(o.score) || o.score < 0 || o.score > max)
       throw bad(
         en
@@ -102,10 +103,11 @@ export function readOverrides(file, { students, tests, lang = 'ru' }) {
 
 /**
  * `overrides` applied to summary.json's rows (in file order; a total after the tests it follows wins): a test's
- * status becomes pass or fail and the score is recounted, a total sets the score. Each row keeps what was
+ * status becomes pass or fail and the score is recounted (in the pack's points), a total sets the score. Each row keeps what was
  * decided (`overrides`: test, score, reason, and the grader's own status or score as `was`).
  */
 export function applyOverrides(summary, overrides) {
+  const points = Object.fromEntries(summary.tests.map((t) => [t.id, t.points ?? 1]));
   const rows = new Map(summary.students.map((s) => [s.student, s]));
   for (const o of overrides) {
     const s = rows.get(o.student);
@@ -116,7 +118,7 @@ export function applyOverrides(summary, overrides) {
     } else {
       s.overrides.push({ test: o.test, score: o.score, reason: o.reason, was: s.tests[o.test] ?? null });
       s.tests[o.test] = o.score >= 1 ? 'pass' : 'fail';
-      s.score = Object.values(s.tests).filter((t) => t === 'pass').length;
+      s.score = scoreOf(s.tests, points);
     }
   }
   return summary;

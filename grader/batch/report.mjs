@@ -38,6 +38,12 @@ const WORDS = {
     },
     graded: 'graded',
     overridden: 'overridden by the teacher',
+    grade: 'grade',
+    late: 'late',
+    penalty: 'penalty',
+    cpu: 'CPU, ms',
+    memory: 'peak memory, MiB',
+    search: 'Find a student, a test or a diagnosis',
     times: 'times; scores',
     members: 'members',
     kind: 'kind',
@@ -82,6 +88,12 @@ const WORDS = {
     },
     graded: 'проверена',
     overridden: 'изменено преподавателем',
+    grade: 'оценка',
+    late: 'опоздание',
+    penalty: 'штраф',
+    cpu: 'ЦП, мс',
+    memory: 'пик памяти, МиБ',
+    search: 'Найти студента, тест или причину',
     times: 'раз(а); баллы',
     members: 'участники',
     kind: 'вид',
@@ -126,9 +138,22 @@ function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" role="img">${rows.join('')}</svg>`;
 }
 
-/** A histogram of scores 0..total as vertical bars. */
+/** A row's last cells: its grade, whether it was late (and the penalty), its children's CPU time and peak memory (the record's). */
+function measures(s, record, w) {
+  const num = (v, text = v) => (Number.isFinite(v) ? `<td data-v="${v}">${text}</td>` : '<td data-v="-1"></td>');
+  const mib = Number.isFinite(record?.peak_rss) ? Math.round(record.peak_rss / 2 ** 20) : NaN;
+  return (
+    num(s.grade ?? s.score) +
+    `<td>${s.late ? `${w.late}${s.penalty ? ` (${w.penalty} ${s.penalty}%)` : ''}` : ''}</td>` +
+    num(record?.cpu_ms) +
+    num(mib)
+  );
+}
+
+/** A histogram of scores 0..total (the pack's points) as vertical bars, a score in the bar of its whole points. */
 function histogram(scores, total, { width = 640, height = 220 } = {}) {
-  const counts = Array.from({ length: total + 1 }, (_, s) => scores.filter((x) => x === s).length);
+  const counts = Array.from({ length: Math.ceil(total) + 1 }, () => 0);
+  for (const x of scores) counts[Math.min(Math.max(Math.floor(x), 0), counts.length - 1)]++;
   const max = Math.max(1, ...counts),
     bw = (width - 60) / counts.length,
     plotH = height - 60;
@@ -162,7 +187,7 @@ export function reportHtml({
 }) {
   const w = WORDS[lang] ?? WORDS.ru;
   const n = summary.students.length,
-    total = summary.tests.length;
+    total = summary.total ?? summary.tests.length;
   const rates = passRates(summary);
   const common = commonDiagnoses(summary, records, 10);
   const title = `${w.title}: ${summary.title?.[lang] ?? summary.exercise} (${summary.exercise})`;
@@ -249,13 +274,15 @@ export function reportHtml({
     );
   }
   const ids = summary.tests.map((t) => t.id),
-    mark = { pass: '✓', fail: '✗', error: '!' };
+    mark = { pass: '✓', fail: '✗', error: '!' },
+    byStudent = new Map(records.map((r) => [r.student, r]));
   sections.push(
-    `<h2>${w.table}</h2><table id="students"><thead><tr><th>${w.student}</th><th data-num>${w.score}</th><th>${w.status}</th><th>${w.track}</th>${ids.map((id) => `<th>${escapeHtml(id)}</th>`).join('')}<th>diagnoses</th></tr></thead><tbody>` +
+    `<h2>${w.table}</h2><input id="search" type="search" aria-label="${w.search}" placeholder="${w.search}" size="40">` +
+      `<table id="students"><thead><tr><th>${w.student}</th><th data-num>${w.score}</th><th>${w.status}</th><th>${w.track}</th>${ids.map((id) => `<th>${escapeHtml(id)}</th>`).join('')}<th>diagnoses</th><th data-num>${w.grade}</th><th>${w.late}</th><th data-num>${w.cpu}</th><th data-num>${w.memory}</th></tr></thead><tbody>` +
       summary.students
         .map(
           (s) =>
-            `<tr><td>${escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td></tr>`,
+            `<tr><td>${s.lms ? `<b class="lms">${escapeHtml(s.lms.name)}</b> <small class="note">${escapeHtml(s.student)}</small>` : escapeHtml(s.student)}${(s.notes ?? []).map((x) => `<small class="note">${escapeHtml(x)}</small>`).join('')}${(s.overrides ?? []).map((o) => `<small class="note override">${w.overridden}: ${escapeHtml(o.test)} ${escapeHtml(o.was)} → ${escapeHtml(o.score)} (${escapeHtml(o.reason)})</small>`).join('')}${s.history?.length > 1 ? `<small class="note">${w.graded} ${s.history.length} ${w.times} ${s.history.map((h) => h.score).join(' → ')}</small>` : ''}</td><td data-v="${s.score}">${s.score}/${s.total}</td><td class="${escapeHtml(s.status)}">${escapeHtml(s.status)}</td><td>${escapeHtml(s.track ?? '')}</td>${ids.map((id) => `<td class="${escapeHtml(s.tests[id])}">${mark[s.tests[id]] ?? ''}</td>`).join('')}<td>${escapeHtml(s.diagnoses.join(' '))}</td>${measures(s, byStudent.get(s.student), w)}</tr>`,
         )
         .join('') +
       '</tbody></table>',
@@ -278,6 +305,11 @@ small.note{display:block;color:#666;max-width:30em}
 <p>${n} ${w.submissions}; ${w.version} ${escapeHtml(summary.pack_version)}; ${w.seed} ${escapeHtml(summary.seed)}</p>
 ${sections.join('\n')}
 <script>
+const search = document.getElementById('search');
+search.addEventListener('input', () => {
+  const q = search.value.trim().toLowerCase();
+  for (const r of document.querySelectorAll('#students tbody tr')) r.hidden = Boolean(q) && !r.textContent.toLowerCase().includes(q);
+});
 document.querySelectorAll('#students th').forEach((th, col) => th.addEventListener('click', () => {
   const body = th.closest('table').tBodies[0], rows = [...body.rows], num = th.hasAttribute('data-num');
   const dir = th.dataset.dir = th.dataset.dir === 'asc' ? 'desc' : 'asc';

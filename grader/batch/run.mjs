@@ -15,6 +15,13 @@ import { TRACKS } from '../tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
 import { inShard } from './shard.mjs';
+import { pointsOf, scoreOf, totalPoints } from './summary.mjs';
+
+/** A report's score and total in the pack's points, and its tests' statuses (a history entry's). */
+function pointsOfReport(report, spec) {
+  const tests = Object.fromEntries(report.tests.map((t) => [t.id, t.status]));
+  return { score: scoreOf(tests, pointsOf(spec)), total: totalPoints(spec), tests };
+}
 
 export const RECORD_VERSION = 2; // 2: reports carry their causes as data
 /** Gradings of one student kept in their record's history. */
@@ -72,6 +79,7 @@ function unGradedReport(exercise, { seed, lang }, said) {
       id: t.id,
       name: t.name[lang] || t.name.en,
       task_id: t.task_id,
+      points: t.points ?? 1,
       status: 'error',
       message,
       said,
@@ -208,10 +216,8 @@ export class Lanes {
           content: s.bytes ? createHash('sha256').update(s.bytes).digest('hex').slice(0, 16) : null,
           file: s.file,
           pack_version: options.version,
-          score: report.passed,
-          total: report.total,
+          ...pointsOfReport(report, exercise.spec), // in the pack's points, as summary.json's score
           status: report.status,
-          tests: Object.fromEntries(report.tests.map((t) => [t.id, t.status])),
         },
       ].slice(-HISTORY_MAX),
       report,

@@ -1,6 +1,6 @@
 // From the records of a batch (run.mjs) to what a teacher reads: the causes of each report counted by
 // key, summary.json, summary.csv, the gradebook CSV (Canvas, Moodle) and the text summary printed at the end.
-import { plainText } from '../wire/text.mjs';
+import { plainText, visible } from '../wire/text.mjs';
 
 /**
  * The diagnosis keys of a report: per test not passed, the key of its cause (grade.mjs: the diagnosis
@@ -21,21 +21,34 @@ export function diagnosesOf(report) {
   return { tests, keys: [...new Set(Object.values(tests).flat())].sort(), said };
 }
 
-/** summary.json's content from the records (in student order). */
+/** A sum of points, free of binary fractions' noise (0.1 + 0.2 is 0.3). */
+export const roundPoints = (x) => Math.round(x * 1e6) / 1e6;
+/** Each test's points (spec.json `points`, default 1) → { id: points }. */
+export const pointsOf = (spec) => Object.fromEntries(spec.tests.map((t) => [t.id, t.points ?? 1]));
+/** The pack's total points. */
+export const totalPoints = (spec) => roundPoints(Object.values(pointsOf(spec)).reduce((a, b) => a + b, 0));
+/** The points of the tests passed, of { id: status }. */
+export const scoreOf = (tests, points) =>
+  roundPoints(Object.entries(tests).reduce((a, [id, st]) => a + (st === 'pass' ? (points[id] ?? 1) : 0), 0));
+
+/** summary.json's content from the records (in student order): score and total in the pack's points. */
 export function summarize(records, exercise, { version }) {
   const spec = exercise.spec;
+  const points = pointsOf(spec),
+    total = totalPoints(spec);
   const students = records
     .map((r) => {
       const d = diagnosesOf(r.report);
+      const tests = Object.fromEntries(r.report.tests.map((t) => [t.id, t.status]));
       return {
         student: r.student,
         key: r.key,
         file: r.file,
         track: r.track,
         status: r.report.status,
-        score: r.report.passed,
-        total: r.report.total,
-        tests: Object.fromEntries(r.report.tests.map((t) => [t.id, t.status])),
+        score: scoreOf(tests, points),
+        total,
+        tests,
         diagnoses: d.keys,
         test_diagnoses: d.tests,
         said_in: d.said,
@@ -54,7 +67,8 @@ export function summarize(records, exercise, { version }) {
     pack_version: version,
     seed: records[0]?.seed ?? spec.seed,
     lang,
-    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en })),
+    total,
+    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en, points: points[t.id] })),
     students,
   };
 }
@@ -75,11 +89,14 @@ const FORMULA = /((?:^|[,;|]) *)([=+\-@])/g;
 /** A CSV file: rows of cells, CRLF line ends, and a UTF-8 byte order mark (so that Excel reads it as UTF-8). */
 const csv = (rows) => '\uFEFF' + rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
-/** summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated). */
+/**
+ * summary.csv: student, file, track, score, total, status, each test's status, the diagnosis keys (space-separated),
+ * the grade, `late` where late, the submission's time.
+ */
 export function summaryCsv(summary) {
   const ids = summary.tests.map((t) => t.id);
   return csv([
-    ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses'],
+    ['student', 'file', 'track', 'score', 'total', 'status', ...ids, 'diagnoses', 'grade', 'late', 'submitted'],
     ...summary.students.map((s) => [
       s.student,
       s.file,
@@ -89,6 +106,9 @@ export function summaryCsv(summary) {
       s.status,
       ...ids.map((id) => s.tests[id] ?? ''),
       s.diagnoses.join(' '),
+      s.grade ?? s.score,
+      s.late ? 'late' : '',
+      s.submitted ?? '',
     ]),
   ]);
 }
@@ -121,9 +141,25 @@ const DIGITS = /^\d+$/,
   WORD = /^\w*$/;
 
 /**
- * The gradebook CSV, one row per student and one column per exercise (its points: the tests passed),
- * in the columns Canvas' gradebook import reads (Student, ID, SIS User ID, SIS Login ID, Section, then
- * one "<title> (<slug>)" column per exercise); Moodle's CSV import maps any of them (`SIS Login ID`:
+ * Each row's `grade`, what a gradebook gets: the score (in the pack's points, overrides applied) scaled to
+ * `scale` (the LMS's maximum) and rounded half up to 2 decimals, or the score itself without a scale.
+ * `summary.max` is the gradebook's maximum (`scale`, else the pack's total points).
+ */
+export function applyScale(summary, scale = null) {
+  summary.max = scale ?? summary.total;
+  for (const s of summary.students) s.grade = scale ? round2((s.score * scale) / s.total) : s.score;
+  return summary;
+}
+/** Half up to 2 decimals (what Canvas' gradebook shows; Moodle's grade items default to 2 decimals). */
+export const round2 = (x) => Math.round(x * 100 + 1e-9) / 100;
+
+const exerciseColumns = (summaries) =>
+  summaries.map((s) => ({ slug: s.exercise, head: `${s.title?.en ?? s.exercise} (${s.exercise})`, max: s.max }));
+
+/**
+ * The gradebook CSV, one row per student and one column per exercise (its grade: the points, scaled with
+ * --scale), in the columns Canvas' gradebook import reads (Student, ID, SIS User ID, SIS Login ID, Section,
+ * then one "<title> (<slug>)" column per exercise); Moodle's CSV import maps any of them (`SIS Login ID`:
  * the name the export used) to its users and each exercise column to a grade item.
  */
 export function gradebookCsv(summaries) {
@@ -132,10 +168,10 @@ export function gradebookCsv(summaries) {
     for (const s of sum.students) {
       const who = lmsIdentity(s.student);
       const row = rows.get(s.student) ?? { who, scores: {} };
-      row.scores[sum.exercise] = s.score;
+      row.scores[sum.exercise] = s.grade ?? s.score;
       rows.set(s.student, row);
     }
-  const cols = summaries.map((s) => ({ slug: s.exercise, head: `${s.title?.en ?? s.exercise} (${s.exercise})` }));
+  const cols = exerciseColumns(summaries);
   const names = [...rows.keys()].sort();
   return csv([
     ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', ...cols.map((c) => c.head)],
@@ -143,6 +179,45 @@ export function gradebookCsv(summaries) {
       const r = rows.get(n);
       return [r.who.name, r.who.id, '', n, '', ...cols.map((c) => r.scores[c.slug] ?? '')];
     }),
+  ]);
+}
+
+/**
+ * The gradebook in the form `format`'s import reads (grader/batch/README.md, column by column), from the rows
+ * matched to a roster of that LMS (`lms`, roster.mjs): only those, since a row the LMS cannot identify fails
+ * Moodle's whole import. Canvas: Student, ID (the Canvas user id, what the import matches first), SIS User ID,
+ * SIS Login ID, Section, the exercise columns, and under the header the "Points Possible" row (each column's
+ * maximum, for an assignment the import creates). Moodle: Email address (the user key to map "Identify user
+ * by" to), ID number, Full name, the exercise columns. Numbers with a `.` decimal point.
+ */
+export function lmsGradebookCsv(summaries, format) {
+  const rows = new Map();
+  for (const sum of summaries)
+    for (const s of sum.students) {
+      if (s.lms?.format !== format) continue;
+      const row = rows.get(s.lms.key) ?? { lms: s.lms, scores: {} };
+      row.scores[sum.exercise] = s.grade ?? s.score;
+      rows.set(s.lms.key, row);
+    }
+  const cols = exerciseColumns(summaries);
+  const list = [...rows.values()].sort((a, b) => (a.lms.name < b.lms.name ? -1 : a.lms.name > b.lms.name ? 1 : 0));
+  const scores = (r) => cols.map((c) => r.scores[c.slug] ?? '');
+  if (format === 'canvas')
+    return csv([
+      ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', ...cols.map((c) => c.head)],
+      ['Points Possible', '', '', '', '', ...cols.map((c) => c.max ?? '')],
+      ...list.map((r) => [
+        r.lms.name,
+        r.lms.id,
+        r.lms.sis_user_id ?? '',
+        r.lms.login ?? '',
+        r.lms.section ?? '',
+        ...scores(r),
+      ]),
+    ]);
+  return csv([
+    ['Email address', 'ID number', 'Full name', ...cols.map((c) => c.head)],
+    ...list.map((r) => [r.lms.email, r.lms.idnumber ?? '', r.lms.name, ...scores(r)]),
   ]);
 }
 
@@ -225,7 +300,7 @@ export function textSummary(
   const n = summary.students.length,
     full = summary.students.filter((s) => s.status === 'pass').length;
   const mean = n ? summary.students.reduce((a, s) => a + s.score, 0) / n : 0;
-  const total = summary.tests.length;
+  const total = summary.total ?? summary.tests.length;
   const lines = [
     en
       ? `${summary.exercise}: ${n} submissions, ${full} with every test passed, mean ${mean.toFixed(1)} of ${total}`
@@ -260,6 +335,41 @@ export function textSummary(
         ? `since the last run: ${n('new')} new, ${n('resubmitted')} resubmitted, ${n('regraded')} regraded, ${n('removed')} removed`
         : `с прошлой проверки: новых ${n('new')}, сданы заново ${n('resubmitted')}, перепроверены ${n('regraded')}, убраны ${n('removed')}`,
     );
+  }
+  const late = summary.students.filter((s) => s.late);
+  if (late.length || summary.due) {
+    const fined = late.filter((s) => s.penalty).length;
+    lines.push(
+      en
+        ? `late: ${late.length}${summary.due ? ` (due ${summary.due})` : ''}${summary.late_policy ? `, ${fined} with a penalty (${summary.late_policy})` : ''}`
+        : `поздних работ: ${late.length}${summary.due ? ` (срок ${summary.due})` : ''}${summary.late_policy ? `, со штрафом ${fined} (${summary.late_policy})` : ''}`,
+    );
+  }
+  const r = summary.roster;
+  if (r) {
+    const few = (list) => visible(list.slice(0, 10).join(', ')) + (list.length > 10 ? ' …' : '');
+    lines.push(
+      en
+        ? `roster (${r.format}): ${r.matched} of ${r.people} matched`
+        : `список группы (${r.format}): сопоставлено ${r.matched} из ${r.people}`,
+    );
+    if (r.unmatched.length)
+      lines.push(
+        (en
+          ? `submissions matched to no one (not in the gradebook): `
+          : `работы без студента из списка (их нет в журнале): `) + few(r.unmatched),
+      );
+    if (r.conflicts.length)
+      lines.push(
+        (en
+          ? 'several submissions for one student (none in the gradebook): '
+          : 'несколько работ одного студента (ни одной нет в журнале): ') +
+          few(r.conflicts.map((c) => `${c.name}: ${c.students.join(' + ')}`)),
+      );
+    if (r.absent.length)
+      lines.push(
+        (en ? 'in the roster without a submission: ' : 'в списке, но без работы: ') + few(r.absent.map((a) => a.name)),
+      );
   }
   if (regrade)
     lines.push(

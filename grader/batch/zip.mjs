@@ -44,6 +44,7 @@ export function readZip(buf, where = 'the zip') {
       extraLen = buf.readUInt16LE(p + 30),
       commentLen = buf.readUInt16LE(p + 32);
     const local = buf.readUInt32LE(p + 42);
+    const mtime = entryTime(buf, p, nameLen, extraLen);
     // Bit 11 says the name is UTF-8; without it the name may be CP437 or any local code page (Windows
     // writes its OEM one), or UTF-8 anyway (Info-ZIP, macOS): UTF-8 where valid, every other byte shown
     // as \xNN (wire/text.mjs nameText). A backslash separates folders as a slash does.
@@ -71,9 +72,35 @@ export function readZip(buf, where = 'the zip') {
         );
       }
     };
-    entries.push({ path, size, dir: path.endsWith('/'), escaped, read });
+    entries.push({ path, size, dir: path.endsWith('/'), escaped, mtime, read });
   }
   return entries;
+}
+
+/**
+ * An entry's modification time from its central directory record at `p`: the extended timestamp field
+ * (0x5455, Unix seconds, UTC) where there is one → { ms, naive: false }; else the MS-DOS date and time,
+ * which carry no zone (the zipping machine's clock) → { ms: those fields read as UTC, naive: true }.
+ */
+function entryTime(buf, p, nameLen, extraLen) {
+  for (let q = p + 46 + nameLen, end = q + extraLen; q + 4 <= end && q + 4 <= buf.length;) {
+    const id = buf.readUInt16LE(q),
+      len = buf.readUInt16LE(q + 2);
+    if (id === 0x5455 && len >= 5 && q + 9 <= buf.length && buf[q + 4] & 1)
+      return { ms: buf.readUInt32LE(q + 5) * 1000, naive: false };
+    q += 4 + len;
+  }
+  const time = buf.readUInt16LE(p + 12),
+    date = buf.readUInt16LE(p + 14);
+  const ms = Date.UTC(
+    1980 + (date >> 9),
+    ((date >> 5) & 15) - 1,
+    date & 31,
+    time >> 11,
+    (time >> 5) & 63,
+    (time & 31) * 2,
+  );
+  return { ms, naive: true };
 }
 
 const CRC = new Int32Array(256).map((_, n) => {

@@ -118,7 +118,7 @@ const now = () => performance.now();
 /**
  * Grade one submission. Returns the report (grader/types.d.ts Report): { exercise, seed, lang, backend,
  * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, tests: [{ id,
- * name, task_id, status, message, said?, cause?, same_as?, output, test_code }] }; each text a report
+ * name, task_id, points, status, message, said?, cause?, same_as?, output, test_code }] }; each text a report
  * shows is also kept as data (`said`, `cause`: Sentences), so that it can be counted by key and
  * rendered in another language (reporters/index.mjs renderReport).
  * Every test of the spec is in `tests`, whatever happened (a syntax error, a script that cannot load,
@@ -194,6 +194,7 @@ export async function grade({
       id: test.id,
       name: test.name[lang] || test.name.en,
       task_id: test.task_id,
+      points: test.points ?? 1,
       status,
       message: v ? text(v.said) : null,
       ...(v && { said: v.said, cause: v.cause }),

@@ -108,6 +108,17 @@ const TEST = {
     check: (v) => (Number.isInteger(v) && v >= 10 && v <= 60000 ? null : 'must be an integer from 10 to 60000'),
   },
   mistakes: { check: (v) => mistakeList(v) },
+  // What passing it is worth in a batch's score and gradebook (grader/batch/README.md); default 1.
+  points: {
+    check: (v) =>
+      typeof v === 'number' &&
+      Number.isFinite(v) &&
+      v > 0 &&
+      v <= 1000 &&
+      Math.abs(Math.round(v * 100) - v * 100) < 1e-9
+        ? null
+        : 'must be a number of points above 0 and at most 1000, with at most 2 decimals',
+  },
 };
 // Panels a pack may ask the page for. heatmap: the attention weights of the student's `function` on
 // the pack's example (suite.mjs exports `heatmap(kit)`, see exercises/README.md), with `tokens` as labels.

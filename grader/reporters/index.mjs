@@ -50,7 +50,7 @@ export function exercism(report) {
 }
 
 /**
- * Gradescope autograder results.json, one point per test; the causes as data in its top-level
+ * Gradescope autograder results.json, each test worth its points (spec.json `points`, default 1); the causes as data in its top-level
  * `extra_data` ("extra data to be stored"): { causes: [{ test, key, params, same_as? }] }, one per test
  * not passed, in test order.
  * @param {import('../types').Report} report
@@ -59,14 +59,14 @@ export function gradescope(report) {
   const tests = report.tests.map((t, i) => ({
     name: t.name,
     number: String(i + 1),
-    score: t.status === 'pass' ? 1 : 0,
-    max_score: 1,
+    score: t.status === 'pass' ? (t.points ?? 1) : 0,
+    max_score: t.points ?? 1,
     status: t.status === 'pass' ? 'passed' : 'failed',
     output: [t.message, t.output].filter(Boolean).join('\n\n'),
     visibility: 'visible',
   }));
   const doc = {
-    score: tests.reduce((s, t) => s + t.score, 0),
+    score: Math.round(tests.reduce((s, t) => s + t.score, 0) * 1e6) / 1e6,
     output: [say(report.lang, 'summary', report), say(report.lang, 'seed', report), report.message]
       .filter(Boolean)
       .join('\n'),

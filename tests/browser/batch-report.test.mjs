@@ -2,7 +2,8 @@
 // nine copies of one file) graded with the CLI, then the report opened from disk with every request
 // other than the file refused: it fetches nothing, draws its plots (score histogram, pass rate per test,
 // diagnoses), lists the nine copies as one exact cluster, pages through their 36 pairs 25 at a time with
-// each pair side by side, and sorts the student table by score on a click.
+// each pair side by side, sorts the student table by score and by CPU time on a click, and filters it by
+// what is typed in its search box.
 // Screenshot: tests/artifacts/batch-report.png.
 // Run: node --test tests/browser/batch-report.test.mjs
 import { test } from 'node:test';
@@ -125,6 +126,30 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
       [...asc].sort((a, b) => b - a),
     );
     assert.equal(desc[0], 7);
+    // The search box keeps the rows whose text holds what is typed; emptied, every row is back.
+    const shown = () =>
+      page.$$eval('#students tbody tr', (rows) => rows.filter((r) => !r.hidden).map((r) => r.cells[0].textContent));
+    const all = (await shown()).length;
+    await page.fill('#search', 'COPYCAT');
+    assert.deepEqual((await shown()).sort(), ['copycat', ...[2, 3, 4, 5, 6, 7, 8].map((i) => `copycat-${i}`)]);
+    await page.fill('#search', '');
+    assert.equal((await shown()).length, all);
+    // The CPU column: every graded row measured, sortable as numbers.
+    const cpuCol = await page.$$eval('#students th', (th) => th.findIndex((h) => h.textContent === 'CPU, ms'));
+    await page.click(`#students th:nth-child(${cpuCol + 1})`);
+    const cpu = await page.$$eval(
+      '#students tbody tr',
+      (rows, c) => rows.map((r) => Number(r.cells[c].dataset.v)),
+      cpuCol,
+    );
+    assert.ok(
+      cpu.every((v) => v > 0),
+      `CPU time per row: ${cpu}`,
+    );
+    assert.deepEqual(
+      cpu,
+      [...cpu].sort((a, b) => a - b),
+    );
     assert.ok(!(await page.content()).includes('\u001b'), 'no control character from the forgery');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'batch-report.png'), fullPage: true });
