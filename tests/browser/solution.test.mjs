@@ -5,9 +5,11 @@
 // value named; axe clean with it open, light and dark. Screenshots: tests/artifacts/solution-<w>-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, readdir, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
+import { listExercises } from '../../grader/index.mjs';
 
 const root = new URL('../../', import.meta.url);
 const artifacts = new URL('tests/artifacts/', root);
@@ -108,6 +110,54 @@ const box = (sel) =>
       overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     };
   }, sel);
+
+test('the build: every solution a file of its own in web/dist/solutions/, its lines in no bundle or chunk', async () => {
+  const dist = new URL('web/dist/', root);
+  const walk = async (dir) =>
+    (await readdir(dir, { withFileTypes: true })).flatMap((e) => (e.isDirectory() ? [] : [new URL(e.name, dir)]));
+  const served = [];
+  for (const dir of [dist, new URL('chunks/', dist), new URL('wasm/', dist)])
+    if (existsSync(dir)) served.push(...(await walk(dir)).filter((u) => /\.(js|mjs|html|css|json)$/.test(u.pathname)));
+  const bundled = (await Promise.all(served.map((u) => readFile(u, 'utf8')))).join('\n');
+  // What the packs' chunks may hold (starters — a later pack's has the earlier ones' functions ready-made —,
+  // texts, hints, messages, specs, suites): a solution's line found there is no evidence; one found nowhere
+  // else must not be in the page's files.
+  const chunkText = (
+    await Promise.all(
+      listExercises().flatMap((slug) =>
+        [
+          'starter.js',
+          'starter.en.js',
+          'starter.py',
+          'starter.en.py',
+          'hints.json',
+          'messages.json',
+          'spec.json',
+          'suite.mjs',
+        ]
+          .concat(['ru', 'en'].flatMap((l) => [`texts/task.${l}.md`, `texts/task.${l}.py.md`]))
+          .map((f) => read(`exercises/${slug}/${f}`).catch(() => '')),
+      ),
+    )
+  ).join('\n');
+  for (const slug of listExercises()) {
+    for (const file of ['solution.js', 'solution.py']) {
+      const text = await read(`exercises/${slug}/${file}`);
+      assert.equal(await readFile(new URL(`solutions/${slug}/${file}`, dist), 'utf8'), text, `${slug}/${file} in dist`);
+      const own = text
+        .split('\n')
+        .map((l) => l.trim())
+        // ASCII lines without quotes or backslashes: a bundle holds them as they are (esbuild escapes the rest)
+        .filter((l) => l.length >= 20 && /^[ !#%&(-[\]-_a-~]+$/.test(l) && !chunkText.includes(l));
+      assert.ok(own.length >= 3, `${slug}/${file}: ${own.length} lines of its own to look for`);
+      assert.deepEqual(
+        own.filter((l) => bundled.includes(l)),
+        [],
+        `${slug}/${file}: lines in the page's bundle or chunks`,
+      );
+    }
+  }
+});
 
 for (const size of SIZES) {
   const w = size[0];
