@@ -297,6 +297,29 @@ for (const size of SIZES) {
   });
 }
 
+test('a solution that cannot be fetched says so in the page’s language; pressing Solution again retries', async () => {
+  await fresh(SIZES[0], '&solution=always');
+  await page.route('**/solutions/**', (r) => r.abort());
+  await page.click('#solution');
+  await page.waitForFunction(() =>
+    /Не удалось загрузить решение/.test(document.getElementById('solution-status').textContent),
+  );
+  assert.equal(await page.isVisible('#solution-status'), true);
+  await page.unroute('**/solutions/**');
+  await page.click('#solution'); // closes
+  assert.equal(await openSolution(), 'solutions/sdpa/solution.js');
+  assert.equal(await viewerText(), files.js);
+  assert.equal(await page.textContent('#solution-status'), '');
+  // The language switch relabels the open view.
+  await page.click('#lang');
+  assert.equal(
+    await page.getAttribute('#solution-code .cm-content', 'aria-label'),
+    'Reference solution, JavaScript, read-only',
+  );
+  assert.equal(await page.textContent('#solution-h'), 'Reference solution (JavaScript)');
+  await page.click('#lang');
+});
+
 test('?solution=never: not offered even after a pass, on both tracks; nothing fetched', async () => {
   await fresh(SIZES[1], '&solution=never');
   for (const track of ['js', 'python']) {

@@ -113,7 +113,7 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
  * A read-only view of code in a track's highlighting (the reference solution, web/src/solution.js): line
  * numbers, long lines wrapped, as tall as its text (no scroller of its own), focusable and selectable (a
  * keyboard or a screen reader reads it as the editor), not editable.
- * → { view, show(doc, track, label) } (show: another text, its track's highlighting and its label).
+ * → { view, show(doc, track, label), setLabel(label) } (show: another text, its track's highlighting and its label).
  */
 export function createViewer({ parent }) {
   const language = new Compartment();
@@ -131,6 +131,7 @@ export function createViewer({ parent }) {
       ],
     }),
   });
+  const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text, 'aria-readonly': 'true' });
   return {
     view,
     async show(doc, track, label) {
@@ -140,9 +141,12 @@ export function createViewer({ parent }) {
         changes: { from: 0, to: view.state.doc.length, insert: doc },
         effects: [
           language.reconfigure([lang, EditorState.tabSize.of(mode.indent.length)]),
-          labelling.reconfigure(EditorView.contentAttributes.of({ 'aria-label': label, 'aria-readonly': 'true' })),
+          labelling.reconfigure(labelExt(label)),
         ],
       });
+    },
+    setLabel(label) {
+      view.dispatch({ effects: labelling.reconfigure(labelExt(label)) });
     },
   };
 }

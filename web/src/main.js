@@ -915,6 +915,7 @@ function renderSolution() {
   $('solution').hidden = !on;
   if (!on) closeSolution();
   $('solution-h').textContent = t().solutionH(track.label);
+  state.solution?.viewer?.setLabel(t().solutionLabel(track.label));
   if (!$('solution-panel').hidden) loadSolution(); // the language changed: its English twin, where there is one
 }
 
