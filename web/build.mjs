@@ -148,10 +148,12 @@ const packsPlugin = (only) => ({
 // A pack's reference solution for a track, and its English twin where the pack has one (solution.en.js; else
 // null): [from (relative to the tree), to (relative to dist)] each. They are copied into dist/solutions/<slug>/,
 // files of their own, never in a bundle or a chunk: the page fetches one only when it shows it
-// (web/src/solution.js). The service worker precaches them with the rest (the page works offline).
+// (web/src/solution.js). The service worker does not precache them either: it keeps one once the page
+// has fetched it (so a solution opened once opens offline too).
+const SOLUTIONS = 'solutions';
 const solutionFiles = (pack, track) =>
   [TRACKS[track].files.solution, englishFile(TRACKS[track].files.solution)].map((f) =>
-    existsSync(join(pack.dir, f)) ? [relative(root, join(pack.dir, f)), `solutions/${pack.slug}/${f}`] : null,
+    existsSync(join(pack.dir, f)) ? [relative(root, join(pack.dir, f)), `${SOLUTIONS}/${pack.slug}/${f}`] : null,
   );
 
 // The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/list.mjs does in
@@ -296,7 +298,11 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     format: 'iife',
     outdir: out,
     define: {
-      __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html' && !threaded(a))]),
+      __ASSETS__: JSON.stringify([
+        './',
+        ...assets.filter((a) => a !== 'index.html' && !threaded(a) && !a.startsWith(`${SOLUTIONS}/`)),
+      ]),
+      __ON_DEMAND__: JSON.stringify(`/${SOLUTIONS}/`),
       __THREADED_ASSETS__: JSON.stringify(assets.filter(threaded)),
       __VERSION__: JSON.stringify(version),
     },

@@ -360,3 +360,43 @@ test('embed mode: the course’s ?solution= is read (always, never); hidden befo
   assert.deepEqual(await check(page), { passed: 7, total: 7 });
   assert.equal(await page.isVisible('#solution'), false);
 });
+
+// Last: it leaves a service worker in this browser context.
+test('the service worker precaches no solution; one opened online opens offline', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${b.url}?nosw`);
+  await page.evaluate(() => localStorage.clear());
+  b.served.length = 0;
+  await open(page, `${b.url}?solution=always`);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null); // installed: every asset precached
+  assert.ok(
+    b.served.some((r) => r.path.startsWith('/chunks/')),
+    'the precache fetched the chunks',
+  );
+  assert.deepEqual(fetched(), [], 'and no solution');
+  assert.equal(await openSolution(), 'solutions/sdpa/solution.js');
+  assert.deepEqual(fetched(), ['/solutions/sdpa/solution.js']);
+  await b.context.setOffline(true);
+  const before = b.served.length;
+  try {
+    await open(page, `${b.url}?solution=always`);
+    assert.equal(await openSolution(), 'solutions/sdpa/solution.js');
+    assert.equal(await viewerText(), files.js);
+    // Python's, never opened, is not there: said so.
+    await open(page, `${b.url}?solution=always&track=python`);
+    await page.click('#solution');
+    await page.waitForFunction(() =>
+      /Не удалось загрузить решение/.test(document.getElementById('solution-status').textContent),
+    );
+    assert.deepEqual(
+      b.served.slice(before).filter((r) => r.path !== '/sw.js'),
+      [],
+      'nothing reached the server while offline',
+    );
+  } finally {
+    await b.context.setOffline(false);
+    await page.evaluate(async () => {
+      for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+    });
+  }
+});
