@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { launch, open, check, setCode } from '../../tools/lib/chromium.mjs';
+import { launch, open, check, setCode, otherOrigin } from '../../tools/lib/chromium.mjs';
 import { listExercises } from '../../grader/index.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -20,7 +20,7 @@ const SIZES = [
   [1280, 800],
   [390, 844],
 ];
-let b, page, files;
+let b, page, files, course; // course: a course page on another origin, with <attnlab-exercise solution="always">
 
 before(async () => {
   await mkdir(artifacts, { recursive: true });
@@ -29,13 +29,25 @@ before(async () => {
     python: await read('exercises/sdpa/solution.py'),
     failing: await read('exercises/sdpa/fixtures/no-scaling/submission.js'),
   };
-  b = await launch({ embedAncestors: COURSE });
+  let A = null; // the exercise's origin, known once it is served
+  course = await otherOrigin((path) =>
+    path === '/lesson.html'
+      ? {
+          type: 'text/html',
+          body: `<!doctype html><meta charset="utf-8"><title>lesson</title><script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise exercise="sdpa" track="python" solution="always"></attnlab-exercise>`,
+        }
+      : null,
+  );
+  b = await launch({ embedAncestors: `${COURSE} ${course.origin}` });
+  A = new URL(b.url).origin;
   page = b.page;
   await page.emulateMedia({ reducedMotion: 'reduce' }); // axe judges the page at rest
 });
 
 after(async () => {
   await b?.close();
+  await course?.close();
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the page');
 });
 
@@ -359,6 +371,21 @@ test('embed mode: the course’s ?solution= is read (always, never); hidden befo
   await setCode(page, files.js);
   assert.deepEqual(await check(page), { passed: 7, total: 7 });
   assert.equal(await page.isVisible('#solution'), false);
+});
+
+test('<attnlab-exercise solution="always">: the course page’s setting reaches the framed exercise', async () => {
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.goto(`${course.origin}/lesson.html`);
+  const frame = await (await page.waitForSelector('attnlab-exercise iframe')).contentFrame();
+  await frame.waitForFunction(() => /^core/.test(document.documentElement.dataset.ready ?? ''));
+  assert.equal(new URL(frame.url()).searchParams.get('solution'), 'always');
+  assert.ok(await frame.isVisible('#solution'), 'offered before any Check');
+  await frame.click('#solution');
+  await frame.waitForFunction(() => window.attnlab.state.solution?.viewer?.view.state.doc.length > 0);
+  assert.equal(
+    await frame.evaluate(() => window.attnlab.state.solution.viewer.view.state.doc.toString()),
+    files.python,
+  );
 });
 
 // Last: it leaves a service worker in this browser context.
