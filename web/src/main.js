@@ -956,7 +956,8 @@ async function loadSolution() {
     status.textContent = t().solutionFailed(e.message);
     return;
   }
-  if (state.solution?.path !== path || tr !== track) return; // another track or language since
+  if (state.solution?.path !== path) return; // another load since
+  if (tr !== track) return void (state.solution.path = null); // another track since: loaded again when opened
   if (!state.solution.viewer) {
     state.solution.viewer = createViewer({ parent: $('solution-code') });
     theme.follow(state.solution.viewer.view);
@@ -1025,7 +1026,7 @@ function showCheer() {
   if (!$('cheer').hidden && solutionShown()) {
     const open = Object.assign(document.createElement('button'), {
       type: 'button',
-      className: 'linkish show-solution',
+      className: 'show-solution',
       textContent: t().solutionShow,
     });
     open.addEventListener('click', () => {
