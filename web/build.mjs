@@ -125,8 +125,15 @@ const packsPlugin = (only) => ({
         );
         return `${v}: { ru: ru_${v}, en: en_${v} }`;
       });
+      // The reference solutions are not in the chunk: only where they are in dist (solutionFiles), fetched when shown.
+      const solutions = Object.fromEntries(
+        pack.tracks.map((t) => {
+          const [file, en] = solutionFiles(pack, t).map((f) => f && f[1]);
+          return [t, { file, en }];
+        }),
+      );
       lines.push(
-        `export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`,
+        `export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, solutions: ${JSON.stringify(solutions)}, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`,
       );
       return {
         contents: lines.join('\n') + '\n',
@@ -137,6 +144,17 @@ const packsPlugin = (only) => ({
     });
   },
 });
+
+// A pack's reference solution for a track, and its English twin where the pack has one (solution.en.js; else
+// null): [from (relative to the tree), to (relative to dist)] each. They are copied into dist/solutions/<slug>/,
+// files of their own, never in a bundle or a chunk: the page fetches one only when it shows it
+// (web/src/solution.js). The service worker does not precache them either: it keeps one once the page
+// has fetched it (so a solution opened once opens offline too).
+const SOLUTIONS = 'solutions';
+const solutionFiles = (pack, track) =>
+  [TRACKS[track].files.solution, englishFile(TRACKS[track].files.solution)].map((f) =>
+    existsSync(join(pack.dir, f)) ? [relative(root, join(pack.dir, f)), `${SOLUTIONS}/${pack.slug}/${f}`] : null,
+  );
 
 // The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/list.mjs does in
 // Node, which the page cannot): grader/tracks/index.mjs's `./list.mjs` becomes a module that imports
@@ -253,8 +271,18 @@ export async function build({ dev = false, quiet = false, force = false, plugins
       .filter((x) => (x.endsWith('.wasm') || threaded(x)) && !(pkg && threaded(x)))
       .map((f) => [`wasm/dist/${f}`, `wasm/${f}`]),
     ...trackWasm,
+    ...(
+      await Promise.all(
+        listExercises()
+          .filter((x) => !pkg || x === pkg.exercise)
+          .map((x) => readPack(x)),
+      )
+    ).flatMap((p) => p.tracks.flatMap((t) => solutionFiles(p, t).filter(Boolean))),
   ];
-  for (const [from, to] of copied) await copyFile(join(root, from), join(out, to));
+  for (const [from, to] of copied) {
+    await mkdir(dirname(join(out, to)), { recursive: true });
+    await copyFile(join(root, from), join(out, to));
+  }
 
   if (pkg)
     return { distDir: out, assets: (await listFiles(out)).map((p) => relative(out, p).split('\\').join('/')).sort() };
@@ -270,7 +298,11 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     format: 'iife',
     outdir: out,
     define: {
-      __ASSETS__: JSON.stringify(['./', ...assets.filter((a) => a !== 'index.html' && !threaded(a))]),
+      __ASSETS__: JSON.stringify([
+        './',
+        ...assets.filter((a) => a !== 'index.html' && !threaded(a) && !a.startsWith(`${SOLUTIONS}/`)),
+      ]),
+      __ON_DEMAND__: JSON.stringify(`/${SOLUTIONS}/`),
       __THREADED_ASSETS__: JSON.stringify(assets.filter(threaded)),
       __VERSION__: JSON.stringify(version),
     },

@@ -4,7 +4,8 @@
 //   <attnlab-exercise exercise="SLUG" track="python" lang="en"></attnlab-exercise>   (SLUG: a pack, `node grader/cli.mjs list`)
 //
 // Attributes: exercise (a pack's slug), track (js | python), lang (ru | en), theme (light | dark | auto:
-// the course page's look, default auto: the reader's system), src (the folder of the attnlab page; by
+// the course page's look, default auto: the reader's system), solution (after-pass | always | never: when the
+// reference solution is offered, default the pack's; web/README.md), src (the folder of the attnlab page; by
 // default the one this script came from). The element frames the page in embed mode
 // (web/README.md, "Embedding") with this page's origin as its parent, keeps the frame as tall as the
 // exercise, and re-dispatches the page's messages as DOM events on itself:
@@ -16,7 +17,7 @@ const EVENTS = { 'attnlab:ready': 'attnlab-ready', 'attnlab:checked': 'attnlab-c
 const MAX_HEIGHT = 100_000;
 
 class AttnlabExercise extends HTMLElement {
-  static observedAttributes = ['exercise', 'track', 'lang', 'theme', 'src'];
+  static observedAttributes = ['exercise', 'track', 'lang', 'theme', 'solution', 'src'];
   #frame = null;
   #origin = null;
   #codeWaiters = [];
@@ -47,7 +48,8 @@ class AttnlabExercise extends HTMLElement {
     if (!base.pathname.endsWith('/') && !base.pathname.endsWith('.html')) base.pathname += '/';
     const url = new URL(base);
     const q = new URLSearchParams({ embed: '1' });
-    for (const a of ['exercise', 'track', 'lang', 'theme']) if (this.getAttribute(a)) q.set(a, this.getAttribute(a));
+    for (const a of ['exercise', 'track', 'lang', 'theme', 'solution'])
+      if (this.getAttribute(a)) q.set(a, this.getAttribute(a));
     q.set('parent-origin', location.origin);
     url.search = q.toString();
     return url;

@@ -8,6 +8,8 @@ import { LANGS } from './messages.mjs';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
+/** spec.json "solution": when the page offers the pack's reference solution (the first one is the default). */
+export const SOLUTION_WHEN = ['after-pass', 'always', 'never'];
 
 // The schema of spec.json: each key with its check (a function returning a problem, or null).
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -84,6 +86,11 @@ const SPEC = {
   tests: { required: true, check: (v) => (Array.isArray(v) && v.length ? null : 'must be a non-empty list') },
   // Mistakes every test may name (after the test's own "mistakes"), where the same ones hold for several tests.
   mistakes: { check: (v) => mistakeList(v) },
+  // When the page offers the reference solution (web/src/solution.js; a course's ?solution= overrides it).
+  solution: {
+    check: (v) =>
+      SOLUTION_WHEN.includes(v) ? null : `must be one of ${SOLUTION_WHEN.map((w) => `"${w}"`).join(', ')}`,
+  },
 };
 const TEST = {
   id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },

@@ -121,9 +121,9 @@ test("parseEmbedAncestors: origins, wildcards, schemes, 'self' and *; parent ref
   assert.throws(() => parseEmbedAncestors('  '), /empty/);
 });
 
-test('pageParams: the page itself reads every parameter; embed mode and packages only what to show', () => {
+test("pageParams: the page itself reads every parameter; embed mode and packages only what to show and the course's settings", () => {
   const q =
-    '?exercise=sdpa&track=python&lang=en&theme=dark&timeout=600000&flavour=baseline&backend=wasm&threads=2&scaleMax=16&memoryMax=16&nosw';
+    '?exercise=sdpa&track=python&lang=en&theme=dark&solution=always&timeout=600000&flavour=baseline&backend=wasm&threads=2&scaleMax=16&memoryMax=16&nosw';
   const page = pageParams(q, { embed: false });
   for (const k of Object.keys(URL_PARAMS)) assert.ok(page.has(k), k);
   // Every parameter main.js reads is classified (a new one must say whether embed mode may read it).
@@ -140,12 +140,18 @@ test('pageParams: the page itself reads every parameter; embed mode and packages
       .map(([k]) => k),
     ['exercise', 'track', 'lang', 'theme'],
   );
+  assert.deepEqual(
+    Object.entries(URL_PARAMS)
+      .filter(([, who]) => who === 'course')
+      .map(([k]) => k),
+    ['solution'],
+  );
   for (const mode of [
     { embed: true, parentOrigin: 'https://c.org' },
     { embed: true, pkg: { scorm: '1.2' } },
   ]) {
     const p = pageParams(q, mode);
-    assert.deepEqual([...p.keys()], ['exercise', 'track', 'lang', 'theme'], JSON.stringify(mode));
+    assert.deepEqual([...p.keys()], ['exercise', 'track', 'lang', 'theme', 'solution'], JSON.stringify(mode));
     for (const k of ['timeout', 'flavour', 'backend', 'threads', 'scaleMax', 'memoryMax', 'nosw'])
       assert.equal(p.has(k), false, k);
   }

@@ -17,6 +17,10 @@ export function savedSign(el, strings) {
   };
 }
 
+/** Whether a report passed every test (a congratulation; the reference solution offered after a pass: solution.js). */
+export const passedAll = (report) =>
+  Boolean(report && report.total > 0 && report.passed === report.total && report.status !== 'error');
+
 /** The exercise after `slug` in `list` (the picker's order), or null for the last one. */
 export function nextExercise(list, slug) {
   const i = list.findIndex((x) => x.slug === slug);
@@ -29,7 +33,7 @@ export function nextExercise(list, slug) {
  * the page must not lead elsewhere (embed mode, a package: the course decides what comes next).
  */
 export function renderCheer(el, { report, list, slug, lang, strings, href }) {
-  const all = report && report.total > 0 && report.passed === report.total && report.status !== 'error';
+  const all = passedAll(report);
   el.hidden = !all;
   el.replaceChildren();
   if (!all) return;

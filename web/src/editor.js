@@ -6,9 +6,9 @@
 // accessible pattern, see its Tab example): Escape turns tab-focus mode on until another key is typed
 // in the editor or focus leaves it, so keyboard users are never trapped (no timer involved).
 import { basicSetup } from 'codemirror';
-import { EditorView, keymap } from '@codemirror/view';
+import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
-import { indentUnit } from '@codemirror/language';
+import { indentUnit, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
 import { indentWithTab } from '@codemirror/commands';
 import { editors } from 'attnlab:editors';
 
@@ -105,6 +105,48 @@ export function createEditor({ parent, doc, onRun, onCheck, onChange, label, tra
     async setLanguage(name) {
       const lang = await modeOf(name).language();
       view.dispatch({ effects: [language.reconfigure(lang), indent.reconfigure(indentExt(name))] });
+    },
+  };
+}
+
+/**
+ * A read-only view of code in a track's highlighting (the reference solution, web/src/solution.js): line
+ * numbers, long lines wrapped, as tall as its text (no scroller of its own), focusable and selectable (a
+ * keyboard or a screen reader reads it as the editor), not editable.
+ * → { view, show(doc, track, label), setLabel(label) } (show: another text, its track's highlighting and its label).
+ */
+export function createViewer({ parent }) {
+  const language = new Compartment();
+  const labelling = new Compartment();
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      extensions: [
+        lineNumbers(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        language.of([]),
+        EditorState.readOnly.of(true),
+        EditorView.lineWrapping,
+        labelling.of([]),
+      ],
+    }),
+  });
+  const labelExt = (text) => EditorView.contentAttributes.of({ 'aria-label': text, 'aria-readonly': 'true' });
+  return {
+    view,
+    async show(doc, track, label) {
+      const mode = modeOf(track);
+      const lang = await mode.language();
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: doc },
+        effects: [
+          language.reconfigure([lang, EditorState.tabSize.of(mode.indent.length)]),
+          labelling.reconfigure(labelExt(label)),
+        ],
+      });
+    },
+    setLabel(label) {
+      view.dispatch({ effects: labelling.reconfigure(labelExt(label)) });
     },
   };
 }

@@ -167,6 +167,16 @@ export const STRINGS = {
     cheer: (n) => `Пройдены все тесты (${n}) — отлично!`,
     cheerNext: 'Следующее упражнение:',
     cheerLast: 'Это было последнее упражнение курса.',
+    solutionBtn: 'Решение',
+    solutionH: (track) => `Эталонное решение (${track})`,
+    solutionNote: 'Только для чтения. Сравните его со своим кодом: ваш код не изменился.',
+    solutionLabel: (track) => `Эталонное решение, ${track}, только для чтения`,
+    solutionLoading: 'Решение загружается…',
+    solutionFailed: (why) => `Не удалось загрузить решение (${why}). Проверьте сеть и нажмите «Решение» ещё раз.`,
+    solutionCheer: 'Теперь можно сравнить свой код с эталонным решением:',
+    solutionShow: 'показать решение',
+    solutionBadParam: (value, when) =>
+      `Параметр ?solution=${value} не распознан (допустимы after-pass, always и never): действует настройка упражнения, ${when}.`,
     crashed: (action) =>
       `${{ check: 'Последняя проверка не завершилась', run: 'Последний запуск не завершился', scale: 'Последнее измерение масштаба не завершилось' }[action] ?? 'Последний запуск не завершился'}: браузер закрыл страницу, пока выполнялся ваш код. Код сохранён. Проверьте, нет ли массива или строки, которые становятся огромными (цикл, который без конца выделяет память, split('') огромной строки), или бесконечной рекурсии.`,
     // the student's flow: verdict line, progress, Stop, pending tests, hints drawer
@@ -353,6 +363,16 @@ export const STRINGS = {
     cheer: (n) => `All ${n} tests passed — well done!`,
     cheerNext: 'Next exercise:',
     cheerLast: 'That was the last exercise of the course.',
+    solutionBtn: 'Solution',
+    solutionH: (track) => `Reference solution (${track})`,
+    solutionNote: 'Read-only. Compare it with your code, which is unchanged.',
+    solutionLabel: (track) => `Reference solution, ${track}, read-only`,
+    solutionLoading: 'Loading the solution…',
+    solutionFailed: (why) => `The solution could not be loaded (${why}). Check the network and press Solution again.`,
+    solutionCheer: 'You can now compare your code with the reference solution:',
+    solutionShow: 'show the solution',
+    solutionBadParam: (value, when) =>
+      `?solution=${value} is not a setting (after-pass, always or never): the exercise's own setting is used, ${when}.`,
     crashed: (action) =>
       `The last ${{ check: 'Check', run: 'Run', scale: 'Scale measurement' }[action] ?? 'run'} did not finish: the browser closed the page while your code was running. Your code is kept. Look for an array or string that grows huge (a loop that allocates without end, split('') of a huge string), or recursion without end.`,
     // the student's flow: verdict line, progress, Stop, pending tests, hints drawer

@@ -77,9 +77,15 @@ export function createLayout({ embed, first = 'task' }) {
     if (verdict && cheer) wide.matches ? bar.append(verdict) : cheer.before(verdict);
     if (bar) wide.matches ? work.prepend(bar) : tablist.after(bar);
   };
-  new ResizeObserver(() => tablist.parentElement.style.setProperty('--tabs-h', `${tablist.offsetHeight}px`)).observe(
-    tablist,
-  );
+  // --tabs-h: where the sticky toolbar goes under the tabs; --sticky-h: what both cover at the top of a
+  // one-panel screen (a panel scrolled into view keeps its heading below them: styles.css scroll-margin-top).
+  const stuck = new ResizeObserver(() => {
+    const style = tablist.parentElement.style;
+    style.setProperty('--tabs-h', `${tablist.offsetHeight}px`);
+    style.setProperty('--sticky-h', `${tablist.offsetHeight + (wide.matches ? 0 : (bar?.offsetHeight ?? 0))}px`);
+  });
+  stuck.observe(tablist);
+  if (bar) stuck.observe(bar);
   wide.addEventListener('change', () => {
     placeVerdict();
     select(current);

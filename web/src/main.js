@@ -4,7 +4,7 @@ import './styles.css';
 import { STRINGS } from './i18n.js';
 import { renderMarkdown } from './markdown.js';
 import { heatmap, heatmapMessage } from './heatmap.js';
-import { createEditor } from './editor.js';
+import { createEditor, createViewer } from './editor.js';
 import {
   BrowserSandbox,
   grade,
@@ -31,7 +31,8 @@ import { connectEmbed, embedRefusal } from './embed.js';
 import { measureMemory, renderMemory } from './memory.js';
 import { createLayout } from './layout.js';
 import { connectTheme } from './theme.js';
-import { savedSign, renderCheer } from './comforts.js';
+import { savedSign, renderCheer, passedAll } from './comforts.js';
+import { solutionSetting, solutionOffered, solutionFile, fetchSolution } from './solution.js';
 
 const $ = (id) => document.getElementById(id);
 // Embed mode (a frame in a course's page) or a SCORM package's page: the exercise alone (mode.js).
@@ -116,8 +117,12 @@ const KEY = {
   track: `attnlab:${exercise.slug}:track`,
   lang: LANG_KEY,
   running: `attnlab:${exercise.slug}:running`,
+  // '1' once a Check on that track passed every test (the reference solution is then offered: solution.js)
+  passed: (tr) => `attnlab:${exercise.slug}:${tr.name}:passed`,
 };
 const PANELS = exercise.spec.panels ?? {};
+// When the reference solution is offered: the course's ?solution=, else the pack's spec.json "solution" (solution.js).
+const solutionWhen = solutionSetting(exercise.spec, params.get('solution'));
 
 // The track (the solution's language): ?track=, else the one used last for this exercise, else the
 // pack's first. Only the tracks the pack offers (a starter and a solution each).
@@ -144,6 +149,7 @@ const state = {
   backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */,
   scale: null /* last Scale results */,
   memory: null /* last Memory results */,
+  solution: null /* the reference solution shown: { path, viewer } */,
 };
 
 // ---------- rendering ----------
@@ -170,6 +176,7 @@ function renderTexts() {
   renderScalePanel();
   if (state.memory) $('memory-out').replaceChildren(renderMemory(state.memory, t().memory));
   renderHints();
+  renderSolution();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
   else renderPending(exercise.spec.tests.map((x) => state.progress?.[x.id])); // a Check under way keeps its rows
@@ -421,13 +428,18 @@ function renderPicker() {
       }),
     ),
   );
-  $('notice').hidden = !unknownExercise;
-  if (unknownExercise)
-    $('notice').textContent = t().unknownExercise(
-      unknownExercise,
-      exercise.spec.title[lang],
-      exercises.map((x) => x.slug),
-    );
+  // What the URL asked for that the page could not do: an unknown exercise, a ?solution= that is no setting.
+  const notes = [
+    unknownExercise &&
+      t().unknownExercise(
+        unknownExercise,
+        exercise.spec.title[lang],
+        exercises.map((x) => x.slug),
+      ),
+    solutionWhen.bad !== null && t().solutionBadParam(solutionWhen.bad, solutionWhen.when),
+  ].filter(Boolean);
+  $('notice').hidden = !notes.length;
+  $('notice').textContent = notes.join(' ');
 }
 
 // The track switch: one button per track the pack offers (none when it offers one), aria-pressed.
@@ -487,6 +499,7 @@ async function switchTrack(name) {
     hintsShown: 0,
     hintsShownAll: false,
   });
+  closeSolution();
   showCheer();
   await editor.setLanguage(track.name);
   editor.value = store.get(KEY.code(track)) ?? starter();
@@ -716,7 +729,9 @@ const check = () =>
     if (job.stopped) return;
     state.report = report;
     state.checked = source;
+    if (passedAll(report)) store.set(KEY.passed(track), '1'); // the reference solution is offered from now on
     renderReport(report);
+    renderSolution();
     layout.showResults();
     showCheer();
     showOutput({ output: report.output || '', error: report.error ?? null }); // what this code printed at load, not an earlier Run's
@@ -891,6 +906,67 @@ function measureMem() {
   }, 'memory');
 }
 
+// ---------- the reference solution (solution.js) ----------
+const solutionShown = () => solutionOffered(solutionWhen.when, store.get(KEY.passed(track)) === '1');
+
+/** The Solution button where the solution is offered on this track; the panel, when open, with the right file. */
+function renderSolution() {
+  const on = solutionShown();
+  $('solution').hidden = !on;
+  if (!on) closeSolution();
+  $('solution-h').textContent = t().solutionH(track.label);
+  state.solution?.viewer?.setLabel(t().solutionLabel(track.label));
+  if (!$('solution-panel').hidden) loadSolution(); // the language changed: its English twin, where there is one
+}
+
+function toggleSolution() {
+  const panel = $('solution-panel'),
+    open = panel.hidden;
+  if (open && !solutionShown()) return;
+  panel.hidden = !open;
+  $('solution').setAttribute('aria-expanded', String(open));
+  if (!open) return;
+  layout.select('results');
+  panel.scrollIntoView({ block: 'start' });
+  // once its text is in, again: the column could not scroll an empty panel to its top
+  loadSolution().then(() => {
+    if (!panel.hidden) panel.scrollIntoView({ block: 'start' });
+  });
+}
+
+function closeSolution() {
+  $('solution-panel').hidden = true;
+  $('solution').setAttribute('aria-expanded', 'false');
+}
+
+/** Fetches the track's solution file (only now: it is in no bundle) into the read-only view. */
+async function loadSolution() {
+  const path = solutionFile(exercise.solutions, track.name, lang);
+  const status = $('solution-status');
+  if (!path || state.solution?.path === path) return;
+  state.solution = { path, viewer: state.solution?.viewer ?? null };
+  status.textContent = t().solutionLoading;
+  const tr = track;
+  let text;
+  try {
+    text = await fetchSolution(path);
+  } catch (e) {
+    if (state.solution?.path !== path) return;
+    state.solution.path = null; // pressing Solution again tries again
+    status.textContent = t().solutionFailed(e.message);
+    return;
+  }
+  if (state.solution?.path !== path) return; // another load since
+  if (tr !== track) return void (state.solution.path = null); // another track since: loaded again when opened
+  if (!state.solution.viewer) {
+    state.solution.viewer = createViewer({ parent: $('solution-code') });
+    theme.follow(state.solution.viewer.view);
+  }
+  await state.solution.viewer.show(text, track.name, t().solutionLabel(track.label));
+  status.textContent = '';
+  dispatchEvent(new CustomEvent('attnlab:solution', { detail: { path } }));
+}
+
 // Hints open in a drawer beside the editor (fixed to the window, so the page never scrolls away from
 // the code); each press reveals the next one and focuses it; Escape or Close hands focus back.
 function hint() {
@@ -946,6 +1022,19 @@ function showCheer() {
     strings: t,
     href: mode.embed ? null : href,
   });
+  // A pass that offers the reference solution says so, with a way to open it.
+  if (!$('cheer').hidden && solutionShown()) {
+    const open = Object.assign(document.createElement('button'), {
+      type: 'button',
+      className: 'show-solution',
+      textContent: t().solutionShow,
+    });
+    open.addEventListener('click', () => {
+      if ($('solution-panel').hidden) toggleSolution();
+      else $('solution-panel').scrollIntoView({ block: 'start' });
+    });
+    $('cheer').append(document.createElement('br'), `${t().solutionCheer} `, open);
+  }
 }
 
 // ---------- start ----------
@@ -1012,6 +1101,7 @@ $('scale-run').addEventListener('click', () => {
   measure();
 });
 $('memory').addEventListener('click', toggleMemory);
+$('solution').addEventListener('click', toggleSolution);
 $('memory-run').addEventListener('click', () => {
   measureMem();
 });

@@ -36,6 +36,9 @@ export function pageMode(search, root = document.documentElement) {
 // `embed` and `parent-origin` make embed mode):
 // - `show`: what to open — the exercise, its track, the language, the theme. Read in every mode (a
 //   package fixes the first three in its index.html, which wins).
+// - `course`: a course's setting for its students — `solution` (when the reference solution is offered,
+//   web/src/solution.js). Read in every mode: a course sets it in its embed or launch URL (or a link to
+//   the page); it changes no score.
 // - `page`: the page's own tuning and the tests' hooks, read only on the page opened as itself. `timeout`
 //   (a call's limit) and `flavour` (the core's build) change grading; `backend`, `threads`, `scaleMax`,
 //   `memoryMax` and `nosw` change the badge, the panels and the offline cache. In embed mode and in a
@@ -46,6 +49,7 @@ export const URL_PARAMS = {
   track: 'show',
   lang: 'show',
   theme: 'show',
+  solution: 'course',
   timeout: 'page',
   flavour: 'page',
   backend: 'page',
@@ -55,11 +59,11 @@ export const URL_PARAMS = {
   nosw: 'page',
 };
 
-/** The parameters of `search` the page may read in `mode` (pageMode's result): all on the page itself, else the `show` ones. */
+/** The parameters of `search` the page may read in `mode` (pageMode's result): all on the page itself, else the `show` and `course` ones. */
 export function pageParams(search, mode) {
   const all = new URLSearchParams(search);
   if (!mode.embed) return all;
-  return new URLSearchParams([...all].filter(([k]) => URL_PARAMS[k] === 'show'));
+  return new URLSearchParams([...all].filter(([k]) => URL_PARAMS[k] === 'show' || URL_PARAMS[k] === 'course'));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,7 +6,9 @@
 // isolated (COOP/COEP, web/server.mjs) and still runs the threaded build. Its files
 // (__THREADED_ASSETS__) are precached only where they can run: this worker was served with the same
 // headers as the page, so it is cross-origin isolated exactly when the page is.
-/* global __ASSETS__, __THREADED_ASSETS__, __VERSION__ */
+// The reference solutions (__ON_DEMAND__, web/build.mjs) are fetched only when the page shows one: not
+// precached, but kept once fetched, so that a solution opened once opens offline too.
+/* global __ASSETS__, __THREADED_ASSETS__, __ON_DEMAND__, __VERSION__ */
 const CACHE = `attnlab-${__VERSION__}`;
 
 self.addEventListener('install', (event) => {
@@ -45,7 +47,10 @@ self.addEventListener('fetch', (event) => {
         req.mode === 'navigate'
           ? await cache.match('./', { ignoreSearch: true })
           : await cache.match(req, { ignoreSearch: true });
-      return hit ?? fetch(req);
+      if (hit) return hit;
+      const res = await fetch(req);
+      if (res.ok && url.pathname.includes(__ON_DEMAND__)) await cache.put(req, res.clone());
+      return res;
     })(),
   );
 });

@@ -1,6 +1,7 @@
 // Light or dark: the student's choice (the header's toggle, kept in localStorage), else the system's
-// (prefers-color-scheme, followed live). <html data-theme="dark|light"> drives styles.css; the editor
-// gets a dark theme and highlighting of its own, appended to its configuration (editor.js is untouched).
+// (prefers-color-scheme, followed live). <html data-theme="dark|light"> drives styles.css; the editor (and
+// any view given to follow(): the reference solution's) gets a dark theme and highlighting of its own,
+// appended to its configuration (editor.js is untouched).
 import { EditorView } from '@codemirror/view';
 import { Compartment, StateEffect } from '@codemirror/state';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -60,10 +61,11 @@ export function connectTheme({ button, editor, store, strings, choice = true, fi
     const v = choice && store.get(THEME_KEY);
     return v === 'dark' || v === 'light' ? v : null;
   };
+  const views = [editor.view]; // the editor, and the views follow() adds (the reference solution's)
   const apply = () => {
     const dark = (chosen() ?? (system.matches ? 'dark' : 'light')) === 'dark';
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-    editor.view.dispatch({ effects: slot.reconfigure(dark ? darkEditor : []) });
+    for (const v of views) v.dispatch({ effects: slot.reconfigure(dark ? darkEditor : []) });
     button.setAttribute('aria-pressed', String(dark));
     button.textContent = dark ? '☀' : '☾';
     // The toggle's name says what it is (a pressed toggle "dark theme"), its title the action.
@@ -77,5 +79,13 @@ export function connectTheme({ button, editor, store, strings, choice = true, fi
   });
   system.addEventListener('change', apply);
   apply();
-  return { render: apply };
+  return {
+    render: apply,
+    /** Another CodeMirror view (a read-only one) that follows the theme from now on. */
+    follow(view) {
+      view.dispatch({ effects: StateEffect.appendConfig.of(slot.of([])) });
+      views.push(view);
+      apply();
+    },
+  };
 }
