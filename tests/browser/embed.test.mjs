@@ -558,3 +558,64 @@ test('<attnlab-exercise theme>: dark whatever the system says, auto following it
     await p.close();
   }
 });
+
+test("<attnlab-exercise> that cannot reach its exercise (server down, a 404, embed mode refused): a short message in the page's language with a link, not a blank box", async () => {
+  // A port nobody listens on: a server started and closed.
+  const gone = await htmlServer({});
+  await gone.close();
+  B.pages['/unreachable.html'] = `<!doctype html><html lang="ru"><meta charset="utf-8"><title>урок</title>
+<script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise id="down" exercise="sdpa" track="js" src="${gone.origin}/"></attnlab-exercise>
+<attnlab-exercise id="missing" exercise="sdpa" track="js" lang="en" src="${B.origin}/no-such-folder/"></attnlab-exercise>
+<attnlab-exercise id="fine" exercise="sdpa" track="js"></attnlab-exercise>`;
+  const p = await b.context.newPage();
+  try {
+    await p.goto(`${B.origin}/unreachable.html`);
+    const shown = () =>
+      p.evaluate(() =>
+        [...document.querySelectorAll('attnlab-exercise')].map((el) => {
+          const box = el.querySelector('.attnlab-fallback');
+          return {
+            id: el.id,
+            text: box?.textContent ?? null,
+            lang: box?.lang ?? null,
+            link: box?.querySelector('a')?.href ?? null,
+            frameShown: el.querySelector('iframe').getBoundingClientRect().height > 0,
+          };
+        }),
+      );
+    await p.waitForFunction(() => document.querySelectorAll('.attnlab-fallback').length === 2, null, {
+      timeout: 30_000,
+    });
+    const got = await shown();
+    const link = (origin) => `${origin}/?exercise=sdpa&track=js`;
+    assert.deepEqual(got, [
+      {
+        id: 'down',
+        text: 'Упражнение не удалось загрузить. Открыть его в новой вкладке',
+        lang: 'ru',
+        link: link(gone.origin),
+        frameShown: false,
+      },
+      {
+        id: 'missing',
+        text: 'The exercise could not be loaded. Open it in a new tab',
+        lang: 'en',
+        link: `${B.origin}/no-such-folder/?exercise=sdpa&track=js&lang=en`,
+        frameShown: false,
+      },
+      { id: 'fine', text: null, lang: null, link: null, frameShown: true },
+    ]);
+    await p.screenshot({ path: new URL('embed-unreachable.png', artifacts).pathname, fullPage: true });
+    // Embed mode refused (C is not in the host's list): the frame says why inside, but says nothing to
+    // the parent, so the lesson page shows the message too (English: the browser's language).
+    C.pages['/lesson-c.html'] = `<!doctype html><meta charset="utf-8"><title>c</title>
+<script type="module" src="${A}/embed.js"></script><attnlab-exercise exercise="sdpa" track="js"></attnlab-exercise>`;
+    await p.goto(`${C.origin}/lesson-c.html`);
+    await p.waitForSelector('.attnlab-fallback', { timeout: 30_000 });
+    assert.equal(await p.textContent('.attnlab-fallback'), 'The exercise could not be loaded. Open it in a new tab');
+    assert.equal(await p.getAttribute('.attnlab-fallback a', 'href'), link(A));
+  } finally {
+    await p.close();
+  }
+});
