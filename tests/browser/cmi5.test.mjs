@@ -448,7 +448,14 @@ test("cmi5: an LRS on another origin is allowed for its launch only (the package
     ['the package', undefined, '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f20'],
     ['the served page', `${b.url}index.html`, '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f21'],
   ]) {
+    // Code the student keeps on the page's own origin (the page itself, or another LRS's launch) is not
+    // this launch's: it is neither shown nor sent to the LRS it names.
+    const own = await b.context.newPage();
+    await own.goto(at ? `${b.url}icon.svg` : `${lms.origin}/lms/return.html`);
+    await own.evaluate(() => localStorage.setItem('attnlab:sdpa:code', '// the page’s own code, kept here'));
+    await own.close();
     const s = await start(registration, { lrsOrigin: remote.origin, page: at });
+    assert.doesNotMatch(await s.page.evaluate(() => window.attnlab.editor.value), /kept here/, where);
     assert.equal(await s.page.evaluate(() => document.documentElement.dataset.lms), 'connected', where);
     assert.deepEqual(await checkCode(s.page, solution), { passed: 7, total: 7, ok: true }, where);
     const reached = elsewhere.reached ?? 0;
@@ -463,6 +470,7 @@ test("cmi5: an LRS on another origin is allowed for its launch only (the package
       ['initialized', 'scored', 'passed', 'completed', 'terminated'],
       `${where}: every statement reached the LRS on ${remote.origin}`,
     );
+    for (const doc of lrs.state.values()) assert.doesNotMatch(decodeCode(doc.code), /kept here/, where);
   }
   // Without a launch, the page reaches no other origin, not even the LRS.
   const page = await b.context.newPage();
