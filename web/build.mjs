@@ -15,7 +15,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PAGE_META_CSP } from './csp.mjs';
+import { PAGE_CSP_SCRIPT, STATIC_META_CSP } from './csp.mjs';
 import {
   listExercises,
   readPack,
@@ -241,6 +241,13 @@ export async function build({ dev = false, quiet = false, force = false, plugins
       outdir: out,
       chunkNames: 'chunks/[name]-[hash]',
     }),
+    // index.html's first script: the rest of the page's CSP (web/page-policy.mjs).
+    esbuild.build({
+      ...common,
+      entryPoints: { [PAGE_CSP_SCRIPT.replace(/\.js$/, '')]: join(web, 'src', 'page-csp.js') },
+      format: 'iife',
+      outdir: out,
+    }),
     // One worker per track (grader/tracks/<name>/worker.js), each with its own CSP (web/csp.mjs).
     ...tracks.map((t) =>
       esbuild.build({
@@ -251,10 +258,11 @@ export async function build({ dev = false, quiet = false, force = false, plugins
       }),
     ),
   ]);
-  // index.html gets the page's CSP as a <meta> too, for static hosts that send no headers.
+  // index.html gets the page's CSP as <meta>s too, for static hosts and LMSs that send no headers: the
+  // static part, then the script that adds the rest with a cmi5 launch's origins (web/page-policy.mjs).
   let html = (await readFile(join(web, 'index.html'), 'utf8')).replace(
     '<meta charset="utf-8">',
-    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_META_CSP}">`,
+    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${STATIC_META_CSP}">\n  <script src="${PAGE_CSP_SCRIPT}"></script>`,
   );
   if (pkg)
     html = html.replace(

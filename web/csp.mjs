@@ -1,26 +1,20 @@
-// Content Security Policies of the page and of the sandbox worker, the one place they are written:
-// web/server.mjs sends them as headers (the service worker caches the responses whole, so they hold
-// offline too), and web/build.mjs writes the page's into index.html as a <meta> for hosts that send none.
-// - page: nothing from another origin, no plugins, no framing; WebAssembly compiled from our own files.
+// Content Security Policies of the page and of the sandbox worker, the one place they are written (the
+// page's own directives in web/page-policy.mjs): web/server.mjs sends them as headers (the service worker
+// caches the responses whole, so they hold offline too), and web/build.mjs writes the page's into
+// index.html as <meta>s for hosts that send none.
+// - page: nothing from another origin (but a cmi5 launch's LRS, below), no plugins, no framing; WebAssembly
+//   compiled from our own files.
 // - sandbox workers: their own policies (workers get theirs from their response): no network at all, no
 //   script URLs (no importScripts, no import()); only what the track's realm needs (workerCsp below).
 import { DEFAULT_TRACK, TRACKS, workerFile } from '../grader/browser.mjs';
+import { page } from './page-policy.mjs';
 
-const PAGE = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-];
-/** For the <meta> form, which cannot say frame-ancestors. */
-export const PAGE_META_CSP = PAGE.join('; ');
-/** The page's CSP header; `frameAncestors`: who may frame it (by default nobody). */
-export const pageCsp = (frameAncestors = "'none'") => [...PAGE, `frame-ancestors ${frameAncestors}`].join('; ');
+// The page's policy itself, and a cmi5 launch's origins in it: web/page-policy.mjs.
+export { launchConnectSources, PAGE_CSP_SCRIPT, PAGE_META_CSP, pageMetaCsp, STATIC_META_CSP } from './page-policy.mjs';
+
+/** The page's CSP header; `frameAncestors`: who may frame it (by default nobody); `connect` as for page(). */
+export const pageCsp = (frameAncestors = "'none'", connect = []) =>
+  [...page(connect), `frame-ancestors ${frameAncestors}`].join('; ');
 export const PAGE_CSP = pageCsp();
 
 // Embed mode (`?embed=1`, web/README.md "Embedding") is the one page that may be framed, and only by the
@@ -117,12 +111,13 @@ export const WORKER_CSP = WORKER_CSPS[DEFAULT_TRACK.name];
 
 /**
  * Security headers of a response for `path` (a URL path of web/dist). `frameAncestors`: the sources
- * that may frame it (embed mode's page, embedFrameAncestors()); by default nobody.
+ * that may frame it (embed mode's page, embedFrameAncestors()); by default nobody. `connect`: the origins
+ * the page may also connect to (a cmi5 launch's, launchConnectSources()).
  */
-export function securityHeaders(path, { frameAncestors = "'none'" } = {}) {
+export function securityHeaders(path, { frameAncestors = "'none'", connect = [] } = {}) {
   const worker = Object.keys(WORKER_CSPS).find((t) => path.endsWith(`/${workerFile(t)}`));
   return {
-    'content-security-policy': worker ? WORKER_CSPS[worker] : pageCsp(frameAncestors),
+    'content-security-policy': worker ? WORKER_CSPS[worker] : pageCsp(frameAncestors, connect),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
   };

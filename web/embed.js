@@ -12,9 +12,19 @@
 //   attnlab-ready   (detail {type, exercise, track})
 //   attnlab-checked (detail {type, exercise, track, passed, total, score, tests: [{id, name, status}]})
 // Methods: check(), setCode(code), getCode() → Promise<string>.
+// A frame that stays silent SILENT_MS after it loaded (the server unreachable, the URL a 404, embed mode
+// refused there) is hidden and a short message takes its place, in the element's language (its `lang`,
+// else the course page's), with a link that opens the exercise in a tab of its own; should the frame
+// speak later after all, it comes back.
 // Served from another origin than the page, this module needs `Access-Control-Allow-Origin` (web/server.mjs sends `*`).
 const EVENTS = { 'attnlab:ready': 'attnlab-ready', 'attnlab:checked': 'attnlab-checked' };
 const MAX_HEIGHT = 100_000;
+const SILENT_MS = 10_000;
+// The fallback's texts (this module is served alone, so they live here, not in web/src/i18n.js).
+const FALLBACK = {
+  ru: { text: 'Упражнение не удалось загрузить.', link: 'Открыть его в новой вкладке' },
+  en: { text: 'The exercise could not be loaded.', link: 'Open it in a new tab' },
+};
 
 class AttnlabExercise extends HTMLElement {
   static observedAttributes = ['exercise', 'track', 'lang', 'theme', 'solution', 'src'];
@@ -23,6 +33,9 @@ class AttnlabExercise extends HTMLElement {
   #codeWaiters = [];
   #ready = false;
   #queue = []; // messages asked for before the page listens (until attnlab:ready)
+  #silence = null; // the timer started when the frame loads, stopped by its first message
+  #fallback = null;
+  #heard = false; // a message came from the frame since it was made
 
   connectedCallback() {
     this.style.display ||= 'block';
@@ -32,6 +45,7 @@ class AttnlabExercise extends HTMLElement {
 
   disconnectedCallback() {
     removeEventListener('message', this.#onMessage);
+    clearTimeout(this.#silence);
     for (const w of this.#codeWaiters.splice(0)) w.reject(new Error('attnlab-exercise: removed from the page'));
   }
 
@@ -64,16 +78,64 @@ class AttnlabExercise extends HTMLElement {
     frame.allow = 'cross-origin-isolated'; // in an isolated page the exercise may run its threaded build
     frame.loading = 'lazy'; // a lesson with many exercises loads each as the reader comes near it
     Object.assign(frame.style, { display: 'block', width: '100%', height: '40rem', border: '0' });
+    frame.addEventListener('load', () => {
+      clearTimeout(this.#silence);
+      if (!this.#heard) this.#silence = setTimeout(() => this.#showFallback(), SILENT_MS);
+    });
     this.#frame?.remove();
+    clearTimeout(this.#silence);
     this.#frame = frame;
     this.#ready = false;
+    this.#heard = false;
+    this.#fallback = null;
     this.replaceChildren(frame);
+  }
+
+  /** The exercise could not be reached: a plain message with a link to the page itself, in place of the frame. */
+  #showFallback() {
+    if (this.#heard || this.#fallback) return;
+    // the element's lang, else the course page's (the nearest lang attribute), else the browser's
+    const lang = /^ru\b/i.test(this.closest('[lang]')?.getAttribute('lang') || navigator.language || '') ? 'ru' : 'en';
+    const t = FALLBACK[lang];
+    const url = this.frameUrl;
+    for (const k of ['embed', 'parent-origin']) url.searchParams.delete(k);
+    const box = document.createElement('p');
+    box.className = 'attnlab-fallback';
+    box.setAttribute('role', 'status');
+    box.lang = lang;
+    Object.assign(box.style, {
+      margin: '0',
+      padding: '0.75rem 1rem',
+      border: '1px solid currentColor',
+      borderRadius: '0.5rem',
+      font: 'inherit',
+      color: 'inherit',
+    });
+    const a = document.createElement('a');
+    a.href = url.href;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    a.textContent = t.link;
+    box.append(`${t.text} `, a);
+    this.#fallback = box;
+    this.#frame.hidden = true;
+    this.#frame.style.display = 'none';
+    this.prepend(box);
   }
 
   #onMessage = (e) => {
     if (!this.#frame || e.source !== this.#frame.contentWindow || e.origin !== this.#origin) return;
     const m = e.data;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
+    if (!this.#heard) {
+      // The frame speaks: it was reached (a fallback shown while it was slow gives way to it).
+      this.#heard = true;
+      clearTimeout(this.#silence);
+      this.#fallback?.remove();
+      this.#fallback = null;
+      this.#frame.hidden = false;
+      this.#frame.style.display = 'block';
+    }
     if (m.type === 'attnlab:resize' && Number.isFinite(m.height) && m.height > 0) {
       this.#frame.style.height = `${Math.min(Math.ceil(m.height), MAX_HEIGHT)}px`;
     } else if (m.type === 'attnlab:code' && typeof m.code === 'string') {

@@ -9,7 +9,13 @@ import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, distDir, wasmFiles } from './build.mjs';
-import { EMBED_ANCESTORS_FILE, embedFrameAncestors, parseEmbedAncestors, securityHeaders } from './csp.mjs';
+import {
+  EMBED_ANCESTORS_FILE,
+  embedFrameAncestors,
+  launchConnectSources,
+  parseEmbedAncestors,
+  securityHeaders,
+} from './csp.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -88,7 +94,8 @@ export function staticFiles({
       // The service worker decides what is cached; the HTTP cache only revalidates (ETag → 304),
       // so the worker's precache after the first visit does not download everything twice.
       const etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
-      const embed = extname(file) === '.html' && url.searchParams.get('embed') === '1';
+      const html = extname(file) === '.html';
+      const embed = html && url.searchParams.get('embed') === '1';
       const frameAncestors = embed
         ? embedFrameAncestors(url.searchParams.get('parent-origin'), ancestors, `http://${req.headers.host}`)
         : undefined;
@@ -96,7 +103,8 @@ export function staticFiles({
         etag,
         'cache-control': 'no-cache',
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-        ...securityHeaders(path, { frameAncestors }),
+        // a cmi5 launch's LRS and fetch URL (their origins only) in connect-src (web/page-policy.mjs)
+        ...securityHeaders(path, { frameAncestors, connect: html ? launchConnectSources(url.search) : [] }),
         ...(isolated && ISOLATION_HEADERS),
       };
       // Embed mode's page may be framed by a cross-origin isolated course page (COEP require-corp), which

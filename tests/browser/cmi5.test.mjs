@@ -4,7 +4,10 @@
 // state API, a statements endpoint that checks the token — and records what the page sends. Every
 // statement is then checked against the specification's rules for AUs (sections 7.1, 9.3-9.7): verbs and
 // their order, one passed/failed per session, passed and completed once per registration, no judgement
-// outside launchMode Normal, masteryScore, categories, result properties, durations, context template.
+// outside launchMode Normal, masteryScore, categories, result properties, durations, context template —
+// and each against xAPI 1.0.3's statement rules with Learning Locker's validator
+// (@learninglocker/xapi-validation). An LRS on another origin (another port, CORS) is allowed by the
+// page's CSP for that launch only, in the package and in the served page.
 // Run: node --test tests/browser/cmi5.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +17,10 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
+import xapiValidation from '@learninglocker/xapi-validation';
 import { launch, otherOrigin, slowSolution } from '../../tools/lib/chromium.mjs';
+
+const validateStatement = xapiValidation.default;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p) => readFile(join(root, p), 'utf8');
@@ -39,7 +45,7 @@ const ACTOR = {
 };
 const PUBLISHER = { id: 'urn:attnlab:au:sdpa:js', objectType: 'Activity' }; // the AU id from cmi5.xml (9.6.2.3)
 
-let b, tmp, lms, id;
+let b, tmp, lms, remote, elsewhere, id;
 const lrs = {
   tokens: new Map(),
   fetched: new Set(),
@@ -115,12 +121,35 @@ before(async () => {
   id = 'sdpa-js-cmi5';
   execFileSync('python3', ['-m', 'zipfile', '-e', out.split(':')[0], join(tmp, id)]);
   lms = await otherOrigin(respond);
+  // The same LRS and fetch URL on another origin, answering CORS for the page's origins (the LMS's, and
+  // the served page's), and a third origin that answers anyone: the page must not reach it.
+  const cors = (origin) => ({
+    'access-control-allow-origin': origin ?? '*',
+    'access-control-allow-methods': 'GET, PUT, POST',
+    'access-control-allow-headers': 'authorization, content-type, x-experience-api-version',
+    vary: 'origin',
+  });
+  remote = await otherOrigin(async (path, req) => {
+    if (path.startsWith('/lms/content/')) return null;
+    if (req.method === 'OPTIONS')
+      return { status: 204, body: '', type: 'text/plain', headers: cors(req.headers.origin) };
+    const r = await respond(path, req);
+    return r && { ...r, headers: cors(req.headers.origin) };
+  });
+  elsewhere = await otherOrigin((path, req) => {
+    elsewhere.reached = (elsewhere.reached ?? 0) + 1;
+    return req.method === 'OPTIONS'
+      ? { status: 204, body: '', type: 'text/plain', headers: cors() }
+      : { body: 'reached', type: 'text/plain', headers: cors() };
+  });
   b = await launch();
 });
 
 after(async () => {
   await b?.close();
   await lms?.close();
+  await remote?.close();
+  await elsewhere?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
   assert.deepEqual(b?.errors.map(String) ?? [], [], 'uncaught errors in the pages');
 });
@@ -130,7 +159,10 @@ let sessions = 0;
  * The LMS launches the AU: LaunchData for `registration` (a context template with a session id), then the page
  * with the five parameters (and `extra` ones, which the page must ignore).
  */
-async function start(registration, { launchMode = 'Normal', masteryScore, fetchSession, extra = {}, returnURL } = {}) {
+async function start(
+  registration,
+  { launchMode = 'Normal', masteryScore, fetchSession, extra = {}, returnURL, lrsOrigin = lms.origin, page: at } = {},
+) {
   const session = fetchSession ?? `s${++sessions}`;
   lrs.launchData.set(registration, {
     contextTemplate: { contextActivities: { grouping: [PUBLISHER] }, extensions: { [SESSION]: `session-${session}` } },
@@ -140,15 +172,15 @@ async function start(registration, { launchMode = 'Normal', masteryScore, fetchS
     ...(returnURL && { returnURL }),
   });
   const q = new URLSearchParams({
-    endpoint: `${lms.origin}/lms/xapi/`,
-    fetch: `${lms.origin}/lms/fetch/${session}`,
+    endpoint: `${lrsOrigin}/lms/xapi/`,
+    fetch: `${lrsOrigin}/lms/fetch/${session}`,
     actor: JSON.stringify(ACTOR),
     registration,
     activityId: ACTIVITY,
     ...extra,
   });
   const page = await b.context.newPage();
-  await page.goto(`${lms.origin}/lms/content/${id}/index.html?${q}`);
+  await page.goto(`${at ?? `${lms.origin}/lms/content/${id}/index.html`}?${q}`);
   await page.waitForFunction(
     () => document.documentElement.dataset.lms && document.documentElement.dataset.ready === 'core',
   );
@@ -190,6 +222,11 @@ function checkSession(list, { registration, session, masteryScore }) {
   for (const [i, s] of list.entries()) {
     const v = verbs[i],
       defined = v !== 'scored';
+    assert.deepEqual(
+      validateStatement(s).map((w) => `${w.constructor.name} at ${w.path.join('.')}`),
+      [],
+      `${v}: a valid xAPI 1.0.3 statement`,
+    );
     const cats = (s.context.contextActivities.category ?? []).map((c) => c.id);
     assert.match(s.id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(s.actor, ACTOR);
@@ -388,5 +425,62 @@ test("cmi5: the learner's language preference (cmi5LearnerPreferences) decides t
     }
   } finally {
     lrs.preferences = null;
+  }
+});
+
+/** What the page at `page` reaches of `url` (fetch from its own realm, as cmi5.js does), and what its CSP said. */
+async function tryReach(page, url) {
+  return page.evaluate(async (u) => {
+    const violations = [];
+    addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective));
+    const got = await fetch(u).then(
+      (r) => r.text(),
+      () => 'blocked',
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    return { got, violations: [...new Set(violations)] }; // the served page has two policies (header, <meta>)
+  }, url);
+}
+
+test("cmi5: an LRS on another origin is allowed for its launch only (the package's <meta> and the served page's header): statements sent, a third origin still blocked", async () => {
+  const solution = await read('exercises/sdpa/solution.js');
+  for (const [where, at, registration] of [
+    ['the package', undefined, '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f20'],
+    ['the served page', `${b.url}index.html`, '6e4a4c4f-3b2c-4b0e-9d43-2a5a3c1e0f21'],
+  ]) {
+    // Code the student keeps on the page's own origin (the page itself, or another LRS's launch) is not
+    // this launch's: it is neither shown nor sent to the LRS it names.
+    const own = await b.context.newPage();
+    await own.goto(at ? `${b.url}icon.svg` : `${lms.origin}/lms/return.html`);
+    await own.evaluate(() => localStorage.setItem('attnlab:sdpa:code', '// the page’s own code, kept here'));
+    await own.close();
+    const s = await start(registration, { lrsOrigin: remote.origin, page: at });
+    assert.doesNotMatch(await s.page.evaluate(() => window.attnlab.editor.value), /kept here/, where);
+    assert.equal(await s.page.evaluate(() => document.documentElement.dataset.lms), 'connected', where);
+    assert.deepEqual(await checkCode(s.page, solution), { passed: 7, total: 7, ok: true }, where);
+    const reached = elsewhere.reached ?? 0;
+    assert.deepEqual(
+      await tryReach(s.page, `${elsewhere.origin}/anything`),
+      { got: 'blocked', violations: ['connect-src'] },
+      `${where}: a third origin`,
+    );
+    assert.equal(elsewhere.reached ?? 0, reached, `${where}: no request left the page for the third origin`);
+    assert.deepEqual(
+      checkSession(await leave(s), { registration, session: s.session }),
+      ['initialized', 'scored', 'passed', 'completed', 'terminated'],
+      `${where}: every statement reached the LRS on ${remote.origin}`,
+    );
+    for (const doc of lrs.state.values()) assert.doesNotMatch(decodeCode(doc.code), /kept here/, where);
+  }
+  // Without a launch, the page reaches no other origin, not even the LRS.
+  const page = await b.context.newPage();
+  try {
+    await page.goto(`${lms.origin}/lms/content/${id}/index.html`);
+    assert.deepEqual(await tryReach(page, `${remote.origin}/lms/xapi/about`), {
+      got: 'blocked',
+      violations: ['connect-src'],
+    });
+  } finally {
+    await page.close();
   }
 });

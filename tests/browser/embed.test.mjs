@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname, join, sep } from 'node:path';
 import { check, launch, open as openPage, otherOrigin, setCode, slowSolution } from '../../tools/lib/chromium.mjs';
 import { startServer } from '../../web/server.mjs';
@@ -156,6 +157,11 @@ before(async () => {
     '/normal.html': `<!doctype html><iframe name="n" src="${A}/?lang=en"></iframe>`,
     '/other.html': `<!doctype html><iframe name="n" src="${embed}${encodeURIComponent(C.origin)}"></iframe>`,
     '/lesson.html': lessonPage(A),
+    // The exercise as wide as the window (no column of text around it): the compact layout's widths.
+    '/wide-lesson.html': `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>wide</title><style>body { margin: 0; }</style><script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise exercise="sdpa" track="js" lang="en"></attnlab-exercise>
+<script>window.events = []; document.addEventListener('attnlab-checked', (e) => events.push(e.detail));</script></html>`,
     '/isolated-lesson.html': lessonPage(A),
     // Two exercises on one lesson page, the second far below (loaded lazily): the first dark whatever the
     // system says, the second following it.
@@ -188,7 +194,7 @@ test("ready: the exercise and track, from the exercise's origin; the frame is si
   // Only the exercise: no picker, no language switch, no badge; the task, editor and buttons are there.
   const frame = exerciseFrame();
   for (const sel of ['#exercise', '#lang', '#backend']) assert.equal(await frame.isVisible(sel), false, sel);
-  for (const sel of ['#task', '#editor', '#check', '#run', '.panes'])
+  for (const sel of ['#task-fold', '#editor', '#check', '#run', '.panes'])
     assert.equal(await frame.isVisible(sel), true, sel);
   // The last resize is the content's height, and the parent's frame has it (no scrolling inside).
   const height = await settledHeight();
@@ -557,4 +563,149 @@ test('<attnlab-exercise theme>: dark whatever the system says, auto following it
   } finally {
     await p.close();
   }
+});
+
+test("<attnlab-exercise> that cannot reach its exercise (server down, a 404, embed mode refused): a short message in the page's language with a link, not a blank box", async () => {
+  // A port nobody listens on: a server started and closed.
+  const gone = await htmlServer({});
+  await gone.close();
+  B.pages['/unreachable.html'] = `<!doctype html><html lang="ru"><meta charset="utf-8"><title>урок</title>
+<script type="module" src="${A}/embed.js"></script>
+<attnlab-exercise id="down" exercise="sdpa" track="js" src="${gone.origin}/"></attnlab-exercise>
+<attnlab-exercise id="missing" exercise="sdpa" track="js" lang="en" src="${B.origin}/no-such-folder/"></attnlab-exercise>
+<attnlab-exercise id="fine" exercise="sdpa" track="js"></attnlab-exercise>`;
+  const p = await b.context.newPage();
+  try {
+    await p.goto(`${B.origin}/unreachable.html`);
+    const shown = () =>
+      p.evaluate(() =>
+        [...document.querySelectorAll('attnlab-exercise')].map((el) => {
+          const box = el.querySelector('.attnlab-fallback');
+          return {
+            id: el.id,
+            text: box?.textContent ?? null,
+            lang: box?.lang ?? null,
+            link: box?.querySelector('a')?.href ?? null,
+            frameShown: el.querySelector('iframe').getBoundingClientRect().height > 0,
+          };
+        }),
+      );
+    await p.waitForFunction(() => document.querySelectorAll('.attnlab-fallback').length === 2, null, {
+      timeout: 30_000,
+    });
+    const got = await shown();
+    const link = (origin) => `${origin}/?exercise=sdpa&track=js`;
+    assert.deepEqual(got, [
+      {
+        id: 'down',
+        text: 'Упражнение не удалось загрузить. Открыть его в новой вкладке',
+        lang: 'ru',
+        link: link(gone.origin),
+        frameShown: false,
+      },
+      {
+        id: 'missing',
+        text: 'The exercise could not be loaded. Open it in a new tab',
+        lang: 'en',
+        link: `${B.origin}/no-such-folder/?exercise=sdpa&track=js&lang=en`,
+        frameShown: false,
+      },
+      { id: 'fine', text: null, lang: null, link: null, frameShown: true },
+    ]);
+    await p.screenshot({ path: new URL('embed-unreachable.png', artifacts).pathname, fullPage: true });
+    // Embed mode refused (C is not in the host's list): the frame says why inside, but says nothing to
+    // the parent, so the lesson page shows the message too (English: the browser's language).
+    C.pages['/lesson-c.html'] = `<!doctype html><meta charset="utf-8"><title>c</title>
+<script type="module" src="${A}/embed.js"></script><attnlab-exercise exercise="sdpa" track="js"></attnlab-exercise>`;
+    await p.goto(`${C.origin}/lesson-c.html`);
+    await p.waitForSelector('.attnlab-fallback', { timeout: 30_000 });
+    assert.equal(await p.textContent('.attnlab-fallback'), 'The exercise could not be loaded. Open it in a new tab');
+    assert.equal(await p.getAttribute('.attnlab-fallback a', 'href'), link(A));
+  } finally {
+    await p.close();
+  }
+});
+
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+test('compact embedded layout: the task folded, the results beside the editor at 1280 px, well under two screens; one readable column at 390 px; axe clean', async () => {
+  const heights = {};
+  for (const width of [1280, 390]) {
+    const p = await b.context.newPage();
+    try {
+      await p.emulateMedia({ reducedMotion: 'reduce' });
+      await p.setViewportSize({ width, height: 800 });
+      await p.goto(`${B.origin}/wide-lesson.html`);
+      const frame = await (async () => {
+        for (let i = 0; i < 600; i++) {
+          const f = p.frame({ url: (u) => u.searchParams.get('embed') === '1' });
+          if (f) return f;
+          await p.waitForTimeout(50);
+        }
+        assert.fail('no frame');
+      })();
+      await frame.waitForFunction(() => document.documentElement.dataset.ready === 'core');
+      // Folded: the task's heading is a button; the task's text hidden until it is pressed.
+      assert.equal(await frame.isVisible('#task'), false, `${width}: the task folded`);
+      assert.equal(await frame.getAttribute('#task-fold', 'aria-expanded'), 'false');
+      assert.equal((await frame.textContent('#task-fold')).trim(), 'Task');
+      // A solution checked: the tallest state of the results.
+      await p.evaluate((c) => {
+        const el = document.querySelector('attnlab-exercise');
+        el.setCode(c);
+        el.check();
+      }, solution);
+      await p.waitForFunction(() => window.events.length > 0);
+      await frame.waitForFunction(() => document.querySelectorAll('#results li.pass').length === 7);
+      const height = await settled(frame);
+      heights[width] = height;
+      await p.screenshot({ path: new URL(`embed-compact-${width}.png`, artifacts).pathname, fullPage: true });
+      const box = (sel) => frame.evaluate((s) => document.querySelector(s).getBoundingClientRect().toJSON(), sel);
+      const [editor, results] = [await box('#editor'), await box('#results-panel')];
+      const sizes = await frame.evaluate(() => ({ wide: document.documentElement.scrollWidth, width: innerWidth }));
+      assert.ok(sizes.wide <= sizes.width, `${width}: wider than its frame: ${sizes.wide} > ${sizes.width}`);
+      if (width === 1280) {
+        assert.ok(
+          results.left >= editor.right,
+          `the results beside the editor: ${JSON.stringify({ editor, results })}`,
+        );
+        assert.ok(height < 1200, `1280 px: ${height} px tall, not well under two screens of 800`);
+      } else {
+        assert.ok(results.top >= editor.bottom, '390 px: one column');
+        // Readable: no text under 12 px in the frame, and every line of the task within the frame's width.
+        const small = await frame.evaluate(() =>
+          [...document.querySelectorAll('button, p, li, h1, h2, h3, td, th, span')]
+            .filter((el) => el.getClientRects().length && el.textContent.trim())
+            .filter((el) => parseFloat(getComputedStyle(el).fontSize) < 12)
+            .map((el) => `${el.localName}#${el.id}.${el.className}`),
+        );
+        assert.deepEqual(small, [], '390 px: text under 12 px');
+      }
+      // Unfolded, the task shows; axe finds nothing serious either way.
+      for (const state of ['folded', 'unfolded']) {
+        if (state === 'unfolded') {
+          await frame.click('#task-fold');
+          assert.equal(await frame.isVisible('#task'), true);
+          assert.equal(await frame.getAttribute('#task-fold', 'aria-expanded'), 'true');
+        }
+        if (!(await frame.evaluate(() => Boolean(window.axe)))) await frame.evaluate(AXE);
+        const serious = await frame.evaluate(async () =>
+          (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map(
+              (v) =>
+                `${v.impact} ${v.id}: ${v.nodes
+                  .slice(0, 4)
+                  .map((n) => n.target.join(' '))
+                  .join(' | ')}`,
+            ),
+        );
+        assert.deepEqual(serious, [], `axe at ${width} px, ${state}`);
+      }
+      heights[`${width} unfolded`] = await settled(frame);
+    } finally {
+      await p.close();
+    }
+  }
+  console.log(`compact embedded layout, heights after a Check (px): ${JSON.stringify(heights)}`);
 });

@@ -1,7 +1,8 @@
 // Who may frame embed mode (web/csp.mjs): the parent-origin a URL names, checked to the letter; the host's
 // list of sources and how an origin matches it; the URL parameters embed mode and packages may read
 // (web/src/mode.js); tools/serve refusing a bad --embed-ancestors with a message (exit 2). The messages
-// themselves are tested in the browser (tests/browser/embed.test.mjs).
+// themselves are tested in the browser (tests/browser/embed.test.mjs). And a cmi5 launch's origins in
+// the page's connect-src (web/page-policy.mjs; in chromium: tests/browser/cmi5.test.mjs).
 // Run: node --test tests/js/embed.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,10 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import {
   embedFrameAncestors,
+  launchConnectSources,
   originAllowed,
+  PAGE_META_CSP,
+  pageMetaCsp,
   parseEmbedAncestors,
   parseOrigin,
   securityHeaders,
+  STATIC_META_CSP,
 } from '../../web/csp.mjs';
 import { URL_PARAMS, pageParams } from '../../web/src/mode.js';
 
@@ -166,4 +171,53 @@ test('tools/serve --embed-ancestors with a bad source: exit 2, the source named,
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /--embed-ancestors: embed ancestors: "https:\/\/lms\.org\/path" is not an origin/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
+});
+
+const launch = (endpoint, fetch) =>
+  new URLSearchParams({ endpoint, fetch, actor: '{}', registration: 'r', activityId: 'urn:a:b' }).toString();
+
+test("launchConnectSources: exactly the origins of a cmi5 launch's endpoint and fetch URL, or none", () => {
+  assert.deepEqual(launchConnectSources(launch('https://lrs.org:8443/xapi/', 'https://lms.org/fetch/1?x=1')), [
+    'https://lrs.org:8443',
+    'https://lms.org',
+  ]);
+  assert.deepEqual(launchConnectSources(launch('https://lms.org/xapi', 'https://lms.org/fetch')), ['https://lms.org']);
+  assert.deepEqual(launchConnectSources('?endpoint=https://lrs.org/'), [], 'no fetch: no launch');
+  assert.deepEqual(launchConnectSources(''), []);
+  for (const [endpoint, fetch] of [
+    ['javascript:alert(1)', 'https://lms.org/f'],
+    ['https://lrs.org/', 'data:text/plain,x'],
+    ['https://user:pw@lrs.org/', 'https://lms.org/f'],
+    ["https://lrs.org 'unsafe-eval'/", 'https://lms.org/f'],
+    ['lrs.org', 'https://lms.org/f'],
+    [`https://lrs.org/${'a'.repeat(2000)}`, 'https://lms.org/f'],
+  ])
+    assert.deepEqual(launchConnectSources(launch(endpoint, fetch)), [], `${endpoint} ${fetch}`);
+  // a URL whose text tries to add a source: the origin is all that is kept
+  assert.deepEqual(launchConnectSources(launch("https://lrs.org/;script-src * 'unsafe-eval'", 'https://lms.org/f')), [
+    'https://lrs.org',
+    'https://lms.org',
+  ]);
+});
+
+const directives = (policy) => policy.split('; ').map((d) => d.split(' ')[0]);
+test("the page's policy: header and <meta> with a launch's origins in connect-src; index.html's static <meta> has every other directive", () => {
+  const connect = ['https://lrs.org', 'https://lms.org'];
+  assert.match(pageMetaCsp(connect), /(^|; )connect-src 'self' https:\/\/lrs\.org https:\/\/lms\.org(;|$)/);
+  assert.match(
+    securityHeaders('/index.html', { connect })['content-security-policy'],
+    /connect-src 'self' https:\/\/lrs\.org https:\/\/lms\.org;.*frame-ancestors 'none'$/,
+  );
+  assert.match(securityHeaders('/index.html')['content-security-policy'], /connect-src 'self';/);
+  // The static <meta> and page-csp.js's together: each directive of the page's policy, nothing looser.
+  const full = directives(PAGE_META_CSP);
+  const stat = directives(STATIC_META_CSP);
+  assert.deepEqual(
+    full.filter((d) => !stat.includes(d)),
+    ['default-src', 'connect-src'],
+  );
+  for (const d of PAGE_META_CSP.split('; ').filter((x) => !/^(default|connect)-src /.test(x)))
+    assert.ok(STATIC_META_CSP.split('; ').includes(d), d);
+  for (const d of ['font-src', 'media-src', 'manifest-src', 'frame-src', 'child-src'])
+    assert.match(STATIC_META_CSP, new RegExp(`${d} 'self'`), `${d}: default-src's part, spelled out`);
 });

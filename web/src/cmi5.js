@@ -11,7 +11,8 @@
 // The session lives in sessionStorage for the launch: a reload reuses the token (the fetch URL answers
 // once) and sends no second initialized; after terminated (on leaving, or on Exit, which then goes to
 // LMS.LaunchData's returnURL) a reload records nothing and says so.
-// Everything it sends or receives goes through the page's CSP: the endpoint must be on the page's origin.
+// The page's CSP lets it reach exactly the origins of this launch's endpoint and fetch URL besides its own
+// (web/page-policy.mjs); an LRS on another origin must answer CORS (Authorization is a custom header).
 import { decodeCode, encodeCode, lmsNote } from './scorm.js';
 
 const verb = (name) => ({ id: `http://adlnet.gov/expapi/verbs/${name}`, display: { 'en-US': name } });

@@ -1,7 +1,9 @@
 // The page's tabs (Задание · Код · Результаты / Task · Code · Results), the ARIA tabs pattern.
 // At ≥ 1024 px (WIDE, and at least 560 px tall: the page is then one screen) the editor is always shown
 // on the right and the left column holds Task · Results, scrolling on its own; elsewhere one panel at a
-// time. Embed mode keeps everything stacked (no tabs: the frame follows its content's height).
+// time. Embed mode has no tabs (the frame follows its content's height) and is compact: the task folded
+// behind its heading, a button, and at ≥ 1024 px the results beside the editor, the heatmap under it
+// (compact(); styles.css).
 // styles.css repeats this query.
 export const WIDE = '(min-width: 1024px) and (min-height: 560px)';
 
@@ -16,7 +18,8 @@ export function createLayout({ embed, first = 'task' }) {
   const panelOf = (tab) => document.getElementById(tab.getAttribute('aria-controls'));
   const wide = matchMedia(WIDE);
   let current = null;
-  if (embed)
+  if (embed) {
+    compact();
     return {
       select() {},
       showResults() {},
@@ -24,6 +27,7 @@ export function createLayout({ embed, first = 'task' }) {
         return null;
       },
     };
+  }
   document.documentElement.classList.add('tabbed');
   for (const tab of tabs) {
     const panel = panelOf(tab);
@@ -103,4 +107,33 @@ export function createLayout({ embed, first = 'task' }) {
       return current;
     },
   };
+}
+
+/**
+ * Embed mode: the task's heading becomes a button that shows or folds the task (folded at first); the
+ * heatmap's panel leaves the results' column for a grid cell of its own, last in reading order as before.
+ */
+function compact() {
+  const heat = document.getElementById('heat-panel');
+  if (heat) document.querySelector('.layout').append(heat);
+  const heading = document.getElementById('task-h');
+  const task = document.getElementById('task');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'task-fold';
+  button.className = 'task-fold';
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', 'task');
+  const label = document.createElement('span');
+  label.dataset.i18n = 'task'; // translated with the page (main.js)
+  label.textContent = heading.textContent;
+  button.append(label);
+  delete heading.dataset.i18n;
+  heading.classList.remove('visually-hidden');
+  heading.replaceChildren(button);
+  task.hidden = true;
+  button.addEventListener('click', () => {
+    task.hidden = !task.hidden;
+    button.setAttribute('aria-expanded', String(!task.hidden));
+  });
 }

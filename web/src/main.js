@@ -54,8 +54,15 @@ const memoryMax = Number(params.get('memoryMax')) || Infinity;
 // In embed mode every key is the parent origin's own (`embed <origin> <key>`): a frame under another origin
 // (which may share this origin's storage: browsers partition it by site, not by origin) starts empty, and
 // never reads or overwrites the code of the page itself or of another course. The page's own keys are as
-// they always were.
-const scope = mode.embed && mode.parentOrigin ? `embed ${mode.parentOrigin} ` : '';
+// they always were. A cmi5 launch's keys are its LRS's own (`cmi5 <endpoint's origin> <key>`): the page may
+// talk to that origin (web/page-policy.mjs), so a launch naming another LRS never reads, and never sends
+// there, the code kept for another one or for the page itself.
+const scope =
+  mode.embed && mode.parentOrigin
+    ? `embed ${mode.parentOrigin} `
+    : mode.cmi5 && !(mode.cmi5 instanceof Error)
+      ? `cmi5 ${new URL(mode.cmi5.endpoint).origin} `
+      : '';
 const store = {
   get: (k) => {
     try {

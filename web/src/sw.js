@@ -37,8 +37,9 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== self.location.origin) return;
   // Embed mode's page comes from the server, whose headers say who may frame it; the cached page's
-  // say nobody (frame-ancestors 'none').
-  if (req.mode === 'navigate' && url.searchParams.get('embed') === '1') return;
+  // say nobody (frame-ancestors 'none'). So does a cmi5 launch's (its LRS in connect-src), whose
+  // headers the cached page's, connect-src 'self', would block.
+  if (req.mode === 'navigate' && (url.searchParams.get('embed') === '1' || url.searchParams.has('endpoint'))) return;
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
