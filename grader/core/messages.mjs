@@ -13,7 +13,7 @@ const en = {
   summary: '{passed} of {total} tests passed',
   // the CLI's hints (--hints N; core/hints.mjs): those of the function that fails first
   'hints.of': ' for `{fn}`',
-  'hints.count': '{n|One hint|{n} hints}{of} (`--hints 1` shows the first).',
+  'hints.count': 'Hints{of}: {n} (`--hints 1` shows the first).',
   'hints.one': 'Hint {i} of {n}{of}:',
   'hints.more': '`--hints {next}` shows the next one.',
   seed: 'seed {seed}',

@@ -155,6 +155,11 @@ test("the CLI's --hints shows the failing function's hints only (kv_cache: a mas
     none.stdout,
     new RegExp(`Подсказок к \`attend_with_cache\`: ${own.length} \\(\`--hints 1\` покажет первую\\)\\.`),
   );
+  const en = cli('grade', file, '--lang', 'en');
+  assert.match(
+    en.stdout,
+    new RegExp(`Hints for \`attend_with_cache\`: ${own.length} \\(\`--hints 1\` shows the first\\)\\.`),
+  );
   const json = cli('grade', file, '--format', 'json', '--hints', '2');
   assert.doesNotMatch(json.stdout, /Hint 1 of/);
   JSON.parse(json.stdout);
