@@ -8,6 +8,7 @@ import { packProblems as packProblemsOf, offeredTracks as offeredTracksOf } from
 // Grading: the loop (every test of a pack against a submission, one report) and what a pack's tests use.
 export { grade, referenceOf, callLimitMs, DEFAULT_DEADLINE_MS } from './core/grade.mjs';
 export { PackError, englishFile, starterIn, labelsIn, SOLUTION_WHEN } from './core/pack.mjs';
+export { hintsFor, failingFunction, perFunction } from './core/hints.mjs';
 /** Problems of a loaded pack (each a sentence naming its file and key), checked against every track. */
 export const packProblems = (pack) => packProblemsOf(pack, TRACKS);
 /** The tracks a pack's files offer (a starter and a solution each), in the registry's order. */

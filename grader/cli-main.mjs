@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { BACKEND_NAMES } from '../wasm/index.mjs';
 import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/exercise.mjs';
 import { PackError } from './core/pack.mjs';
+import { hintsFor, failingFunction, perFunction } from './core/hints.mjs';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
 import { parseShard } from './batch/shard.mjs';
 import { parseDue, parseLatePolicy } from './batch/late.mjs';
@@ -195,6 +196,7 @@ const GRADE_OPTIONS = {
   'timeout-ms': { type: 'string' },
   'deadline-ms': { type: 'string' },
   backend: { type: 'string', default: 'auto' },
+  hints: { type: 'string' },
   verbose: { type: 'boolean', default: false },
   'require-isolation': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
@@ -237,9 +239,18 @@ function options(argv, lang) {
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),
     timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
+    hints: int('hints', v.hints, 0, 100) ?? 0,
     verbose: v.verbose,
     requireIsolation: v['require-isolation'],
   };
+}
+
+/** The hints a text report ends with (core/hints.mjs): those of the function that fails first; none after a pass. */
+function hintsOf(exercise, report, opts) {
+  if (report.status === 'pass') return null;
+  const fn = perFunction(exercise.hints) ? failingFunction(report, exercise.spec) : null;
+  const list = hintsFor(exercise.hints, { lang: opts.lang, variant: opts.track.variant, fn });
+  return list.length ? { fn, list, shown: opts.hints } : null;
 }
 
 const FILE_KINDS = [
@@ -440,7 +451,11 @@ export async function main(argv, early = null) {
         ? reporters.exercism(report)
         : opts.format === 'gradescope'
           ? reporters.gradescope(report)
-          : reporters.text(report, { color: process.stdout.isTTY && !process.env.NO_COLOR, verbose: opts.verbose });
+          : reporters.text(report, {
+              color: process.stdout.isTTY && !process.env.NO_COLOR,
+              verbose: opts.verbose,
+              hints: hintsOf(exercise, report, opts),
+            });
     process.stdout.write(out + '\n');
     return report.status === 'pass' ? 0 : 1;
   } finally {

@@ -7,7 +7,7 @@
 export const USAGE = `node grader/cli.mjs list
 node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
-                          [--backend auto|simd|wasm|webgpu] [--verbose] [--require-isolation]
+                          [--backend auto|simd|wasm|webgpu] [--hints N] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
                                 [--overrides FILE.csv] [--roster FILE.csv] [--scale N] [--due TIME] [--late-policy SPEC]
                                 [--lang ru|en] [--seed N] [--timeout-ms N] [--deadline-ms N] [--require-isolation]
@@ -41,6 +41,8 @@ ${USAGE.replace(/^/gm, '  ')}
                          остальные тесты не запускаются)
   --backend auto|simd|wasm|webgpu
                          быстрый путь float32 для больших скрытых тестов; по умолчанию auto
+  --hints N              показать первые N подсказок к функции, которая не проходит первой (от намёка
+                         почти до ответа); по умолчанию 0: только сколько их есть
   --verbose              назвать быстрый путь в итоговой строке, а песочницу — в stderr; по умолчанию
                          выключено
   --require-isolation    не проверять, если ядро не даёт изолировать код студента (bubblewrap:
@@ -109,6 +111,8 @@ Options of grade:
                          tests are not run)
   --backend auto|simd|wasm|webgpu
                          the float32 fast path for large hidden tests; default auto
+  --hints N              show the first N hints for the function that fails first (from a nudge to
+                         nearly the answer); default 0: only how many there are
   --verbose              name the fast path in the summary line, and the sandbox on stderr; default off
   --require-isolation    do not grade where the kernel cannot isolate student code (bubblewrap:
                          namespaces, kernel limits); by default such code runs in a plain child process

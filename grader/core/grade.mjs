@@ -3,7 +3,7 @@
 // The host hands in a sandbox (grader/README.md), the exercise pack (its spec and its suite's tests)
 // and the WASM core, whose C++ reference gives every expected value.
 import { Rng, deriveSeed } from './prng.mjs';
-import { say, kindName, sentence, render, isSentence, inEachLang, LANGS } from './messages.mjs';
+import { say, kindName, sentence, render, isSentence, inEachLang, sentenceKeys, LANGS } from './messages.mjs';
 import { toTensor, toWire, fmtShape } from './tensor.mjs';
 import { compare, DEFAULT_TOL } from './compare.mjs';
 import { explainWhy, matches } from './diagnose.mjs';
@@ -295,13 +295,65 @@ export async function grade({
   // An error or a cause is said in full once; a later test that meets it again refers to the first.
   const firstSaid = new Map();
   const testName = (test) => inEachLang((l) => test.name[l] || test.name.en);
-  /** A failure's verdict ({ said, cause, same_as? }): said in full, or referring to the test that said it. */
-  const verdictOf = (f, test) => {
+  // The first failure of each student function (the one a test called last when it failed): fn → { fn,
+  // test, cause, keys } (keys: those of its cause and of the mistakes spec.json declares for fn).
+  const failedIn = new Map();
+  const declared = [...(spec.mistakes ?? []), ...spec.tests.flatMap((x) => x.mistakes ?? [])];
+  const unexplained = new Set(spec.unexplained ?? []);
+  /**
+   * The earlier failure that a value failure of `subject` follows from: the first of the functions the
+   * student's `subject` calls (directly or not) to fail a test, when this failure found no explanation
+   * of its own (its cause is one of spec.json `unexplained`: what to check, not why) or names that
+   * function's mistake (a key of its cause, or of a mistake declared for it): one mistake, one cause,
+   * said where it showed first. A failure without a cause says what is wrong with `subject` itself (not
+   * implemented, not a pair, …), and an error has its own line: neither is blamed on another function.
+   */
+  const calleeFailure = (f, subject) => {
+    const reached = !f.error && f.cause && subject ? prepared.reads?.(subject)?.functions : null;
+    if (!reached) return null;
+    const own = sentenceKeys(f.cause);
+    const vague = unexplained.has(f.cause.key);
+    return [...failedIn.values()].find((c) => reached.has(c.fn) && (vague || own.some((k) => c.keys.has(k)))) ?? null;
+  };
+  /**
+   * A failure's verdict ({ said, cause, same_as? }): said in full, or referring to the test that said it.
+   * `subject`: the student's function the test called last (null when it called none).
+   */
+  const verdictOf = (f, test, subject) => {
+    const callee = calleeFailure(f, subject);
+    const record = (cause) => {
+      if (subject && !failedIn.has(subject))
+        failedIn.set(
+          subject,
+          callee ?? {
+            fn: subject,
+            test,
+            cause,
+            keys: new Set([
+              ...sentenceKeys(cause),
+              ...declared.filter((m) => m.function === subject).map((m) => m.key),
+            ]),
+          },
+        );
+    };
+    if (callee) {
+      record(callee.cause);
+      const test = testName(callee.test);
+      // the very cause said there: "the same cause"; else where it lies ("`attention` calls your `softmax`, …")
+      const same = JSON.stringify(f.cause) === JSON.stringify(callee.cause);
+      const said = [
+        ...f.problem,
+        same ? t('cause.same', { test }) : t('cause.callee', { fn: subject, callee: callee.fn, test }),
+      ];
+      return { said, cause: callee.cause, same_as: callee.test.id };
+    }
     // Why the test did not pass: the diagnosis, else what went wrong (the first thing the message says).
     const cause = f.cause ?? f.problem[0];
-    // The same error: same function, line and message up to the shapes it quotes (each test's inputs differ).
+    record(cause);
+    // The same error: same line and message up to the shapes it quotes (each test's inputs differ),
+    // whichever of the student's functions was called (attention raising in its softmax is softmax's error).
     const key = f.error
-      ? `error\0${f.error.fn}\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}`
+      ? `error\0${f.error.line}\0${f.error.message.replace(/\(\d[\d, ]*\)/g, '()')}`
       : f.cause
         ? `cause\0${JSON.stringify(f.cause)}`
         : null;
@@ -329,7 +381,9 @@ export async function grade({
       done(entry(test, 'error', t('deadline.not_run', { s: seconds })));
       continue;
     }
+    const called = []; // the student's functions the test calls (ctx.call), in order
     const ctx = makeContext({
+      called,
       exercise,
       test,
       track,
@@ -354,7 +408,7 @@ export async function grade({
     } catch (e) {
       if (e instanceof Failure) {
         status = 'fail';
-        verdict = verdictOf(e, test);
+        verdict = verdictOf(e, test, e.error?.fn ?? called.at(-1) ?? null);
       } else if (e instanceof DeadlineReached) {
         status = 'error';
         verdict = t('deadline.hit', { s: seconds });
@@ -389,6 +443,7 @@ export const referenceOf = (core, slug) =>
   );
 
 function makeContext({
+  called,
   exercise,
   test,
   track,
@@ -457,6 +512,7 @@ function makeContext({
     };
     const earlier = timedOut.get(fn);
     if (earlier) throw new NotRun('not_run.timeout_earlier', { fn, test: earlier });
+    if (retry) called.push(fn);
     let res = await attempt(timeoutMs, false);
     if (!res.ok && res.kind === 'timeout' && !retry) fail(t('timeout.probe', { fn, ms: timeoutMs }));
     if (!res.ok && res.kind === 'timeout') {

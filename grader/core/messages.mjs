@@ -11,6 +11,11 @@ const en = {
   'status.fail': 'failed',
   'status.error': 'error',
   summary: '{passed} of {total} tests passed',
+  // the CLI's hints (--hints N; core/hints.mjs): those of the function that fails first
+  'hints.of': ' for `{fn}`',
+  'hints.count': 'Hints{of}: {n} (`--hints 1` shows the first).',
+  'hints.one': 'Hint {i} of {n}{of}:',
+  'hints.more': '`--hints {next}` shows the next one.',
   seed: 'seed {seed}',
   backend: 'fast path {backend}',
   syntax: 'Syntax error at line {line}, column {column}: {message}',
@@ -48,6 +53,7 @@ const en = {
   // An error the grader explains (the sentence after it): English keeps NumPy's own words.
   'error.explained': '`{fn}` raised an error{where}: {message}',
   'cause.same': 'The same cause as in the test “{test}”.',
+  'cause.callee': '`{fn}` calls your `{callee}`, which fails the test “{test}”: the cause is there, fix it first.',
   'explain.operator': 'JavaScript’s `{op}` does not work on arrays: use `{fix}`.',
   'explain.math': '`Math.{name}` works on single numbers only: for an array use `np.{np}(…)`.',
   'explain.keepdims':
@@ -111,6 +117,10 @@ const ru = {
   'status.fail': 'не пройден',
   'status.error': 'ошибка',
   summary: 'Пройдено тестов: {passed} из {total}',
+  'hints.of': ' к `{fn}`',
+  'hints.count': 'Подсказок{of}: {n} (`--hints 1` покажет первую).',
+  'hints.one': 'Подсказка {i} из {n}{of}:',
+  'hints.more': '`--hints {next}` покажет следующую.',
   seed: 'сид {seed}',
   backend: 'быстрый путь {backend}',
   syntax: 'Синтаксическая ошибка в строке {line}, столбец {column}: {message}',
@@ -147,6 +157,8 @@ const ru = {
   // Russian gives the error's type only: the explanation that follows says the rest in Russian.
   'error.explained': 'В `{fn}` возникла ошибка {type}{where}',
   'cause.same': 'Причина та же, что и в тесте «{test}».',
+  'cause.callee':
+    '`{fn}` вызывает вашу `{callee}`, а она не проходит тест «{test}»: причина там, исправьте сначала её.',
   'explain.operator': 'Оператор JavaScript `{op}` не работает с массивами: используйте `{fix}`.',
   'explain.math': '`Math.{name}` работает только с отдельными числами: для массива используйте `np.{np}(…)`.',
   'explain.keepdims':
@@ -311,6 +323,16 @@ function plainParam(v, depth) {
     return Object.fromEntries(LANGS.filter((l) => l in v).map((l) => [l, capText(v[l], LIMITS.message)]));
   return capText(String(v), LIMITS.message);
 }
+
+/** The keys of a sentence (or a list of them) and of the sentences in its params. */
+export const sentenceKeys = (s) =>
+  !s || typeof s !== 'object'
+    ? []
+    : Array.isArray(s)
+      ? s.flatMap(sentenceKeys)
+      : isSentence(s)
+        ? [s.key, ...Object.values(s.params ?? {}).flatMap(sentenceKeys)]
+        : [];
 
 /** Is `v` a Sentence ({ key, params })? */
 export const isSentence = (v) =>

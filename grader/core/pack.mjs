@@ -91,6 +91,11 @@ const SPEC = {
     check: (v) =>
       SOLUTION_WHEN.includes(v) ? null : `must be one of ${SOLUTION_WHEN.map((w) => `"${w}"`).join(', ')}`,
   },
+  // Causes that only say what to check (a suite's fallback when no mistake explains the output): a test
+  // failing with one of them, while a function the student's code calls failed an earlier test, refers to that test.
+  unexplained: {
+    check: (v) => (Array.isArray(v) && v.every((k) => typeof k === 'string') ? null : 'must be a list of message keys'),
+  },
 };
 const TEST = {
   id: { required: true, check: (v) => (typeof v === 'string' && IDENT.test(v) ? null : 'must be an identifier') },
@@ -214,6 +219,9 @@ export function packProblems(pack, tracks) {
     `is not bound in ${at('reference/bind.cpp')} (def("${pack.slug}.<name>", …) binds: ${[...names].join(', ') || 'none'})`;
   for (const [j, m] of (Array.isArray(spec.mistakes) ? spec.mistakes : []).entries())
     mistakeProblems(`mistakes[${j}]`, m);
+  for (const k of Array.isArray(spec.unexplained) ? spec.unexplained : [])
+    if (typeof k === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[k]))
+      p.push(`${at('spec.json')}: unexplained "${k}" is not in ${at('messages.json')} (both languages)`);
   for (const name of bound && typeof pack.suiteSource === 'string' ? referenceCalls(pack.suiteSource) : [])
     if (!bound.has(name)) p.push(`${at('suite.mjs')} calls the reference function "${name}", which ${unbound(bound)}`);
   const ids = new Set();
@@ -266,25 +274,39 @@ export function packProblems(pack, tracks) {
             p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
     }
   }
-  // Hints and texts; a track may have its own (hints.json "ru.py"/"en.py", texts/task.ru.py.md …), in both languages.
+  // Hints (core/hints.mjs): one set of lists, or one per function ("functions", and "general" before them);
+  // a set is { "ru": [hint, …], "en": [hint, …] }, and a track may have its own ("ru.py"/"en.py"), of the same length.
   const h = pack.hints;
-  const hintList = (l) => Array.isArray(h[l]) && h[l].every((x) => typeof x === 'string' && x.trim());
-  if (!isObj(h) || !LANGS.every(hintList)) p.push(`${at('hints.json')} must be { "ru": [hint, …], "en": [hint, …] }`);
-  else {
-    if (h.ru.length !== h.en.length)
-      p.push(`${at('hints.json')}: ${h.ru.length} hints in "ru" but ${h.en.length} in "en"`);
+  const hintSet = (where, set) => {
+    const hintList = (l) => Array.isArray(set?.[l]) && set[l].every((x) => typeof x === 'string' && x.trim());
+    if (!isObj(set) || !LANGS.every(hintList)) return p.push(`${where} must be { "ru": [hint, …], "en": [hint, …] }`);
+    if (set.ru.length !== set.en.length)
+      p.push(`${where}: ${set.ru.length} hints in "ru" but ${set.en.length} in "en"`);
     const keys = [...LANGS, ...VARIANTS.flatMap((v) => LANGS.map((l) => `${l}.${v}`))];
-    for (const k of Object.keys(h))
-      if (!keys.includes(k)) p.push(`${at('hints.json')} has an unknown key "${k}" (known: ${keys.join(', ')})`);
+    for (const k of Object.keys(set))
+      if (!keys.includes(k)) p.push(`${where} has an unknown key "${k}" (known: ${keys.join(', ')})`);
     for (const v of VARIANTS) {
-      const [ru, en] = LANGS.map((l) => h[`${l}.${v}`]);
+      const [ru, en] = LANGS.map((l) => set[`${l}.${v}`]);
       if (
         (ru === undefined) !== (en === undefined) ||
         (ru !== undefined && !(hintList(`ru.${v}`) && hintList(`en.${v}`) && ru.length === en.length))
       )
-        p.push(`${at('hints.json')}: "ru.${v}" and "en.${v}" must both be lists of hints of the same length`);
+        p.push(`${where}: "ru.${v}" and "en.${v}" must both be lists of hints of the same length`);
     }
-  }
+  };
+  if (isObj(h) && 'functions' in h) {
+    for (const k of Object.keys(h))
+      if (!['general', 'functions'].includes(k))
+        p.push(`${at('hints.json')} has an unknown key "${k}" (known: general, functions)`);
+    if (h.general !== undefined) hintSet(`${at('hints.json')}: general`, h.general);
+    if (!isObj(h.functions) || !Object.keys(h.functions).length)
+      p.push(`${at('hints.json')}: functions must be { "<function>": { "ru": [hint, …], "en": [hint, …] }, … }`);
+    else
+      for (const [fn, set] of Object.entries(h.functions)) {
+        if (!functions.has(fn)) p.push(`${at('hints.json')}: functions."${fn}" is not in spec.json "functions"`);
+        hintSet(`${at('hints.json')}: functions."${fn}"`, set);
+      }
+  } else hintSet(at('hints.json'), h);
   for (const l of LANGS) if (!pack.texts?.[l]?.trim()) p.push(`${at(`texts/task.${l}.md`)} is missing or empty`);
   for (const [v, tx] of Object.entries(pack.trackTexts ?? {})) {
     if (LANGS.some((l) => !tx[l]?.trim()))

@@ -83,13 +83,15 @@ export function gradescope(report) {
 }
 
 /**
- * Plain text; colour only when `color` (the CLI sets it for a TTY); `verbose` adds the fast path's name. Student text cannot pass for the
+ * Plain text; colour only when `color` (the CLI sets it for a TTY); `verbose` adds the fast path's name;
+ * `hints` ({ fn, list, shown }: the pack's hints for the function that fails first, fn null for a pack
+ * whose hints are one list) adds the first `shown` of them, or how many there are. Student text cannot pass for the
  * grader's: control characters are shown escaped, and every line after the first of a message, and
  * every printed line, is indented under its test behind `| `, so a line that starts with a mark
  * (✓ ✗ !) or the summary at the left margin is always the grader's own.
  * @param {import('../types').Report} report
  */
-export function text(report, { color = false, verbose = false } = {}) {
+export function text(report, { color = false, verbose = false, hints = null } = {}) {
   const c = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const mark = { pass: c(32, '✓'), fail: c(31, '✗'), error: c(33, '!') };
   const block = (s, first, rest) =>
@@ -114,6 +116,7 @@ export function text(report, { color = false, verbose = false } = {}) {
     if (t.output) lines.push(...block(t.output, '    | ', '    | ').map((l) => c(2, l)));
   }
   if (report.tests.length && !notParsed) lines.push('');
+  if (hints) lines.push(...hintLines(report.lang, hints), '');
   const details = [say(report.lang, 'seed', report), verbose && say(report.lang, 'backend', report)]
     .filter(Boolean)
     .join('; ');
@@ -139,4 +142,18 @@ function caret({ line, column, sourceLine }) {
     before = visible(text.slice(0, col - 1));
   const gutter = ' '.repeat(String(line).length);
   return [`  ${line} | ${shown}`, `  ${gutter} | ${' '.repeat(before.length)}^`];
+}
+
+/** The hints a text report ends with: the first `shown` of `list` (or their count), and how to see the next. */
+function hintLines(lang, { fn, list, shown }) {
+  const of = fn ? say(lang, 'hints.of', { fn }) : '';
+  if (!shown) return [say(lang, 'hints.count', { n: list.length, of })];
+  const lines = list
+    .slice(0, shown)
+    .flatMap((h, i) => [
+      say(lang, 'hints.one', { i: i + 1, n: list.length, of }),
+      ...h.split('\n').map((l) => `  ${l}`),
+    ]);
+  if (shown < list.length) lines.push(say(lang, 'hints.more', { next: shown + 1 }));
+  return lines;
 }

@@ -249,7 +249,7 @@ test('the code survives a reload, also right after a timeout', async () => {
 });
 
 test('Hint reveals one hint at a time; Reset asks, then restores the starter (any number of times)', async () => {
-  const n = await page.evaluate(() => window.attnlab.exercise.hints.ru.length);
+  const n = await page.evaluate(() => window.attnlab.hints().list.length);
   assert.ok(n >= 1);
   for (let i = 1; i <= n; i++) {
     await page.click('#hint');

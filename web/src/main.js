@@ -21,6 +21,9 @@ import {
   take0,
   readSyntax,
   explainError,
+  hintsFor,
+  failingFunction,
+  perFunction,
 } from '../../grader/browser.mjs';
 import { exercises, chooseExercise, starterOf, heatmapTokens } from './exercise.js';
 import { loadCore } from '../../wasm/index.mjs';
@@ -139,7 +142,16 @@ let track = chooseTrack(mode.pkg?.track ?? params.get('track') ?? store.get(KEY.
 store.set(KEY.track, track.name);
 // The pack's texts and hints in the track's spelling where it has them (texts/task.ru.py.md, "ru.py").
 const taskText = () => exercise.trackTexts?.[track.variant]?.[lang] ?? exercise.texts[lang];
-const hintList = () => exercise.hints[`${lang}.${track.variant}`] ?? exercise.hints[lang];
+// Hints per function (grader/core/hints.mjs): those of the function that fails first in the last check
+// (before one, the first function), never another's; a pack with one list has no function to follow (null).
+const hintsFunction = () =>
+  perFunction(exercise.hints) ? (failingFunction(state.report, exercise.spec) ?? exercise.spec.functions[0]) : null;
+const hintList = () => hintsFor(exercise.hints, { lang, variant: track.variant, fn: hintsFunction() });
+/** Another function to hint at: its hints start from the first (a nudge). */
+function followFunction() {
+  const fn = hintsFunction();
+  if (state.hintsFn !== fn) Object.assign(state, { hintsFn: fn, hintsShown: 0, hintsShownAll: false });
+}
 const starter = () => starterOf(exercise, track.name, lang);
 
 const state = {
@@ -537,8 +549,16 @@ function renderCrashNote() {
 }
 
 function renderHints() {
+  followFunction();
   const box = $('hints');
   box.replaceChildren();
+  if (state.hintsFn)
+    box.append(
+      Object.assign(document.createElement('p'), {
+        className: 'note hints-for',
+        textContent: t().hintsFor(state.hintsFn),
+      }),
+    );
   const hints = hintList();
   for (let i = 0; i < state.hintsShown; i++) {
     const div = document.createElement('div');
@@ -977,6 +997,7 @@ async function loadSolution() {
 // Hints open in a drawer beside the editor (fixed to the window, so the page never scrolls away from
 // the code); each press reveals the next one and focuses it; Escape or Close hands focus back.
 function hint() {
+  followFunction();
   if (state.hintsShown < hintList().length) state.hintsShown++;
   else state.hintsShownAll = true; // pressed once more: say that there are no more
   renderHints();
@@ -1195,6 +1216,8 @@ window.attnlab = {
   stop: stopAction,
   measure,
   switchTrack,
+  /** The hints the Hint button shows now: the function they are for (null: one list), and the list. */
+  hints: () => ({ fn: hintsFunction(), list: hintList() }),
   get track() {
     return track.name;
   },

@@ -12,7 +12,8 @@ const OPTIONS = { ecmaVersion: 'latest', locations: true };
  * `names`: what the script declares at top level (functions, classes, variables, export aliases).
  * `reads(fn)`: what top-level function `fn` and the top-level functions it calls (transitively) read:
  * { members: Set of property names after a dot, shapeAxes: ['K.shape[1]', …] (a shape indexed from
- * the front with a literal), shapeNegative: ['K.shape[-1]', …] (undefined in JS), calls: Set of `obj.method(literal, literal)` texts such as
+ * the front with a literal), shapeNegative: ['K.shape[-1]', …] (undefined in JS), functions: Set of the top-level
+ * functions it calls (transitively, `fn` itself left out), calls: Set of `obj.method(literal, literal)` texts such as
  * 'np.swapaxes(K, 0, 1)' } — for hints that only speak of constructs on the path that failed.
  * `aliases`: exported name → local name (`export { impl as softmax }`); `members`: property names the
  * code reads with a dot (`K.T` → 'T'), for hints.
@@ -123,6 +124,9 @@ function functionReads(ast, source, aliases) {
       r.uses.forEach(visit);
     };
     visit(fn);
+    // the top-level functions `fn` reaches, by the names they are exported under as well
+    all.functions = new Set([...seen].filter((n) => n !== fn));
+    for (const [exported, local] of Object.entries(aliases)) if (all.functions.has(local)) all.functions.add(exported);
     return all;
   };
 }

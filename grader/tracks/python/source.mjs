@@ -295,7 +295,8 @@ function isDeclaration(st) {
  * What each top-level function reads, as the JavaScript track's `reads(fn)` (grader/tracks/js/source.mjs):
  * `fn` and the top-level functions it calls (transitively) → { members: Set of names after a dot,
  * shapeAxes: ['K.shape[1]', …] (a shape indexed from the front with a literal), shapeNegative: []
- * (a negative index is right in Python), calls: Set of call texts with a literal argument, such as
+ * (a negative index is right in Python), functions: Set of the top-level functions it calls (transitively, `fn`
+ * itself left out), calls: Set of call texts with a literal argument, such as
  * 'K.swapaxes(0, 1)' }, or null for a name that is not a top-level function.
  */
 function functionReads(sts, lines, source) {
@@ -364,6 +365,7 @@ function functionReads(sts, lines, source) {
       r.uses.forEach(visit);
     };
     visit(fn);
+    all.functions = new Set([...seen].filter((n) => n !== fn)); // the top-level functions `fn` reaches
     return all;
   };
 }
