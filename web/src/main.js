@@ -221,11 +221,35 @@ const SOURCE_LINE =
   /\b[Ll]ine\s+(\d+)(?:,\s*column\s+(\d+))?|строке\s+(\d+)(?:,\s*столбец\s+(\d+))?(?=[,:.)]|$)|(?<=\()строка\s+(\d+)(?=\))/g;
 
 /**
- * A grader message as DOM: `code` spans become <code>, and every reference to a line of the student's
- * code (SOURCE_LINE) a button that moves the cursor there.
+ * The raw texts a message quotes (its sentences' `message` params: an error's own words, from the
+ * student's code, np or the runtime, in whatever language they were raised): shown as code, not prose.
  */
-function messageDom(text) {
+function quotedTexts(said, out = []) {
+  if (Array.isArray(said)) for (const s of said) quotedTexts(s, out);
+  else if (said && typeof said === 'object' && typeof said.key === 'string')
+    for (const [name, v] of Object.entries(said.params ?? {})) {
+      if (name === 'message' && typeof v === 'string' && v.trim().length > 3) out.push(visible(v));
+      else if (v && typeof v === 'object') quotedTexts(v, out);
+    }
+  return out;
+}
+
+/**
+ * A grader message as DOM: the raw texts it quotes (`quoted`) and `code` spans become <code>, and every
+ * reference to a line of the student's code (SOURCE_LINE) a button that moves the cursor there.
+ */
+function messageDom(text, quoted = []) {
   const frag = document.createDocumentFragment();
+  for (const q of quoted) {
+    const at = text.indexOf(q);
+    if (at < 0) continue;
+    frag.append(
+      messageDom(text.slice(0, at), quoted),
+      Object.assign(document.createElement('code'), { className: 'raw', textContent: q }),
+      messageDom(text.slice(at + q.length), quoted),
+    );
+    return frag;
+  }
   text.split(/(`[^`]+`)/).forEach((part, i) => {
     if (i % 2) return frag.append(Object.assign(document.createElement('code'), { textContent: part.slice(1, -1) }));
     const re = new RegExp(SOURCE_LINE);
@@ -314,7 +338,7 @@ function testItem(test, entry) {
   if (entry?.message) {
     const msg = document.createElement('div');
     msg.className = 'msg';
-    msg.append(messageDom(visible(entry.message)));
+    msg.append(messageDom(visible(entry.message), quotedTexts(entry.said)));
     d.append(msg);
   }
   const also = Object.entries(state.sameAs)
@@ -394,7 +418,7 @@ function renderReport(report) {
     li.dataset.test = 'load';
     li.id = 'test-load';
     li.tabIndex = -1;
-    li.append(messageDom(visible(report.message)));
+    li.append(messageDom(visible(report.message), quotedTexts(report.said)));
     list.prepend(li);
   }
   list.toggleAttribute('data-stale', state.stale);
