@@ -42,23 +42,25 @@ export function parseCsv(text) {
   return rows.filter((r) => r.some((x) => x.trim()));
 }
 
+/** A teacher's CSV file (`option`: the flag that named it) → its rows; one that cannot be read throws `Err` naming it. */
+export function readCsvFile(file, option, Err, lang) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const why = e.code ?? e.message;
+    throw new Err(lang === 'en' ? `cannot read ${option} ${file}: ${why}` : `не прочитать ${option} ${file}: ${why}`);
+  }
+  return parseCsv(text);
+}
+
 /**
  * The overrides in `file` checked against `students` (names), `tests` (ids) and `total` (the pack's points) →
  * [{ student, test, score, reason, line }]. Throws OverrideError naming the line of the first bad row.
  */
 export function readOverrides(file, { students, tests, total = tests.length, lang = 'ru' }) {
   const en = lang === 'en';
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new OverrideError(
-      en
-        ? `cannot read --overrides ${file}: ${e.code ?? e.message}`
-        : `не прочитать --overrides ${file}: ${e.code ?? e.message}`,
-    );
-  }
-  const rows = parseCsv(text);
+  const rows = readCsvFile(file, '--overrides', OverrideError, lang);
   const head = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
   const col = Object.fromEntries(['student', 'test', 'score', 'reason'].map((k) => [k, head.indexOf(k)]));
   const missing = Object.keys(col).filter((k) => col[k] < 0);

@@ -3,8 +3,7 @@
 // names their columns), each submission matched to one LMS user by what its name carries (the id in
 // Canvas' and Moodle's download names, an email, a login), never by a guess. Read with the one CSV
 // reader (overrides.mjs parseCsv); a bad row is refused with the file's line.
-import { readFileSync } from 'node:fs';
-import { parseCsv } from './overrides.mjs';
+import { readCsvFile } from './overrides.mjs';
 import { lmsIdentity } from './summary.mjs';
 import { capText, plainText } from '../wire/text.mjs';
 
@@ -31,17 +30,7 @@ const PARTICIPANT = /^\S+(?: \S+)* (\d+)$/; // "Participant 4211" (the word in M
  */
 export function readRoster(file, { lang = 'ru' } = {}) {
   const en = lang === 'en';
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new RosterError(
-      en
-        ? `cannot read --roster ${file}: ${e.code ?? e.message}`
-        : `не прочитать --roster ${file}: ${e.code ?? e.message}`,
-    );
-  }
-  const rows = parseCsv(text);
+  const rows = readCsvFile(file, '--roster', RosterError, lang);
   const head = (rows[0] ?? []).map((h) => plainText(capText(h, 200)).trim());
   const at = (name) => head.indexOf(name);
   const format =
