@@ -44,23 +44,45 @@ function el(tag, props = {}, ...children) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits for a submission to be graded and its score sent (or not to be sent), then says so. */
+let following = null; // the submission the status line is about (a newer Check takes it over)
+
+/** What the status line says of a graded submission whose score was sent, failed or is not sent at all. */
+function sayScore(sub) {
+  // `score`: what counts after a late penalty (the placement's late policy), which the course records.
+  const p = { passed: sub.score ?? sub.passed, total: sub.total };
+  const late = sub.late_days ? ` ${say('late', sub)}` : '';
+  if (sub.score_state === 'sent') status(say('recorded', p) + late, 'ok');
+  else if (sub.score_state === 'failed') status(say('score_failed', p), 'warn');
+  else status(say('recorded_none', p), 'ok');
+}
+
+/**
+ * Waits for a submission to be graded and its score sent (or not to be sent), then says so. A score the
+ * LMS did not take is retried by the service: the line keeps following it (every 5 s) until it is sent
+ * or a newer Check takes the line over.
+ */
 async function follow(id, busy) {
+  following = id;
   status(busy ? say('later') : say('grading'), busy ? 'warn' : '');
   for (let i = 0; ; i++) {
     const sub = await api(`/api/submissions/${id}`);
     if (sub.status === 'failed') return status(say('grading_failed'), 'warn');
     if (sub.status === 'graded' && !['pending', 'sending'].includes(sub.score_state)) {
-      // `score`: what counts after a late penalty (the placement's late policy), which the course records.
-      const p = { passed: sub.score ?? sub.passed, total: sub.total };
-      const late = sub.late_days ? ` ${say('late', sub)}` : '';
-      if (sub.score_state === 'sent') status(say('recorded', p) + late, 'ok');
-      else if (sub.score_state === 'failed') status(say('score_failed', p), 'warn');
-      else status(say('recorded_none', p), 'ok');
+      sayScore(sub);
       document.body.dataset.recorded = `${sub.passed}/${sub.total}`;
+      if (sub.score_state === 'failed') followRetry(id);
       return sub;
     }
     await sleep(Math.min(2000, 300 + 100 * i));
+  }
+}
+
+async function followRetry(id) {
+  while (following === id) {
+    await sleep(5000);
+    const sub = await api(`/api/submissions/${id}`).catch(() => null);
+    if (following !== id) return;
+    if (sub && !['failed', 'pending', 'sending'].includes(sub.score_state)) return sayScore(sub);
   }
 }
 

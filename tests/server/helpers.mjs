@@ -31,10 +31,13 @@ export async function startStack(overrides = {}, { register = true } = {}) {
   const platform = await startPlatform();
   const config = loadConfig({ data, port: 0, workers: 2, ...overrides }, {});
   if (register) await addPlatform(config, platform.registration());
-  const svc = await startService(config, { logger: silentLogger() });
+  const logger = silentLogger();
+  const svc = await startService(config, { logger });
   if (register) platform.register(svc.url);
   return {
     data,
+    /** What the service logged at warn or above (for a failing test's message). */
+    warnings: () => logger.lines.filter((l) => l.level !== 'info').map((l) => JSON.stringify(l)),
     config,
     platform,
     svc,
