@@ -220,11 +220,14 @@ export async function deepLinkResponse({ key, platform, deployment, settings, it
     .sign(key.privateKey);
 }
 
-const tokens = new Map(); // platform id → { token, until } (one scope: scores)
+// The platform's token endpoint and our client id there → { token, until } (one scope: scores). Not the
+// platform's row id: a process may hold services on several databases (the tests do), whose ids repeat.
+const tokens = new Map();
+const tokenKey = (platform) => `${platform.auth_token_url}\0${platform.client_id}`;
 
 /** An AGS access token (client credentials with a signed JWT assertion, RFC 7523 §2.2), cached until a minute before it expires. */
 export async function accessToken({ key, platform, fetchImpl = fetch }) {
-  const cached = tokens.get(platform.id);
+  const cached = tokens.get(tokenKey(platform));
   if (cached && cached.until > Date.now()) return cached.token;
   const assertion = await new SignJWT({})
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
@@ -250,7 +253,7 @@ export async function accessToken({ key, platform, fetchImpl = fetch }) {
   const body = await res.json();
   if (typeof body.access_token !== 'string') throw new Error('token endpoint answered without access_token');
   const ttl = Number(body.expires_in) || 3600;
-  tokens.set(platform.id, { token: body.access_token, until: Date.now() + Math.max(0, ttl - 60) * 1000 });
+  tokens.set(tokenKey(platform), { token: body.access_token, until: Date.now() + Math.max(0, ttl - 60) * 1000 });
   return body.access_token;
 }
 
@@ -270,6 +273,6 @@ export async function postScore({ key, platform, lineitem, score, fetchImpl = fe
     body: JSON.stringify({ activityProgress: 'Completed', gradingProgress: 'FullyGraded', ...score }),
     signal: AbortSignal.timeout(10_000),
   });
-  if (res.status === 401) tokens.delete(platform.id);
+  if (res.status === 401) tokens.delete(tokenKey(platform));
   if (!res.ok) throw new Error(`score service answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
 }
