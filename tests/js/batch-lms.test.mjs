@@ -21,6 +21,8 @@ import { readZip, writeZip } from '../../grader/batch/zip.mjs';
 import { gradescope } from '../../grader/reporters/index.mjs';
 import { packProblems, readPack } from '../../grader/index.mjs';
 
+/** grade-batch on the first lesson's pack: the input, the output folder, then the options of the case. */
+const gradeSdpa = (input, out, ...options) => cli('grade-batch', input, '--exercise', 'sdpa', '--out', out, ...options);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-lms-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -119,20 +121,7 @@ test('Canvas: the gradebook export as roster, gradebook-canvas.csv read back by 
     '"=HYPERLINK(""http://x"")<script>alert(1)</script>",1004,S1004,hx,Section B,,,',
     '"Student, Test",1099,,4f3a9c,Section A,,,',
   ]);
-  const r = cli(
-    'grade-batch',
-    dir,
-    '--exercise',
-    'sdpa',
-    '--out',
-    out,
-    '--lang',
-    'en',
-    '--roster',
-    roster,
-    '--scale',
-    '100',
-  );
+  const r = gradeSdpa(dir, out, '--lang', 'en', '--roster', roster, '--scale', '100');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /roster \(canvas\): 3 of 5 matched/);
   assert.match(r.stdout, /submissions matched to no one \(not in the gradebook\): stranger_9999_5003_attention/);
@@ -211,8 +200,7 @@ test('Moodle: a grading worksheet (by participant number) and a grades export (b
     '"Participant 4212","Ann Lee",alee@example.edu,"Submitted for grading",,100.00,Yes,"Tuesday, 2 December 2025, 10:00 PM",-,',
     '"Participant 4213","Bo Chen",bchen@example.edu,"No submission",,100.00,Yes,-,-,',
   ]);
-  const run = (roster, ...more) =>
-    cli('grade-batch', dir, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--roster', roster, ...more);
+  const run = (roster, ...more) => gradeSdpa(dir, out, '--lang', 'en', '--roster', roster, ...more);
   const r = run(worksheet, '--scale', '10');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /roster \(moodle\): 2 of 3 matched/);
@@ -272,18 +260,7 @@ test('Moodle: a grading worksheet (by participant number) and a grades export (b
   const wrong = cli('grade-batch', 'gradebook', out, '--out', all, '--gradebook', 'canvas', '--lang', 'en');
   assert.equal(wrong.status, 2);
   assert.match(wrong.stderr, /no student of .* is matched to a canvas roster: grade them with --roster/);
-  const misplaced = cli(
-    'grade-batch',
-    dir,
-    '--exercise',
-    'sdpa',
-    '--out',
-    out,
-    '--gradebook',
-    'moodle',
-    '--lang',
-    'en',
-  );
+  const misplaced = gradeSdpa(dir, out, '--gradebook', 'moodle', '--lang', 'en');
   assert.equal(misplaced.status, 2);
   assert.match(misplaced.stderr, /--gradebook is an option of grade-batch gradebook/);
 });
@@ -312,18 +289,7 @@ test('a bad roster is refused before grading with the file and line, in both lan
   ];
   for (const [rows, re] of bad) {
     const file = write(join(tmp, 'roster.csv'), rows);
-    const r = cli(
-      'grade-batch',
-      dir,
-      '--exercise',
-      'sdpa',
-      '--out',
-      join(tmp, 'never'),
-      '--lang',
-      'en',
-      '--roster',
-      file,
-    );
+    const r = gradeSdpa(dir, join(tmp, 'never'), '--lang', 'en', '--roster', file);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, re);
     assert.ok(!/\n\s+at /.test(r.stderr), r.stderr);
@@ -332,30 +298,10 @@ test('a bad roster is refused before grading with the file and line, in both lan
       (e) => e instanceof RosterError && /строка|первая строка/.test(e.message),
     );
   }
-  const missing = cli(
-    'grade-batch',
-    dir,
-    '--exercise',
-    'sdpa',
-    '--out',
-    join(tmp, 'never'),
-    '--roster',
-    join(tmp, 'nope.csv'),
-  );
+  const missing = gradeSdpa(dir, join(tmp, 'never'), '--roster', join(tmp, 'nope.csv'));
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /не прочитать --roster .*nope\.csv: ENOENT/);
-  const scale = cli(
-    'grade-batch',
-    dir,
-    '--exercise',
-    'sdpa',
-    '--out',
-    join(tmp, 'never'),
-    '--lang',
-    'en',
-    '--scale',
-    '0',
-  );
+  const scale = gradeSdpa(dir, join(tmp, 'never'), '--lang', 'en', '--scale', '0');
   assert.equal(scale.status, 2);
   assert.match(scale.stderr, /--scale must be an integer from 1 to 100000, got "0"/);
 });
@@ -527,7 +473,7 @@ test('late: --due and --late-policy parsed, the penalty on the gradebook grade o
     [['--late-policy', 'penalty:10%/day'], /--late-policy needs --due/],
   ];
   for (const [args, re] of usage) {
-    const r = cli('grade-batch', tmp, '--exercise', 'sdpa', '--out', join(tmp, 'never'), '--lang', 'en', ...args);
+    const r = gradeSdpa(tmp, join(tmp, 'never'), '--lang', 'en', ...args);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, re);
   }
@@ -551,22 +497,7 @@ test('late: --due and --late-policy parsed, the penalty on the gradebook grade o
     '"Roe, Jane",1002,,jroe,A',
     '"Poe, Ed",1003,,epoe,A',
   ]);
-  const run = (...more) =>
-    cli(
-      'grade-batch',
-      dir,
-      '--exercise',
-      'sdpa',
-      '--out',
-      out,
-      '--lang',
-      'en',
-      '--roster',
-      roster,
-      '--scale',
-      '10',
-      ...more,
-    );
+  const run = (...more) => gradeSdpa(dir, out, '--lang', 'en', '--roster', roster, '--scale', '10', ...more);
   const r = run('--due', '2026-12-01T23:59+03:00', '--late-policy', 'penalty:10%/day,cap:50%');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /late: 2 \(due 2026-12-01T20:59:00\.000Z\), 2 with a penalty \(penalty:10%\/day,cap:50%\)/);
@@ -645,20 +576,7 @@ test("late from a zip: an entry's zoneless MS-DOS time is read in the zone of --
       { path: 'class/early.js', data: SOLUTION, date: early },
     ]),
   );
-  const r = cli(
-    'grade-batch',
-    zip,
-    '--exercise',
-    'sdpa',
-    '--out',
-    out,
-    '--lang',
-    'en',
-    '--due',
-    '2026-12-01T23:59+03:00',
-    '--late-policy',
-    'penalty:10%/day',
-  );
+  const r = gradeSdpa(zip, out, '--lang', 'en', '--due', '2026-12-01T23:59+03:00', '--late-policy', 'penalty:10%/day');
   assert.equal(r.status, 0, r.stderr);
   const rows = json(join(out, 'summary.json')).students.map((s) => [s.student, s.submitted, s.late, s.grade]);
   assert.deepEqual(rows, [
