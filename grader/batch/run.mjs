@@ -107,6 +107,11 @@ class Pools {
     return this.pools[track].take({ left: remaining[track] ?? 0 });
   }
 
+  /** A sandbox done with: back to its track's pool if its child never ran the submission (hosts/node/pool.mjs). */
+  giveBack(track, sandbox) {
+    return this.pools[track].giveBack(sandbox);
+  }
+
   close() {
     return Promise.all(Object.values(this.pools).map((p) => p.close()));
   }
@@ -186,7 +191,7 @@ export class Lanes {
       } finally {
         if (sandbox) {
           this.active.delete(sandbox);
-          await sandbox.close();
+          await this.pool.giveBack(s.track, sandbox);
           peakRss = sandbox.peakRss;
           cpuMs = sandbox.cpuMs;
         }

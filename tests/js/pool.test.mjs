@@ -1,7 +1,8 @@
 // Grading at a judge's speed (grader/batch/README.md, Throughput):
 // - the warm pool (grader/hosts/node/pool.mjs): each take is a sandbox of its own (its own child), the
 //   pool keeps `size` waiting and never more than the takes still to come, and once closed it starts
-//   nothing and leaves no child behind;
+//   nothing and leaves no child behind; a sandbox given back waits again only if it never loaded a
+//   submission;
 // - a closed sandbox answers at once and starts no child (what makes a batch's Ctrl+C prompt);
 // - the reference cache (grader/core/ref-cache.mjs): every pack's solution and failing fixtures get the
 //   same report with it as without, a second submission computes no reference value, an answer edited
@@ -59,8 +60,23 @@ test('the warm pool: a child of its own per take, `size` waiting, none past the 
     const source = readFileSync(join(ROOT, 'exercises', 'sdpa', track.files.solution), 'utf8');
     const report = await grade({ exercise, source, track, sandbox: a, core, lang: 'en' });
     assert.equal(report.passed, report.total, `${name}: the solution graded in a pooled sandbox`);
+    // Given back: the one that graded is closed; one that never loaded a submission (a JavaScript syntax
+    // error stops on the trusted side) waits again, first in line, its child the same, billed nothing.
     const pids = [a.child.pid, b.child.pid];
-    await Promise.all([a.close(), b.close(), pool.close()]);
+    await pool.giveBack(a);
+    assert.equal(pool.waiting, 1, `${name}: a used sandbox is not taken back`);
+    // (Python's syntax errors are found by the guest's compiler: that sandbox ran it and is closed.)
+    const syntax = await grade({ exercise, source: 'def f(:\n', track, sandbox: b, core, lang: 'en' });
+    assert.equal(syntax.status, 'error', `${name}: a syntax error`);
+    await pool.giveBack(b);
+    if (name === 'js') {
+      assert.equal(pool.waiting, 2, 'an untouched sandbox waits again');
+      assert.equal(await pool.take({ left: 0 }), b, 'first in line');
+      assert.equal(b.child.pid, pids[1], 'its child the same');
+      await b.close();
+      assert.equal(b.cpuMs > 0, true, 'its start billed once it is closed');
+    } else assert.equal(pool.waiting, 1, `${name}: the sandbox that compiled the submission is not taken back`);
+    await pool.close();
     assert.equal(pool.waiting, 0);
     await assert.rejects(pool.take(), PoolClosed);
     pool.warm();

@@ -1,10 +1,11 @@
 // Warm sandboxes, still one per submission: a pool of NodeSandboxes of one track started ahead of need
 // (each child spawned, its guest loaded: the engine, for Python the interpreter with numpy imported),
-// each handed out once and never taken back. `grade-batch` keeps one per track; a grading service
-// would keep one too.
+// each handed out once and taken back only if its child never ran the submission's code (`untouched`:
+// a JavaScript syntax error is refused on the trusted side). `grade-batch` keeps one per track; a grading
+// service would keep one too.
 //   const pool = createPool({ track, size: 2 });
 //   const sandbox = await pool.take();   // ready or starting; the pool starts another behind it
-//   … grade with it, then sandbox.close()
+//   … grade with it, then pool.giveBack(sandbox): closed, or waiting again if it is still untouched
 //   await pool.close();                  // the waiting ones are closed; take() after it throws
 // `take({ left })`: how many more takes will follow this one (the batch knows), so that the pool never
 // starts a child that no submission will use. Once closed (Ctrl+C of a batch), it starts nothing more.
@@ -40,6 +41,14 @@ export function createPool({ track, size = 1, memoryMb } = {}) {
       const s = waiting.shift() ?? start();
       fill(left);
       return s;
+    },
+    /**
+     * A taken sandbox, done with: waiting again (first in line) if it never loaded a submission, closed
+     * otherwise. Either way the caller reads its `cpuMs` and `peakRss` after this resolves.
+     */
+    async giveBack(sandbox) {
+      if (!closed && sandbox.untouched) waiting.unshift(Promise.resolve(sandbox));
+      else await sandbox.close();
     },
     /** Closes every sandbox still waiting; nothing is started after it. */
     async close() {

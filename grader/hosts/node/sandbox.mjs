@@ -390,6 +390,7 @@ export class NodeSandbox {
     this.cpuMs = 0; // CPU time of its children, all threads, as read when each was ended (tools/bench-batch); known after close()
     this.clock = PROC ? 'cpu' : 'wall'; // what `timeoutMs` and `cpuMs` count
     this.closed = false; // once closed, no request starts a child again (a batch's Ctrl+C)
+    this.untouched = true; // nothing was loaded or called yet: its child is as the pool started it
   }
 
   #spawn() {
@@ -423,6 +424,7 @@ export class NodeSandbox {
   }
 
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
+    this.untouched = false;
     if (this.loaded) {
       this.child?.kill({ kind: 'crash', message: 'replaced' });
     } // a new load gets a fresh realm
@@ -437,6 +439,7 @@ export class NodeSandbox {
 
   /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
+    this.untouched = false;
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const { failed, cpuMs } = await this.#live(deadlineMs);
     if (failed) return failed;
