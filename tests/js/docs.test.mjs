@@ -2,6 +2,8 @@
 // - the top README's usage blocks name, per command, exactly the options `node grader/cli.mjs --help` names;
 // - tests/README.md, tests/browser/README.md and tests/server/README.md list exactly the test files that exist;
 // - grader/hosts/README.md (the sandbox contract) names every `invalid` reason the message tables have, and no other;
+// - every folder of the source (grader/, server/, tools/, web/, wasm/, platforms/) has a README that names each of
+//   its files, or is named by the nearest README above it;
 // - every repo path written in backticks in a README exists (or is a build output git ignores);
 // - every command in a README code block marked ```sh checked runs with exit 0 (keep them cheap).
 import { test } from 'node:test';
@@ -91,6 +93,33 @@ test('grader/hosts/README.md names exactly the `invalid` reasons of the message 
   const sentence = /`invalid` carries `reason` \(([^)]*)\)/.exec(read('grader/hosts/README.md').replace(/\s+/g, ' '));
   assert.ok(sentence, 'grader/hosts/README.md no longer says which reasons `invalid` carries');
   assert.deepEqual([...sentence[1].matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(), [...keys].sort());
+});
+
+// The source's folders: where the project's code lives (tests/ has its own lists, checked above).
+const SOURCE = /^(grader|server|tools|web|wasm|platforms)\//;
+const isSource = (f) => SOURCE.test(f) && (/\.(mjs|cjs|js|cpp|hpp|h|py)$/.test(f) || /^tools\/[^/.]+$/.test(f));
+
+test('every source folder has a README of its own that names each of its files, or its parent names it', () => {
+  const files = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(isSource);
+  const byFolder = new Map();
+  for (const f of files)
+    byFolder.set(dirname(f), [...(byFolder.get(dirname(f)) ?? []), f.slice(dirname(f).length + 1)]);
+  const problems = [];
+  for (const [dir, names] of byFolder) {
+    if (existsSync(join(ROOT, dir, 'README.md'))) {
+      const text = read(`${dir}/README.md`);
+      for (const name of names) if (!text.includes(name)) problems.push(`${dir}/README.md does not name ${name}`);
+    } else {
+      // A folder without a README of its own (a host's files, the stdlib modules): the nearest README above it says
+      // what it holds, naming it by its path from there.
+      let up = dirname(dir);
+      while (up !== '.' && !existsSync(join(ROOT, up, 'README.md'))) up = dirname(up);
+      const rel = dir.slice(up === '.' ? 0 : up.length + 1);
+      if (!read(up === '.' ? 'README.md' : `${up}/README.md`).includes(`${rel}/`))
+        problems.push(`${dir}/ has no README.md and ${up}/README.md does not name it`);
+    }
+  }
+  assert.deepEqual(problems, []);
 });
 
 test('every repo path in backticks in a README exists', () => {
