@@ -4,6 +4,7 @@
 // - grader/hosts/README.md (the sandbox contract) names every `invalid` reason the message tables have, and no other;
 // - every folder of the source (grader/, server/, tools/, web/, wasm/, platforms/) has a README that names each of
 //   its files, or is named by the nearest README above it;
+// - grader/README.md's report shape names the fields of types.d.ts's Report and TestEntry, in order;
 // - every repo path written in backticks in a README exists (or is a build output git ignores);
 // - every command in a README code block marked ```sh checked runs with exit 0 (keep them cheap).
 import { test } from 'node:test';
@@ -120,6 +121,24 @@ test('every source folder has a README of its own that names each of its files, 
     }
   }
   assert.deepEqual(problems, []);
+});
+
+/** The fields of `interface name` in a .d.ts text, in order, an optional one with its `?`. */
+function fieldsOf(dts, name) {
+  const body = new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`).exec(dts);
+  assert.ok(body, `grader/types.d.ts has no interface ${name}`);
+  return [...body[1].matchAll(/^ {2}(\w+)(\?)?:/gm)].map((m) => m[1] + (m[2] ?? ''));
+}
+
+test("grader/README.md's report shape is the Report and TestEntry of grader/types.d.ts, field for field", () => {
+  const dts = read('grader/types.d.ts');
+  const test = fieldsOf(dts, 'TestEntry').join(', ');
+  const report = fieldsOf(dts, 'Report').map((f) => (f === 'tests' ? `tests: [{ ${test} }]` : f));
+  const readme = read('grader/README.md');
+  const section = readme.slice(readme.indexOf('\n## Report\n'));
+  const block = codeBlocks(section)[0];
+  assert.ok(block, 'grader/README.md: the Report section has no code block');
+  assert.equal(block.lines.join(' ').replace(/\s+/g, ' ').trim(), `{ ${report.join(', ')} }`);
 });
 
 test('every repo path in backticks in a README exists', () => {
