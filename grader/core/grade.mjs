@@ -97,6 +97,16 @@ const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
  * (loads, calls, their retries, reloads and releases). Each request is limited to what is left of it,
  * so no submission costs more; past it the tests not reached are not run.
  */
+/**
+ * A function missing after a top level that stopped: why, in one sentence of its own (the line and the
+ * error where the top level raised one), not the report's note nested in it (Exercism shows no note on a
+ * failing run).
+ */
+const missingAfterLoad = (note) =>
+  typeof note.params?.line === 'number'
+    ? sentence('missing.after_load_line', { line: note.params.line, message: note.params.message })
+    : sentence('missing.after_load');
+
 export const DEFAULT_DEADLINE_MS = 10000;
 
 /**
@@ -552,7 +562,7 @@ function makeContext({
             }),
           }),
         );
-      if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && t('missing.after_load', { note: loadNote })]);
+      if (res.kind === 'missing') fail([t('missing', { fn }), loadNote && missingAfterLoad(loadNote)]);
       const where = res.line ? t('error.where', { line: res.line }) : '';
       const why = explainError(res, source, track);
       const cause = why && t(why.key, why.params);

@@ -29,7 +29,10 @@ const en = {
   'load.crash': 'Your script stopped the sandbox while loading ({message}).',
   'load.declarations': 'Only its declarations were graded: functions, and constants with simple values.',
   'load.declarations_failed': 'Its declarations could not be loaded either: {message}.',
-  'missing.after_load': "Your script's top level did not complete: {note}",
+  'missing.after_load':
+    "Your script's top level did not run to its end, so what the code after the place it stopped makes was never made.",
+  'missing.after_load_line':
+    "Your script's top level stopped at line {line} with {message}, so what the code after that line makes was never made.",
   'not_run.syntax': 'Not run: the file does not parse (a syntax error at line {line}, column {column}).',
   'deadline.hit': 'The submission used up its overall time limit of {s} s during this test.',
   'deadline.not_run': 'Not run: the submission used up its overall time limit of {s} s before this test.',
@@ -133,7 +136,10 @@ const ru = {
   'load.crash': 'При загрузке скрипт остановил песочницу ({message}).',
   'load.declarations': 'Проверялись только объявления: функции и константы с простыми значениями.',
   'load.declarations_failed': 'Объявления тоже не удалось загрузить: {message}.',
-  'missing.after_load': 'Верхний уровень скрипта не выполнился до конца: {note}',
+  'missing.after_load':
+    'Верхний уровень скрипта не выполнился до конца, поэтому то, что создаёт код после места остановки, так и не было создано.',
+  'missing.after_load_line':
+    'Верхний уровень скрипта остановился в строке {line} с ошибкой {message}, поэтому то, что создаёт код после этой строки, так и не было создано.',
   'not_run.syntax': 'Не запускался: файл не разбирается (синтаксическая ошибка в строке {line}, столбец {column}).',
   'deadline.hit': 'Во время этого теста решение исчерпало общий лимит времени в {s} с.',
   'deadline.not_run': 'Не запускался: решение исчерпало общий лимит времени в {s} с раньше, чем дошло до этого теста.',
