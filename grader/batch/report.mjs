@@ -407,19 +407,19 @@ export function reportHtml({
   );
   if (summary.changes?.length) {
     sections.push(
-      `<h2>${w.changes}</h2><table id="changes"><tr><th>${w.student}</th><th>${w.change}</th><th>${w.score}</th></tr>${summary.changes
+      `<h2>${w.changes}</h2><div class="wide"><table id="changes"><tr><th>${w.student}</th><th>${w.change}</th><th>${w.score}</th></tr>${summary.changes
         .map(
           (c) =>
             `<tr><td>${escapeHtml(c.student)}</td><td>${escapeHtml(w.changeKinds[c.change] ?? c.change)}</td><td>${c.before ?? '—'} → ${c.after ?? '—'}</td></tr>`,
         )
-        .join('')}</table>`,
+        .join('')}</table></div>`,
     );
   }
   if (regrade) {
     sections.push(
       `<h2>${w.regrade}: ${w.from} ${escapeHtml(regrade.from)} → ${escapeHtml(regrade.to)}</h2>` +
         (regrade.changed.length
-          ? `<p>${regrade.changed.length} ${w.changed}</p><table class="rg"><tr><th>${w.student}</th><th>${w.score}</th><th>tests</th></tr>${regrade.changed.map((c) => `<tr><td>${escapeHtml(c.student)}</td><td>${c.before} → ${c.after}</td><td>${c.tests.map((t) => `${escapeHtml(t.id)}: ${escapeHtml(t.before)} → ${escapeHtml(t.after)}`).join('<br>')}</td></tr>`).join('')}</table>`
+          ? `<p>${regrade.changed.length} ${w.changed}</p><div class="wide"><table class="rg"><tr><th>${w.student}</th><th>${w.score}</th><th>tests</th></tr>${regrade.changed.map((c) => `<tr><td>${escapeHtml(c.student)}</td><td>${c.before} → ${c.after}</td><td>${c.tests.map((t) => `${escapeHtml(t.id)}: ${escapeHtml(t.before)} → ${escapeHtml(t.after)}`).join('<br>')}</td></tr>`).join('')}</table></div>`
           : `<p>${w.nochange}</p>`),
     );
   }
@@ -438,12 +438,12 @@ export function reportHtml({
   if (similar.length) {
     sections.push(
       `<h2>${w.similar}</h2><p>${similar.length} ${w.pairs}</p>` +
-        `<h3>${w.clusters}</h3><table id="clusters"><tr><th>#</th><th>${w.members}</th><th>${w.kind}</th><th>${w.evidence}</th></tr>${clusters
+        `<h3>${w.clusters}</h3><div class="wide"><table id="clusters"><tr><th>#</th><th>${w.members}</th><th>${w.kind}</th><th>${w.evidence}</th></tr>${clusters
           .map(
             (c, i) =>
               `<tr><td>${i + 1}</td><td>${c.members.map(escapeHtml).join(', ')}</td><td>${escapeHtml(w.kinds[c.kind])}</td><td>${escapeHtml(c.evidence.a)} ↔ ${escapeHtml(c.evidence.b)}: ${Math.round(100 * c.evidence.score)}%</td></tr>`,
           )
-          .join('')}</table>` +
+          .join('')}</table></div>` +
         `<div id="pairs"></div><p class="pager"><button id="prev">${w.prev}</button> <span id="pageno"></span> <button id="next">${w.next}</button></p>`,
     );
   }
@@ -522,7 +522,8 @@ svg text{font:12px system-ui,sans-serif;fill:#222}svg{max-width:100%;height:auto
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}th{background:#eee}
 #students th{cursor:pointer}#students tbody tr{cursor:pointer}#students tbody tr:hover{background:#f3f7ff}
 td.pass{color:#2a7a2a}td.fail{color:#b22}td.error{color:#b70}
-.wide{overflow-x:auto;max-width:100%}
+.wide{overflow-x:auto;max-width:100%}#search{max-width:100%;box-sizing:border-box}
+h1,h2,h3,summary,p{overflow-wrap:anywhere}
 table.causes td{text-align:right}table.causes td.z{color:#bbb}table.causes th[scope=row]{text-align:left;font-weight:normal;background:#fafafa}
 table.causes tr.group th{text-align:left;background:#dde6f3}table.causes tr.packaging th[scope=row]{background:#fbeedd}
 .pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre{background:#f7f7f7;overflow:auto;font-size:12px}
@@ -530,7 +531,7 @@ pre span{display:block;white-space:pre}pre span.sh{background:#ffe08a}pre i{colo
 dl.ex dd{margin:0 0 .6em 1.5em;color:#444}
 #clusters td:nth-child(2){max-width:40em}
 small.note{display:block;color:#666;max-width:30em}
-#student dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 1em}#student dl.facts dt{color:#555}#student dl.facts dd{margin:0}
+#student dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 1em}#student dl.facts dt{color:#555}#student dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
 #student-tests{padding-left:1.5em}#student-tests li{margin:.3em 0}#student-tests .st{font-weight:bold}
 #student-tests li.pass .st{color:#2a7a2a}#student-tests li.fail .st{color:#b22}#student-tests li.error .st{color:#b70}
 #student div.msg,#student p.msg{white-space:pre-wrap;overflow-wrap:anywhere;background:#fdf3f3;border-left:3px solid #d99;padding:.3em .6em;margin:.2em 0 .5em}
