@@ -364,6 +364,11 @@ export function reportHtml({
   const title = `${w.title}: ${summary.title?.[lang] ?? summary.exercise} (${summary.exercise})`;
   const byStudent = new Map(records.map((r) => [r.student, r])),
     keyOf = new Map(summary.students.map((s) => [s.student, s.key]));
+  // A student's name linked to their page.
+  const link = (name) =>
+    keyOf.has(name)
+      ? `<a href="#student/${escapeHtml(encodeURIComponent(keyOf.get(name)))}">${escapeHtml(name)}</a>`
+      : escapeHtml(name);
   const sections = [];
   sections.push(
     `<h2>${w.scores}</h2>${histogram(
@@ -441,7 +446,7 @@ export function reportHtml({
         `<h3>${w.clusters}</h3><div class="wide"><table id="clusters"><tr><th>#</th><th>${w.members}</th><th>${w.kind}</th><th>${w.evidence}</th></tr>${clusters
           .map(
             (c, i) =>
-              `<tr><td>${i + 1}</td><td>${c.members.map(escapeHtml).join(', ')}</td><td>${escapeHtml(w.kinds[c.kind])}</td><td>${escapeHtml(c.evidence.a)} ↔ ${escapeHtml(c.evidence.b)}: ${Math.round(100 * c.evidence.score)}%</td></tr>`,
+              `<tr><td>${i + 1}</td><td>${c.members.map(link).join(', ')}</td><td>${escapeHtml(w.kinds[c.kind])}</td><td>${escapeHtml(c.evidence.a)} ↔ ${escapeHtml(c.evidence.b)}: ${Math.round(100 * c.evidence.score)}%</td></tr>`,
           )
           .join('')}</table></div>` +
         `<div id="pairs"></div><p class="pager"><button id="prev">${w.prev}</button> <span id="pageno"></span> <button id="next">${w.next}</button></p>`,
