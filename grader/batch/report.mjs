@@ -20,7 +20,8 @@ const EXAMPLE_CHARS = 400,
   // What of a source the report holds (a student page's code, a pair's sides): its first lines, each capped, up to a total.
   SOURCE_LINES = 1000,
   LINE_CHARS = 200,
-  SOURCE_CHARS = 64 * 1024;
+  SOURCE_CHARS = 64 * 1024,
+  PARTNERS = 50;
 
 const WORDS = {
   en: {
@@ -102,6 +103,7 @@ const WORDS = {
     content: 'content',
     similarTo: 'Similar submissions',
     noSimilar: 'none',
+    more: '… and {n} more',
     onTime: 'on time',
     statuses: { pass: 'passed', fail: 'failed', error: 'error' },
   },
@@ -188,6 +190,7 @@ const WORDS = {
     content: 'содержимое',
     similarTo: 'Похожие работы',
     noSimilar: 'нет',
+    more: '… и ещё {n}',
     onTime: 'в срок',
     statuses: { pass: 'пройден', fail: 'не пройден', error: 'ошибка' },
   },
@@ -301,7 +304,9 @@ function studentPage(s, record, { lang, exercise, w, partners, due }) {
       file: visible(String(h.file ?? '')),
       content: String(h.content ?? '').slice(0, 16),
     })),
-    similar: partners,
+    // The strongest first (the pairs' order), PARTNERS at most: a copy in a cluster of hundreds names the rest by count.
+    similar: partners.slice(0, PARTNERS),
+    similarMore: Math.max(0, partners.length - PARTNERS),
   };
 }
 
@@ -510,6 +515,7 @@ export function reportHtml({
       content: w.content,
       similarTo: w.similarTo,
       noSimilar: w.noSimilar,
+      more: w.more,
       track: w.track,
       grade: w.grade,
       late: w.late,
@@ -621,6 +627,7 @@ const drawStudent = (key, s) => {
       li.append(a, ' — ' + p.head);
       ul.append(li);
     }
+    if (s.similarMore) ul.append(el('li', '', words.more.replace('{n}', s.similarMore)));
     parts.push(ul);
   } else parts.push(el('p', '', words.noSimilar));
   parts.push(el('h3', '', words.code));

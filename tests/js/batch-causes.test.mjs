@@ -6,7 +6,8 @@
 //   named in the run's language, and the counts are the same in both runs;
 // - causeCounts() on a summary made by hand: the packaging rows first, per function sums;
 // - every student has a page in the report's data; a merge of two shards graded in English, written with
-//   --lang ru, has the same pages as the Russian run (each test's message rendered again from its cause).
+//   --lang ru, has the same pages as the Russian run (each test's message rendered again from its cause);
+// - a page names at most 50 similar submissions (the rest counted), and no name ends the report's data early.
 // Run: node --test tests/js/batch-causes.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { cli } from './cli.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 import { causeCounts, PACKAGING } from '../../grader/batch/summary.mjs';
+import { reportHtml } from '../../grader/batch/report.mjs';
 import { writeZip } from '../../grader/batch/zip.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -241,4 +243,39 @@ test('causeCounts(): packaging causes first in their order, then by failing test
     { key: 'values', packaging: false, students: 1, tests: 2, by_test: { a: 1, b: 1 }, by_function: { f: 2 } },
     { key: 'timeout', packaging: false, students: 1, tests: 1, by_test: { c: 1 }, by_function: { g: 1 } },
   ]);
+});
+
+test('a student page in the report data: at most 50 similar submissions named, the rest counted; no name ends the data early', () => {
+  const tests = [{ id: 'a', name: 'A', function: 'f' }];
+  const name = (i) => (i ? `s${i}` : '</script><script>alert(1)</script>\u001b[2J');
+  const students = Array.from({ length: 60 }, (_, i) => ({
+    student: name(i),
+    key: `s${i}`,
+    score: 1,
+    total: 1,
+    status: 'pass',
+    tests: { a: 'pass' },
+    diagnoses: [],
+    test_diagnoses: {},
+    history: [],
+  }));
+  const similar = [];
+  for (let i = 0; i < 60; i++)
+    for (let j = i + 1; j < 60; j++)
+      similar.push({ a: name(i), b: name(j), kind: 'exact', score: 1, shared: 5, linesA: [], linesB: [] });
+  const html = reportHtml({
+    summary: { exercise: 'x', lang: 'en', tests, students, total: 1 },
+    records: [],
+    similar,
+    clusters: [],
+  });
+  assert.equal(html.match(/<script/g).length, 2, 'the data and the script, nothing a name opened');
+  const data = reportData(html);
+  assert.equal(data.students.s0.name, '</script><script>alert(1)</script>\\x1b[2J');
+  assert.deepEqual([data.students.s0.similar.length, data.students.s0.similarMore], [50, 9]);
+  assert.deepEqual(data.students.s1.similar[0], {
+    key: 's0',
+    name: '</script><script>alert(1)</script>\\x1b[2J',
+    head: 'exact copy, 100%, 5 shared fingerprints',
+  });
 });
