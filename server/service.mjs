@@ -589,7 +589,7 @@ export function createService({ db, config, grader, key, log, fetchImpl = fetch 
     }));
     const summary = summarize(records, exercise, { version });
     summary.lang = s.lang;
-    return reportHtml({ summary, records, ...similarityOf(records, exercise), lang: s.lang });
+    return reportHtml({ summary, records, ...similarityOf(records, exercise), exercise, lang: s.lang });
   }
 
   /** The gradebook CSV of the placement: each student's LMS id, name, the score that counts (an override, else the latest), its maximum. */

@@ -120,7 +120,7 @@ export function writeOutputs(
   const regrade =
     prev && prev.exercise === summary.exercise && prev.pack_version !== version ? regradeDiff(prev, summary) : null;
   if (regrade) summary.regrade = regrade;
-  const { similar, clusters, sources } = similarityOf(records, exercise);
+  const { similar, clusters } = similarityOf(records, exercise);
   const round = (x) => Math.round(x * 1000) / 1000;
   summary.similar = similar.map(({ a, b, kind, score, shared }) => ({ a, b, kind, score: round(score), shared }));
   summary.clusters = clusters.map((c) => ({ ...c, evidence: { ...c.evidence, score: round(c.evidence.score) } }));
@@ -128,7 +128,7 @@ export function writeOutputs(
   writeAtomic(join(out, 'summary.csv'), summaryCsv(summary));
   writeAtomic(join(out, 'gradebook.csv'), gradebookCsv([summary]));
   if (roster) writeAtomic(join(out, `gradebook-${roster.format}.csv`), lmsGradebookCsv([summary], roster.format));
-  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, sources, regrade, lang }));
+  writeAtomic(join(out, 'report.html'), reportHtml({ summary, records, similar, clusters, regrade, exercise, lang }));
   return textSummary(summary, records, {
     lang,
     similar,

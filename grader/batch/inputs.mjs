@@ -121,7 +121,9 @@ const hidden = (path) => path.split('/').some((s) => s.startsWith('.') || s === 
  * The submissions in `input`, sorted by student;
  * each { student, file (the path inside the input), track, bytes, mtime (the file's modification time: { ms, naive },
  * naive for a zip entry's zoneless MS-DOS time) } or, where none could be taken,
- * { student, file, problem: { en, ru }, refused? (a file that was there but not read: over the cap, not inflatable) };
+ * { student, file, problem: { en, ru }, cause (its key: `batch.too_big`, `batch.unreadable`, `batch.notebook`,
+ * `batch.no_code`, `batch.duplicate`, `batch.ambiguous`), refused? (a file that was there but not read: over the cap,
+ * not inflatable) };
  * `notes` ([{ en, ru }]) where the file was taken with something to say (a notebook's cells, files set aside).
  * `exercise`: the pack (loaded), whose functions and starters decide among a student's several files (pick()).
  * Also `skipped`: the paths of top-level files that are not source; `refused`: paths of entries not taken
@@ -215,6 +217,7 @@ function load(f) {
   if (f.size > MAX_SOURCE_BYTES)
     return {
       refused: true,
+      cause: 'batch.too_big',
       problem: {
         en: `the file is ${MiB(f.size)} (${f.size} bytes), over the cap of ${MiB(MAX_SOURCE_BYTES)} (${MAX_SOURCE_BYTES} bytes) a submission may have: it was not read`,
         ru: `файл занимает ${MiB(f.size)} (${f.size} байт), больше предела в ${MiB(MAX_SOURCE_BYTES)} (${MAX_SOURCE_BYTES} байт) на работу: он не прочитан`,
@@ -225,14 +228,21 @@ function load(f) {
     bytes = f.read(MAX_SOURCE_BYTES);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    return { refused: true, problem: { en: e.message, ru: `файл не прочитан: ${e.message}` } };
+    return {
+      refused: true,
+      cause: 'batch.unreadable',
+      problem: { en: e.message, ru: `файл не прочитан: ${e.message}` },
+    };
   }
   if (!isNotebook(f.path)) return { track: trackOfFile(f.path).name, bytes, notes: [] };
   try {
     const nb = notebookCode(bytes);
     return { track: nb.track, bytes: Buffer.from(nb.code), notes: nb.notes };
   } catch (e) {
-    return { problem: { en: `${f.path}: ${e.message}`, ru: `${f.path}: не блокнот Jupyter (${e.message})` } };
+    return {
+      cause: 'batch.notebook',
+      problem: { en: `${f.path}: ${e.message}`, ru: `${f.path}: не блокнот Jupyter (${e.message})` },
+    };
   }
 }
 
@@ -258,6 +268,7 @@ function pick(files, { functions = [], starters = new Set() } = {}) {
       .join(', ');
     return {
       file: files[0]?.path ?? '',
+      cause: 'batch.no_code',
       problem: {
         en: `no .js, .py or .ipynb file found (found: ${seen || 'nothing'})`,
         ru: `нет файла .js, .py или .ipynb (есть: ${seen || 'ничего'})`,
@@ -269,6 +280,7 @@ function pick(files, { functions = [], starters = new Set() } = {}) {
     const list = [...new Set(repeated)].slice(0, 5).join(', ');
     return {
       file: repeated[0],
+      cause: 'batch.duplicate',
       problem: {
         en: `the zip holds several entries with one name (${list}): which is the submission is ambiguous`,
         ru: `в zip несколько записей с одним именем (${list}): какая из них работа, неясно`,
@@ -305,6 +317,7 @@ function pick(files, { functions = [], starters = new Set() } = {}) {
     const fns = functions.join(', ');
     return {
       file: sources[0].path,
+      cause: 'batch.ambiguous',
       problem: {
         en: `several source files, and not one that alone defines the most of ${fns || 'the functions'} nor one named submission.js/.py: ${list}`,
         ru: `несколько файлов с кодом, и нет ни одного, который один определял бы больше всех из ${fns || 'функций'}, ни названного submission.js/.py: ${list}`,

@@ -156,7 +156,7 @@ export class Lanes {
       peakRss = 0,
       cpuMs = 0;
     const source = s.bytes ? new TextDecoder().decode(s.bytes) : null;
-    if (s.problem) report = unGradedReport(exercise, options, sentence('batch.input', { why: s.problem }));
+    if (s.problem) report = unGradedReport(exercise, options, sentence(s.cause ?? 'batch.input', { why: s.problem }));
     else if (!exercise.tracks.includes(s.track)) {
       report = unGradedReport(
         exercise,
@@ -281,7 +281,7 @@ export async function gradeBatch({
     todo = [];
   mine.forEach((s, i) => {
     // A submission that could not be taken (no code, several files) is keyed by what was found instead.
-    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem])), {
+    const hash = submissionHash(s.bytes ?? Buffer.from(JSON.stringify([s.file, s.problem, s.cause])), {
       ...options,
       track: s.track ?? null,
     });

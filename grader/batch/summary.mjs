@@ -68,7 +68,12 @@ export function summarize(records, exercise, { version }) {
     seed: records[0]?.seed ?? spec.seed,
     lang,
     total,
-    tests: spec.tests.map((t) => ({ id: t.id, name: t.name[lang] || t.name.en, points: points[t.id] })),
+    tests: spec.tests.map((t) => ({
+      id: t.id,
+      name: t.name[lang] || t.name.en,
+      points: points[t.id],
+      function: spec.tasks?.find((k) => k.id === t.task_id)?.function ?? null,
+    })),
     students,
   };
 }
@@ -258,6 +263,60 @@ export function changesSince(last, summary) {
   for (const o of before.values())
     changes.push({ student: o.student, change: 'removed', before: o.score, after: null });
   return changes;
+}
+
+/**
+ * The causes of a submission that could not be taken as code (packaging), each its own key: a file over the cap,
+ * unreadable, a notebook that does not parse, no code file, repeated zip entries, several files none of which
+ * is the submission, a language the pack has no track for, a syntax error (`batch.input`: a record written
+ * before these had keys of their own).
+ */
+export const PACKAGING = [
+  'batch.too_big',
+  'batch.unreadable',
+  'batch.notebook',
+  'batch.no_code',
+  'batch.duplicate',
+  'batch.ambiguous',
+  'batch.no_track',
+  'not_run.syntax',
+  'batch.input',
+];
+
+/**
+ * The failing tests counted by the key of their cause (summary.json's `test_diagnoses`), per test and per
+ * function (the test's task's function, spec.json `tasks`): [{ key, packaging, students (how many carry it),
+ * tests (failing tests in all), by_test: { id: n }, by_function: { fn: n } }], the packaging causes first (in
+ * PACKAGING's order), then the others by how many failing tests carry them. The same whatever --lang.
+ */
+export function causeCounts(summary) {
+  const fnOf = new Map(summary.tests.map((t) => [t.id, t.function ?? t.id]));
+  const rows = new Map();
+  for (const s of summary.students) {
+    const mine = new Set();
+    for (const [id, keys] of Object.entries(s.test_diagnoses ?? {}))
+      for (const key of keys) {
+        const r = rows.get(key) ?? {
+          key,
+          packaging: PACKAGING.includes(key),
+          students: 0,
+          tests: 0,
+          by_test: {},
+          by_function: {},
+        };
+        rows.set(key, r);
+        r.tests++;
+        r.by_test[id] = (r.by_test[id] ?? 0) + 1;
+        const fn = fnOf.get(id) ?? id;
+        r.by_function[fn] = (r.by_function[fn] ?? 0) + 1;
+        if (!mine.has(key)) r.students++;
+        mine.add(key);
+      }
+  }
+  const rank = (r) => (r.packaging ? PACKAGING.indexOf(r.key) : PACKAGING.length);
+  return [...rows.values()].sort(
+    (a, b) => rank(a) - rank(b) || b.tests - a.tests || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }
 
 /** Per test: how many passed, of how many graded. */

@@ -110,7 +110,14 @@ const en = {
   'label.part': '{what} {name}',
   'output.truncated': '… output truncated',
   // grade-batch (grader/batch/run.mjs): a submission it could not grade, every test an error saying why
+  // (each packaging problem its own key, so that the report counts them apart; inputs.mjs says which, in words)
   'batch.input': '{why}',
+  'batch.too_big': '{why}',
+  'batch.unreadable': '{why}',
+  'batch.notebook': '{why}',
+  'batch.no_code': '{why}',
+  'batch.duplicate': '{why}',
+  'batch.ambiguous': '{why}',
   'batch.no_track': 'this exercise has no {track} track (it has {tracks})',
   'batch.fault': 'Grader fault (not a fault of the submission): {message}',
 };
@@ -215,6 +222,12 @@ const ru = {
   'label.part': '{what} {name}',
   'output.truncated': '… вывод обрезан',
   'batch.input': '{why}',
+  'batch.too_big': '{why}',
+  'batch.unreadable': '{why}',
+  'batch.notebook': '{why}',
+  'batch.no_code': '{why}',
+  'batch.duplicate': '{why}',
+  'batch.ambiguous': '{why}',
   'batch.no_track': 'у этого упражнения нет варианта на {track} (есть: {tracks})',
   'batch.fault': 'Сбой проверяющей программы (не работы): {message}',
 };

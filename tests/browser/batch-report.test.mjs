@@ -4,11 +4,17 @@
 // diagnoses), lists the nine copies as one exact cluster, pages through their 36 pairs 25 at a time with
 // each pair side by side, sorts the student table by score and by CPU time on a click, and filters it by
 // what is typed in its search box.
-// Screenshot: tests/artifacts/batch-report.png.
+// Then a page per student and the causes (issue 32, item 5), with a class that has packaging problems, an
+// HTML and an ANSI forgery, a copy and a resubmission: the failing tests by cause with the packaging rows
+// named; a click on a row opens that student's page (tests with status and message, their code escaped
+// with line numbers, history, the similar submission linked), Back (the link and the browser's) returns to
+// the table with its search and sort as they were; nothing the students wrote runs or colours the page; the
+// same pages in a Russian merge of the run; at 1280 and 390 px nothing is wider than the window.
+// Screenshots: tests/artifacts/batch-report.png, batch-report-{class,student}-{1280,390}.png.
 // Run: node --test tests/browser/batch-report.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -154,6 +160,196 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
     assert.ok(!(await page.content()).includes('\u001b'), 'no control character from the forgery');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'batch-report.png'), fullPage: true });
+  } finally {
+    await browser.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('report.html: a page per student (tests, code escaped, history, similar), back keeps search and sort; causes with packaging rows', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'attnlab-report-pages-'));
+  const browser = await openBrowser();
+  try {
+    const cases = casesFor('sdpa');
+    const input = join(tmp, 'class');
+    writeClass(input, cases, ['pass', 'mask-added', 'no-scaling', 'error-syntax', 'sandbox-ansi-forgery']);
+    copyFileSync(cases.get('mask-added').file, join(input, 'copycat.js'));
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    // An HTML forgery: a name, an error message and code that would run or draw if they reached the page as HTML.
+    const forged = '<img src=x onerror=window.__pwned=1>';
+    writeFileSync(
+      join(input, `${forged}.js`),
+      `// </script><script>window.__pwned = 2</script><b>bold</b>\n` +
+        readFileSync(join(root, 'exercises/sdpa/solution.js'), 'utf8').replace(
+          'function softmax(',
+          `function softmax(x) { throw new Error('<img src=y onerror="window.__pwned=3"> &amp; <b>'); }\nfunction softmax_unused(`,
+        ),
+    );
+    // Packaging problems: a notebook that does not parse, a file over the cap, a folder without code.
+    writeFileSync(join(input, 'dave.ipynb'), '{"cells": [oops');
+    writeFileSync(join(input, 'frank.py'), Buffer.alloc(1258291, 0x20));
+    mkdirSync(join(input, 'gus'));
+    writeFileSync(join(input, 'gus', 'readme.txt'), 'hello');
+    // Ann hands in the starter, then the solution: two gradings in her history.
+    writeFileSync(join(input, 'ann.js'), readFileSync(join(root, 'exercises/sdpa/starter.js')));
+    const out = join(tmp, 'out');
+    const grade = () => {
+      const r = cli('grade-batch', input, '--exercise', 'sdpa', '--out', out, '--lang', 'en', '--jobs', '2');
+      assert.equal(r.status, 0, r.stderr);
+    };
+    grade();
+    copyFileSync(join(root, 'exercises/sdpa/solution.js'), join(input, 'ann.js'));
+    grade();
+    const ru = join(tmp, 'out-ru');
+    const m = cli('grade-batch', 'merge', out, '--out', ru, '--lang', 'ru');
+    assert.equal(m.status, 0, m.stderr);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const width of [1280, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const requests = [],
+        errors = [];
+      page.on('pageerror', (e) => errors.push(e));
+      page.on('dialog', (d) => errors.push(new Error(`a dialog: ${d.message()}`)));
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:')) return route.continue();
+        requests.push(url);
+        return route.abort();
+      });
+      await page.goto(pathToFileURL(join(out, 'report.html')).href);
+      const fits = async (what) => {
+        const [w, past] = await page.evaluate((width) => {
+          const out = [...document.querySelectorAll('body *')].filter(
+            (e) => e.getBoundingClientRect().right > width && !e.parentElement.closest('.wide, pre'),
+          );
+          return [
+            document.documentElement.scrollWidth,
+            out.slice(0, 5).map((e) => `${e.tagName}#${e.id}.${e.className}`),
+          ];
+        }, width);
+        assert.ok(w <= width, `${what} at ${width}px: ${w}px wide (${past.join(', ')})`);
+      };
+      // The failing tests by cause: each packaging problem its own row, named, above the code's causes.
+      const causes = await page.$$eval('#causes-test tbody tr[data-key]', (rows) =>
+        rows.map((r) => [
+          r.dataset.key,
+          r.classList.contains('packaging'),
+          r.cells[0].textContent,
+          r.cells[1].textContent,
+        ]),
+      );
+      const keys = causes.map((c) => c[0]);
+      for (const [key, label] of [
+        ['batch.too_big', 'file over the size cap'],
+        ['batch.notebook', 'notebook that does not parse'],
+        ['batch.no_code', 'no code file'],
+        ['not_run.syntax', 'syntax error'],
+      ])
+        assert.ok(
+          causes.some((c) => c[0] === key && c[1] && c[2] === `${label} ${key}` && c[3] === '1'),
+          `${key} row: ${JSON.stringify(causes)}`,
+        );
+      assert.ok(keys.indexOf('not_run.syntax') < keys.indexOf('d.mask_added'), 'packaging rows first');
+      assert.ok(await page.isVisible('#causes-function tr[data-key="batch.too_big"]'));
+      await fits('the class view');
+      await page.screenshot({ path: join(ARTIFACTS, `batch-report-class-${width}.png`), fullPage: true });
+
+      // Search and sort, then a click on a row (not on its link) opens that student's page.
+      await page.fill('#search', 'an');
+      await page.click('#students th:nth-child(2)');
+      await page.click('#students th:nth-child(2)');
+      const table = () =>
+        page.$$eval('#students tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.hidden]));
+      const before = await table();
+      assert.ok(before.some(([, hidden]) => hidden) && before.some(([, hidden]) => !hidden), 'the search hides rows');
+      await page.click('#students tbody tr:has(a[href="#student/ann"]) td:nth-child(2)');
+      assert.ok(page.url().endsWith('#student/ann'), page.url());
+      assert.ok(await page.isHidden('#class'));
+      assert.equal(await page.textContent('#page h2'), 'ann');
+      const tests = await page.$$eval('#student-tests li', (li) =>
+        li.map((x) => [x.dataset.test, x.querySelector('.st').textContent]),
+      );
+      assert.deepEqual(
+        tests,
+        ['causal_mask', 'softmax', 'lesson_example', 'scaling', 'causality', 'loop_reference', 'batching'].map((id) => [
+          id,
+          'passed',
+        ]),
+      );
+      const history = await page.$$eval('#student-history tr', (rows) =>
+        rows.slice(1).map((r) => [r.cells[1].textContent, r.cells[2].textContent, r.cells[3].textContent]),
+      );
+      assert.deepEqual(history, [
+        ['0', 'failed', 'ann.js'],
+        ['7', 'passed', 'ann.js'],
+      ]);
+      const lines = await page.$$eval('#page pre span', (s) => s.slice(0, 2).map((x) => x.textContent));
+      assert.match(lines[0], /^1/, 'code with line numbers');
+      await fits('a student page');
+      // Back (the link): the table as it was, searched and sorted.
+      await page.click('#back');
+      assert.ok(await page.isVisible('#students'));
+      assert.equal(await page.inputValue('#search'), 'an');
+      assert.deepEqual(await table(), before);
+
+      // The forged student: name, message and code shown as text; nothing of theirs runs.
+      await page.fill('#search', '');
+      const who = page.locator('#students a.who', { hasText: forged });
+      await who.click();
+      assert.equal(await page.textContent('#page h2'), forged);
+      const softmax = await page.textContent('#student-tests li[data-test="softmax"] .msg');
+      assert.match(softmax, /<img src=y onerror="window.__pwned=3"> &amp; <b>/);
+      assert.match(await page.textContent('#page pre'), /<\/script><script>window\.__pwned = 2<\/script><b>bold<\/b>/);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no student HTML ran');
+      assert.equal(await page.$$eval('img, iframe', (x) => x.length), 0, 'no element of theirs');
+      assert.equal(await page.evaluate(() => document.scripts.length), 2, "the report's own two scripts");
+      await page.screenshot({ path: join(ARTIFACTS, `batch-report-student-${width}.png`), fullPage: true });
+      // The browser's Back: the table again.
+      await page.goBack();
+      assert.ok(await page.isVisible('#students'));
+
+      // The ANSI forgery: its escapes shown as text, no control character on the page.
+      await page.click('#students a.who[href="#student/sandbox-ansi-forgery"]');
+      const text = await page.textContent('#page');
+      assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(text), 'no control character');
+      assert.match(await page.textContent('#student-tests li[data-test="softmax"] .msg'), /\\x1b\[2J/);
+      await fits('the ANSI forgery page');
+
+      // Similar submissions linked: from the cluster to copycat's page, which leads to mask-added's, which leads back.
+      await page.click('#back');
+      await page.click('#clusters a:text-is("copycat")');
+      assert.ok(page.url().endsWith('#student/copycat'));
+      assert.equal(await page.textContent('#page h2'), 'copycat');
+      await page.click('#page ul.similar a:text-is("mask-added")');
+      assert.ok(page.url().endsWith('#student/mask-added'));
+      assert.equal(await page.textContent('#page h2'), 'mask-added');
+      assert.ok(await page.isVisible('#page ul.similar a:text-is("copycat")'));
+      assert.match(await page.textContent('#student-tests li[data-test="lesson_example"] .msg'), /mask was added/);
+      assert.deepEqual(requests, [], 'the report fetches nothing');
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+
+    // The same run merged in Russian: the pages and the causes in Russian.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(join(ru, 'report.html')).href);
+    assert.match(
+      await page.textContent('#causes-test tr[data-key="batch.too_big"] th'),
+      /^файл больше предела batch\.too_big$/,
+    );
+    assert.ok(await page.isVisible('#causes-test tr.group th:text-is("Сдача: файл не удалось взять как код")'));
+    await page.click('#students a.who[href="#student/no-scaling"]');
+    assert.equal(await page.textContent('#back'), '← назад к группе');
+    assert.deepEqual(await page.$$eval('#page h3', (h) => h.map((x) => x.textContent)), [
+      'Тесты',
+      'История (каждая проверка)',
+      'Похожие работы',
+      'Код',
+    ]);
+    assert.equal(await page.textContent('#student-tests li[data-test="scaling"] .st'), 'не пройден');
+    assert.match(await page.textContent('#student-tests li[data-test="scaling"] .msg'), /[а-я]{4}/);
+    await page.close();
   } finally {
     await browser.close();
     rmSync(tmp, { recursive: true, force: true });
