@@ -1,5 +1,5 @@
 // np's errors, by NumPy's names (ValueError, AxisError, IndexError; MemoryError for an array larger than
-// the run's memory budget), and alloc, the one allocator of array data, which refuses such an array.
+// the run's memory budget), and alloc, which allocates array data and refuses such an array.
 import { formatShape } from './format.mjs';
 import { LIMITS } from '../limits.mjs';
 

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import np from '../../grader/np/index.mjs';
+import { promote } from '../../grader/np/dtypes.mjs';
 import { eq, throwsMsg } from './np-assert.mjs';
 
 test('dtype promotion follows NumPy (JS numbers are weak scalars)', () => {
@@ -30,4 +31,32 @@ test('dtype promotion follows NumPy (JS numbers are weak scalars)', () => {
   assert.equal(np.sqrt(16), 4);
   assert.equal(np.add(1, 2), 3);
   assert.equal(np.greater(2, 1), true);
+});
+
+// NumPy's np.result_type for each pair of the three dtypes (hand-written from NumPy 1.24).
+const RESULT_TYPE = [
+  ['bool', 'bool', 'bool'],
+  ['bool', 'int64', 'int64'],
+  ['bool', 'float64', 'float64'],
+  ['int64', 'int64', 'int64'],
+  ['int64', 'float64', 'float64'],
+  ['float64', 'float64', 'float64'],
+];
+
+test("promote is NumPy's result_type, and the engine's functions of two arrays follow it", () => {
+  const of = (dtype) => np.ones([2], dtype);
+  for (const [a, b, want] of RESULT_TYPE) {
+    for (const [p, q] of [
+      [a, b],
+      [b, a],
+    ]) {
+      assert.equal(promote(p, q), want, `promote(${p}, ${q})`);
+      assert.equal(np.concatenate([of(p), of(q)]).dtype, want, `concatenate ${p} ${q}`);
+      assert.equal(np.maximum(of(p), of(q)).dtype, want, `maximum ${p} ${q}`);
+      assert.equal(np.where([true, false], of(p), of(q)).dtype, want, `where ${p} ${q}`);
+      assert.equal(np.matmul(of(p), of(q)).constructor, want === 'bool' ? Boolean : Number, `matmul ${p} ${q}`);
+    }
+  }
+  assert.equal(promote('int64', 'bool', 'float64', 'bool'), 'float64');
+  assert.equal(promote(), 'bool');
 });
