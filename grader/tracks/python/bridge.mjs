@@ -20,6 +20,7 @@
 // frees those the submission's globals no longer reach; below that nothing is walked.
 import np, { NDArray, touchArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
+import { RANK, promote } from '../../np/dtypes.mjs';
 
 const clock =
   typeof performance === 'object' && performance && typeof performance.now === 'function'
@@ -54,9 +55,7 @@ function dataOfHex(hex, n) {
 
 const scalarText = (v, dtype) =>
   dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`;
-const RANK = { bool: 0, int64: 1, float64: 2 };
 const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
-const promote = (...ts) => ts.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
 
 const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
@@ -143,7 +142,7 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
   const f = fn ?? (name === 'norm' ? np.linalg.norm : np[name]);
   const r = f(...args);
   if (Array.isArray(r)) return 'L' + r.map((a) => put(a)).join(',');
-  const common = dtypes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'bool');
+  const common = promote(...dtypes);
   return out(r, dtype || common);
 }
 
