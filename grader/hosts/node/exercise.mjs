@@ -6,7 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packProblems, PackError, offeredTracks } from '../../core/pack.mjs';
 import { PACK_FILES, packLayout, setAt } from '../../core/pack-layout.mjs';
 import { LANGS } from '../../core/messages.mjs';
-import { TRACKS } from '../../tracks/index.mjs';
+// The tracks' descriptions are enough to read and check a pack (each track's files, variant, label): no track's code is loaded.
+import { catalog } from '../../tracks/catalog.mjs';
+
+const { TRACKS } = catalog;
 
 export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'exercises');
 
