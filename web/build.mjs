@@ -156,7 +156,7 @@ const solutionFiles = (pack, track) =>
     return path ? [relative(root, path), `${SOLUTIONS}/${pack.slug}/${relative(pack.dir, path)}`] : null;
   });
 
-// The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/list.mjs does in
+// The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/catalog.mjs does in
 // Node, which the page cannot): grader/tracks/index.mjs's `./list.mjs` becomes a module that imports
 // each track's index.mjs, and `import { editors } from 'attnlab:editors'` (web/src/editor.js) one that
 // imports each track's editor.mjs (its editor mode; a track without one gets the default's). Adding a
