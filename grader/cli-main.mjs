@@ -1,7 +1,8 @@
 // attnlab grader CLI.
 //   node grader/cli.mjs --help [--lang ru|en]   (the usage lines, every option, exit codes, examples: cli-text.mjs)
 // grade-batch: grader/batch/README.md (each submission in its own child, resume, summary, report, shards).
-// The track (the submission's language): --track, else the file's extension (.py: python, else js).
+// The track (the submission's language): --track, else the file's extension (.py: python, else js), by
+// tracks/table.mjs's trackFor, the rule cli.mjs guesses by too; only that track's code is loaded.
 // The exercise: --exercise, else the pack the file lives in (exercises/<slug>/…), else the one pack
 // whose functions the submission defines. --backend picks the float32 fast path for large hidden
 // cases (expected values of every other check come from the double reference): auto = WASM SIMD
@@ -17,10 +18,8 @@ import { BACKEND_NAMES } from '../wasm/index.mjs';
 import { EXERCISES, listExercises, loadExercise, readPack } from './hosts/node/exercise.mjs';
 import { PackError } from './core/pack.mjs';
 import { hintsFor, failingFunction, perFunction } from './core/hints.mjs';
-import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile } from './tracks/index.mjs';
-import { parseShard } from './batch/shard.mjs';
-import { parseDue, parseLatePolicy } from './batch/late.mjs';
-import { cliLang, cliSay, closest, helpText } from './cli-text.mjs';
+import { catalog, loadTrack } from './tracks/catalog.mjs';
+import { cliLang, cliSay, closest, helpText, GRADE_OPTIONS } from './cli-text.mjs';
 import { isolation } from './hosts/node/spawn.mjs';
 import { LIMITS } from './limits.mjs';
 // The rest is imported once the arguments are known to be good, with the sandbox's child process and
@@ -126,8 +125,12 @@ const BATCH_OPTIONS = {
   'require-isolation': { type: 'boolean' }, // no default: merge and gradebook refuse it when given
 };
 
-/** grade-batch's arguments (grader/batch/README.md). */
-function batchOptions(argv, lang) {
+/** grade-batch's arguments (grader/batch/README.md); its parsers are loaded only for a batch. */
+async function batchOptions(argv, lang) {
+  const [{ parseShard }, { parseDue, parseLatePolicy }] = await Promise.all([
+    import('./batch/shard.mjs'),
+    import('./batch/late.mjs'),
+  ]);
   const { values: v, positionals: p } = parse(argv, BATCH_OPTIONS);
   oneOf('lang', v.lang, ['ru', 'en'], lang);
   if (!v.out) throw new UsageError('needs', { command: 'grade-batch', option: '--out' });
@@ -187,20 +190,6 @@ function batchOptions(argv, lang) {
   };
 }
 
-const GRADE_OPTIONS = {
-  exercise: { type: 'string' },
-  track: { type: 'string' },
-  format: { type: 'string', default: 'text' },
-  seed: { type: 'string' },
-  lang: { type: 'string', default: 'ru' },
-  'timeout-ms': { type: 'string' },
-  'deadline-ms': { type: 'string' },
-  backend: { type: 'string', default: 'auto' },
-  hints: { type: 'string' },
-  verbose: { type: 'boolean', default: false },
-  'require-isolation': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h' },
-};
 const COMMANDS = ['list', 'grade', 'grade-batch'];
 
 /** --exercise names a pack that exists (else the closest slug is suggested). */
@@ -227,7 +216,7 @@ function options(argv, lang) {
   oneOf('format', v.format, ['text', 'json', 'gradescope'], lang);
   oneOf('lang', v.lang, ['ru', 'en'], lang);
   oneOf('backend', v.backend, BACKEND_NAMES, lang);
-  if (v.track !== undefined) oneOf('track', v.track, TRACK_NAMES, lang);
+  if (v.track !== undefined) oneOf('track', v.track, catalog.TRACK_NAMES, lang);
   return {
     command: 'grade',
     file: p[1],
@@ -235,7 +224,7 @@ function options(argv, lang) {
     format: v.format,
     lang: v.lang,
     backend: v.backend,
-    track: v.track ? TRACKS[v.track] : (trackOfFile(p[1]) ?? DEFAULT_TRACK),
+    track: catalog.trackFor({ track: v.track, file: p[1] }), // its description; main() loads the whole track
     seed: int('seed', v.seed, 0, 2 ** 32 - 1),
     timeoutMs: int('timeout-ms', v['timeout-ms'], 10, 600000),
     deadlineMs: int('deadline-ms', v['deadline-ms'], 100, 3600000),
@@ -373,7 +362,7 @@ export async function main(argv, early = null) {
   try {
     opts =
       argv[0] === 'grade-batch' && !argv.includes('--help') && !argv.includes('-h')
-        ? batchOptions(argv.slice(1), lang)
+        ? await batchOptions(argv.slice(1), lang)
         : options(argv, lang);
     if (opts.help) {
       console.log(helpText(lang, listExercises()[0]));
@@ -385,7 +374,7 @@ export async function main(argv, early = null) {
     source = readSubmission(opts.file);
     checkIsolation(opts, lang);
     // The sandbox's child starts now (its realm boots while the pack loads); closed if the pack cannot.
-    if (early?.track === opts.track) sandboxReady = early.sandbox;
+    if (early?.track.name === opts.track.name) sandboxReady = early.sandbox;
     else {
       early?.sandbox.then(
         (s) => s.close(),
@@ -394,6 +383,7 @@ export async function main(argv, early = null) {
       sandboxReady = import('./hosts/node/sandbox.mjs').then((m) => m.NodeSandbox.create({ track: opts.track }));
     }
     early = null;
+    opts.track = await loadTrack(opts.track); // this track's code (source preparation, explanations), and no other's
     exercise = await loadExercise(opts.exercise ?? (await inferExercise(opts.file, source, opts.track)));
   } catch (e) {
     await early?.sandbox.then(

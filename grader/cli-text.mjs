@@ -1,7 +1,24 @@
 // The CLI's own words (grader/cli.mjs): its --help and its usage errors, in Russian (the default, as
 // for reports) and English, chosen by --lang. The environment's LANG is not read: one default for
 // the whole CLI, so help, errors and the report always speak the same language. Also the spelling
-// check behind "did you mean --format?".
+// check behind "did you mean --format?", and `grade`'s options (GRADE_OPTIONS).
+
+// `grade`'s options as node:util's parseArgs reads them: cli-main.mjs parses with them, and cli.mjs reads
+// the same arguments with them to start the submission's sandbox early.
+export const GRADE_OPTIONS = {
+  exercise: { type: 'string' },
+  track: { type: 'string' },
+  format: { type: 'string', default: 'text' },
+  seed: { type: 'string' },
+  lang: { type: 'string', default: 'ru' },
+  'timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  backend: { type: 'string', default: 'auto' },
+  hints: { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  'require-isolation': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+};
 
 // The usage lines: the same in both languages, and the same as README.md's grading block.
 export const USAGE = `node grader/cli.mjs list

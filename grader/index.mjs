@@ -15,7 +15,7 @@ export { cachedCore } from './core/ref-cache.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerEntry } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';
-export { trackFolders, trackFile } from './tracks/list.mjs';
+export { trackFolders, trackFile, catalog, loadTrack } from './tracks/catalog.mjs';
 
 // Batch grading (grade-batch): a class, shards and their merge, gradebooks, zips.
 export { runBatch, mergeBatch, gradebookOf, BatchError } from './batch/index.mjs';

@@ -17,10 +17,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAGE_CSP_SCRIPT, STATIC_META_CSP } from './csp.mjs';
 import {
+  EXERCISES,
+  LANGS,
   listExercises,
   readPack,
   packProblems,
-  englishFile,
   TRACKS,
   guestPlugins,
   guestWasm,
@@ -49,7 +50,7 @@ const threaded = (f) => /-mt\./.test(f);
 const STAMP = '.inputs.json'; // inputs of the last build; not served, not precached
 
 // `import text from './file.md?raw'` → the file's contents as a string (task texts, starter code).
-const rawPlugin = {
+export const rawPlugin = {
   name: 'raw',
   setup(b) {
     b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: resolve(a.resolveDir, a.path.slice(0, -4)), namespace: 'raw' }));
@@ -66,8 +67,10 @@ const rawPlugin = {
 // picker needs titles and order) and `load()`, which imports `attnlab:pack/<slug>`: the rest of that
 // pack (suite, messages, hints, texts, starters) as its own chunk, so that the page fetches only the
 // exercise it opens, and the first visit does not grow with the course (the service worker precaches
-// every chunk, so each exercise works offline after one visit).
-const packsPlugin = (only) => ({
+// every chunk, so each exercise works offline after one visit). Which files those are, and where, is
+// readPack's (`pack.paths`, by the pack layout of grader/core/pack-layout.mjs): no file name is spelled here.
+// only: the slugs to build (a package's one pack; null: all); root: the packs' folder (tests: a copy).
+export const packsPlugin = ({ only = null, root: packs = EXERCISES } = {}) => ({
   name: 'packs',
   setup(b) {
     b.onResolve({ filter: /^attnlab:packs?(\/[\w-]+)?$/ }, (a) => ({
@@ -78,68 +81,64 @@ const packsPlugin = (only) => ({
       const lines = [],
         names = [],
         watch = [];
-      for (const [i, slug] of listExercises()
+      for (const [i, slug] of listExercises(packs)
         .filter((x) => !only || only.includes(x))
         .entries()) {
-        const pack = await readPack(slug);
+        const pack = await readPack(slug, packs);
         const problems = packProblems(pack);
         if (problems.length) throw new Error(`exercise pack error:\n${problems.join('\n')}`);
-        lines.push(`import spec${i} from ${JSON.stringify(join(pack.dir, 'spec.json'))};`);
+        lines.push(`import spec${i} from ${JSON.stringify(pack.paths.spec)};`);
         names.push(
           `${JSON.stringify(slug)}: { slug: ${JSON.stringify(slug)}, spec: spec${i}, load: () => import(${JSON.stringify(`attnlab:pack/${slug}`)}) }`,
         );
-        watch.push(join(pack.dir, 'spec.json'));
+        watch.push(pack.paths.spec);
       }
       return {
         contents: `${lines.join('\n')}\nexport const packs = { ${names.join(', ')} };\n`,
         loader: 'js',
         resolveDir: root,
         watchFiles: watch,
-        watchDirs: [join(root, 'exercises')],
+        watchDirs: [packs],
       };
     });
     b.onLoad({ filter: /^pack\//, namespace: 'attnlab' }, async (a) => {
       const slug = a.path.slice('pack/'.length);
-      const pack = await readPack(slug);
-      const f = (file) => JSON.stringify(join(pack.dir, file));
-      const raw = (file) => JSON.stringify(`${join(pack.dir, file)}?raw`);
+      const pack = await readPack(slug, packs);
+      const { paths } = pack;
+      const f = (path) => JSON.stringify(path);
+      const raw = (path) => JSON.stringify(`${path}?raw`);
       const lines = [
-        `import * as suite from ${f('suite.mjs')};`,
-        `import hints from ${f('hints.json')};`,
-        `import ru from ${raw('texts/task.ru.md')};`,
-        `import en from ${raw('texts/task.en.md')};`,
-        pack.messages ? `import messages from ${f('messages.json')};` : 'const messages = null;',
+        `import * as suite from ${f(paths.suite)};`,
+        `import hints from ${f(paths.hints)};`,
+        ...LANGS.map((l) => `import text_${l} from ${raw(paths.texts[l])};`),
+        paths.messages ? `import messages from ${f(paths.messages)};` : 'const messages = null;',
       ];
       // Per track it offers: its starter and the starter's English twin where there is one (solutions
-      // stay out of the page), shaped as grader/hosts/node/exercise.mjs's `files`; a track's own texts.
+      // stay out of the page), shaped as readPack's `files`; a track's own texts.
       const starters = pack.tracks.map((t) => {
-        lines.push(`import starter_${t} from ${raw(TRACKS[t].files.starter)};`);
-        if (pack.files[t].starterEn !== null)
-          lines.push(`import starter_en_${t} from ${raw(englishFile(TRACKS[t].files.starter))};`);
-        return `${t}: { starter: starter_${t}, starterEn: ${pack.files[t].starterEn !== null ? `starter_en_${t}` : 'null'} }`;
+        lines.push(`import starter_${t} from ${raw(paths.files[t].starter)};`);
+        if (paths.files[t].starterEn) lines.push(`import starter_en_${t} from ${raw(paths.files[t].starterEn)};`);
+        return `${t}: { starter: starter_${t}, starterEn: ${paths.files[t].starterEn ? `starter_en_${t}` : 'null'} }`;
       });
       const trackTexts = Object.keys(pack.trackTexts).map((v) => {
-        lines.push(
-          `import ru_${v} from ${raw(`texts/task.ru.${v}.md`)};`,
-          `import en_${v} from ${raw(`texts/task.en.${v}.md`)};`,
-        );
-        return `${v}: { ru: ru_${v}, en: en_${v} }`;
+        lines.push(...LANGS.map((l) => `import ${l}_${v} from ${raw(paths.trackTexts[v][l])};`));
+        return `${v}: { ${LANGS.map((l) => `${l}: ${l}_${v}`).join(', ')} }`;
       });
       // The reference solutions are not in the chunk: only where they are in dist (solutionFiles), fetched when shown.
       const solutions = Object.fromEntries(
         pack.tracks.map((t) => {
-          const [file, en] = solutionFiles(pack, t).map((f) => f && f[1]);
+          const [file, en] = solutionFiles(pack, t).map((x) => x && x[1]);
           return [t, { file, en }];
         }),
       );
       lines.push(
-        `export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, solutions: ${JSON.stringify(solutions)}, texts: { ru, en }, trackTexts: { ${trackTexts.join(', ')} } };`,
+        `export default { suite, messages, hints, tracks: ${JSON.stringify(pack.tracks)}, files: { ${starters.join(', ')} }, solutions: ${JSON.stringify(solutions)}, texts: { ${LANGS.map((l) => `${l}: text_${l}`).join(', ')} }, trackTexts: { ${trackTexts.join(', ')} } };`,
       );
       return {
         contents: lines.join('\n') + '\n',
         loader: 'js',
         resolveDir: root,
-        watchFiles: [join(pack.dir, 'spec.json')],
+        watchFiles: [paths.spec],
       };
     });
   },
@@ -152,11 +151,12 @@ const packsPlugin = (only) => ({
 // has fetched it (so a solution opened once opens offline too).
 const SOLUTIONS = 'solutions';
 const solutionFiles = (pack, track) =>
-  [TRACKS[track].files.solution, englishFile(TRACKS[track].files.solution)].map((f) =>
-    existsSync(join(pack.dir, f)) ? [relative(root, join(pack.dir, f)), `${SOLUTIONS}/${pack.slug}/${f}`] : null,
-  );
+  ['solution', 'solutionEn'].map((k) => {
+    const path = pack.paths.files[track][k];
+    return path ? [relative(root, path), `${SOLUTIONS}/${pack.slug}/${relative(pack.dir, path)}`] : null;
+  });
 
-// The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/list.mjs does in
+// The tracks (grader/tracks/<name>/, found by listing the folder as grader/tracks/catalog.mjs does in
 // Node, which the page cannot): grader/tracks/index.mjs's `./list.mjs` becomes a module that imports
 // each track's index.mjs, and `import { editors } from 'attnlab:editors'` (web/src/editor.js) one that
 // imports each track's editor.mjs (its editor mode; a track without one gets the default's). Adding a
@@ -222,7 +222,7 @@ export async function build({ dev = false, quiet = false, force = false, plugins
     sourcemap: dev ? 'inline' : false,
     target: ['es2022'],
     metafile: true,
-    plugins: [rawPlugin, packsPlugin(pkg && [pkg.exercise]), tracksPlugin, ...guestPlugins, ...plugins],
+    plugins: [rawPlugin, packsPlugin({ only: pkg && [pkg.exercise] }), tracksPlugin, ...guestPlugins, ...plugins],
     logLevel: quiet ? 'error' : 'warning',
     legalComments: 'none',
     loader: { '.wgsl': 'text' }, // the WGSL kernel of wasm/webgpu/browser.mjs (the Python guest's .py files: guestPlugins, as bytecode)

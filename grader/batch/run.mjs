@@ -16,6 +16,7 @@ import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
 import { inShard } from './shard.mjs';
 import { pointsOf, scoreOf, totalPoints } from './summary.mjs';
+import { PACK_FILES } from '../core/pack-layout.mjs';
 
 /** A report's score and total in the pack's points, and its tests' statuses (a history entry's). */
 function pointsOfReport(report, spec) {
@@ -34,7 +35,7 @@ export function packVersion(exercise) {
     for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const abs = join(dir, d.name),
         rel = relative(exercise.dir, abs);
-      if (['fixtures', 'texts'].includes(rel) || /(^|\/)README\.md$/.test(rel)) continue;
+      if ([PACK_FILES.fixtures, PACK_FILES.texts].includes(rel) || /(^|\/)README\.md$/.test(rel)) continue;
       if (d.isDirectory()) visit(abs);
       else if (d.isFile()) h.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
     }

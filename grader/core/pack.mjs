@@ -5,6 +5,9 @@
 // registry that grader/index.mjs passes in), never imported: core knows no track by name.
 
 import { LANGS } from './messages.mjs';
+import { PACK_FILES, packLayout, taskText, englishFile, valueAt } from './pack-layout.mjs';
+
+export { englishFile };
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const SLUG = /^[a-z][a-z0-9_]*$/; // also a C++ namespace and an Embind prefix
@@ -195,15 +198,24 @@ export function packProblems(pack, tracks) {
   const VARIANTS = Object.values(tracks).map((t) => t.variant);
   const at = (file) => `exercises/${pack.slug}/${file}`;
   const { spec } = pack;
-  if (!spec) return [`${at('spec.json')} is missing or not JSON`];
-  checkFields(at('spec.json'), spec, SPEC, p);
+  // Files the layout requires (core/pack-layout.mjs), each named once.
+  const missing = [
+    ...new Set(
+      packLayout(tracks, LANGS)
+        .filter((e) => e.required && valueAt(pack, e.at) == null)
+        .map((e) => e.file),
+    ),
+  ].map((f) => `${at(f)} is missing`);
+  if (!spec) return missing;
+  p.push(...missing);
+  checkFields(at(PACK_FILES.spec), spec, SPEC, p);
   if (spec.slug !== undefined && spec.slug !== pack.slug)
-    p.push(`${at('spec.json')}: "slug" is "${spec.slug}" but the folder is "${pack.slug}"`);
+    p.push(`${at(PACK_FILES.spec)}: "slug" is "${spec.slug}" but the folder is "${pack.slug}"`);
   const functions = new Set(Array.isArray(spec.functions) ? spec.functions : []);
   const taskIds = new Set();
   for (const [i, t] of (Array.isArray(spec.tasks) ? spec.tasks : []).entries()) {
     if (isObj(t) && !functions.has(t.function))
-      p.push(`${at('spec.json')}: tasks[${i}].function "${t.function}" is not in "functions"`);
+      p.push(`${at(PACK_FILES.spec)}: tasks[${i}].function "${t.function}" is not in "functions"`);
     if (isObj(t)) taskIds.add(t.id);
   }
   // A declared mistake: its key in messages.json (both languages), its function one that reference/bind.cpp binds.
@@ -211,67 +223,67 @@ export function packProblems(pack, tracks) {
   const mistakeProblems = (where, m) => {
     if (!isObj(m)) return;
     if (typeof m.key === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[m.key]))
-      p.push(`${at('spec.json')}: ${where}.key "${m.key}" is not in ${at('messages.json')} (both languages)`);
+      p.push(`${at(PACK_FILES.spec)}: ${where}.key "${m.key}" is not in ${at(PACK_FILES.messages)} (both languages)`);
     if (bound && typeof m.function === 'string' && !bound.has(m.function))
-      p.push(`${at('spec.json')}: ${where}.function "${m.function}" ${unbound(bound)}`);
+      p.push(`${at(PACK_FILES.spec)}: ${where}.function "${m.function}" ${unbound(bound)}`);
   };
   const unbound = (names) =>
-    `is not bound in ${at('reference/bind.cpp')} (def("${pack.slug}.<name>", …) binds: ${[...names].join(', ') || 'none'})`;
+    `is not bound in ${at(PACK_FILES.bindings)} (def("${pack.slug}.<name>", …) binds: ${[...names].join(', ') || 'none'})`;
   for (const [j, m] of (Array.isArray(spec.mistakes) ? spec.mistakes : []).entries())
     mistakeProblems(`mistakes[${j}]`, m);
   for (const k of Array.isArray(spec.unexplained) ? spec.unexplained : [])
     if (typeof k === 'string' && pack.messages && !LANGS.every((l) => pack.messages[l]?.[k]))
-      p.push(`${at('spec.json')}: unexplained "${k}" is not in ${at('messages.json')} (both languages)`);
+      p.push(`${at(PACK_FILES.spec)}: unexplained "${k}" is not in ${at(PACK_FILES.messages)} (both languages)`);
   for (const name of bound && typeof pack.suiteSource === 'string' ? referenceCalls(pack.suiteSource) : [])
-    if (!bound.has(name)) p.push(`${at('suite.mjs')} calls the reference function "${name}", which ${unbound(bound)}`);
+    if (!bound.has(name))
+      p.push(`${at(PACK_FILES.suite)} calls the reference function "${name}", which ${unbound(bound)}`);
   const ids = new Set();
   for (const [i, t] of (Array.isArray(spec.tests) ? spec.tests : []).entries()) {
-    checkFields(`${at('spec.json')}: tests[${i}]`, t, TEST, p, tracks);
+    checkFields(`${at(PACK_FILES.spec)}: tests[${i}]`, t, TEST, p, tracks);
     if (!isObj(t)) continue;
-    if (ids.has(t.id)) p.push(`${at('spec.json')}: tests[${i}].id "${t.id}" is used twice`);
+    if (ids.has(t.id)) p.push(`${at(PACK_FILES.spec)}: tests[${i}].id "${t.id}" is used twice`);
     ids.add(t.id);
     if (Number.isInteger(t.task_id) && !taskIds.has(t.task_id))
-      p.push(`${at('spec.json')}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
+      p.push(`${at(PACK_FILES.spec)}: tests[${i}] ("${t.id}") has task_id ${t.task_id}, which is not in "tasks"`);
     for (const [j, m] of (Array.isArray(t.mistakes) ? t.mistakes : []).entries())
       mistakeProblems(`tests[${i}].mistakes[${j}]`, m);
     if (pack.suite && typeof pack.suite[t.id] !== 'function')
       p.push(
-        `${at('spec.json')}: test "${t.id}" has no function in ${at('suite.mjs')} (export async function ${t.id}(ctx))`,
+        `${at(PACK_FILES.spec)}: test "${t.id}" has no function in ${at(PACK_FILES.suite)} (export async function ${t.id}(ctx))`,
       );
   }
   for (const [name, panel] of Object.entries(isObj(spec.panels) ? spec.panels : {})) {
     if (!PANELS[name]) continue;
-    checkFields(`${at('spec.json')}: panels.${name}`, panel, PANELS[name], p);
+    checkFields(`${at(PACK_FILES.spec)}: panels.${name}`, panel, PANELS[name], p);
     if (isObj(panel) && typeof panel.function === 'string' && !functions.has(panel.function))
-      p.push(`${at('spec.json')}: panels.${name}.function "${panel.function}" is not in "functions"`);
+      p.push(`${at(PACK_FILES.spec)}: panels.${name}.function "${panel.function}" is not in "functions"`);
     if (HOOKS[name] && pack.suite && typeof pack.suite[name] !== 'function')
-      p.push(`${at('spec.json')}: panels.${name} needs ${at('suite.mjs')} to export ${name}(kit)`);
+      p.push(`${at(PACK_FILES.spec)}: panels.${name} needs ${at(PACK_FILES.suite)} to export ${name}(kit)`);
   }
-  if (!pack.suite) p.push(`${at('suite.mjs')} is missing`);
-  else
+  if (pack.suite)
     for (const key of Object.keys(pack.suite))
       if (!ids.has(key) && !HOOKS[key])
         p.push(
-          `${at('suite.mjs')} exports "${key}", which is neither a test id of spec.json nor a hook (${Object.keys(HOOKS).join(', ')})`,
+          `${at(PACK_FILES.suite)} exports "${key}", which is neither a test id of ${PACK_FILES.spec} nor a hook (${Object.keys(HOOKS).join(', ')})`,
         );
   // messages.json: the same keys in every language.
   const m = pack.messages;
   if (m !== null && m !== undefined) {
     if (!isObj(m) || !LANGS.every((l) => isObj(m[l])))
-      p.push(`${at('messages.json')} must be { "ru": { key: sentence }, "en": { … } }`);
+      p.push(`${at(PACK_FILES.messages)} must be { "ru": { key: sentence }, "en": { … } }`);
     else {
       for (const l of Object.keys(m))
-        if (!LANGS.includes(l)) p.push(`${at('messages.json')} has an unknown language "${l}"`);
+        if (!LANGS.includes(l)) p.push(`${at(PACK_FILES.messages)} has an unknown language "${l}"`);
       for (const [a, b] of [
         ['ru', 'en'],
         ['en', 'ru'],
       ])
         for (const k of Object.keys(m[a]))
-          if (!(k in m[b])) p.push(`${at('messages.json')}: key "${k}" is in "${a}" but missing in "${b}"`);
+          if (!(k in m[b])) p.push(`${at(PACK_FILES.messages)}: key "${k}" is in "${a}" but missing in "${b}"`);
       for (const l of LANGS)
         for (const [k, v] of Object.entries(m[l]))
           if (typeof v !== 'string' || !v.trim())
-            p.push(`${at('messages.json')}: ${l}."${k}" must be a non-empty sentence`);
+            p.push(`${at(PACK_FILES.messages)}: ${l}."${k}" must be a non-empty sentence`);
     }
   }
   // Hints (core/hints.mjs): one set of lists, or one per function ("functions", and "general" before them);
@@ -297,21 +309,28 @@ export function packProblems(pack, tracks) {
   if (isObj(h) && 'functions' in h) {
     for (const k of Object.keys(h))
       if (!['general', 'functions'].includes(k))
-        p.push(`${at('hints.json')} has an unknown key "${k}" (known: general, functions)`);
-    if (h.general !== undefined) hintSet(`${at('hints.json')}: general`, h.general);
+        p.push(`${at(PACK_FILES.hints)} has an unknown key "${k}" (known: general, functions)`);
+    if (h.general !== undefined) hintSet(`${at(PACK_FILES.hints)}: general`, h.general);
     if (!isObj(h.functions) || !Object.keys(h.functions).length)
-      p.push(`${at('hints.json')}: functions must be { "<function>": { "ru": [hint, …], "en": [hint, …] }, … }`);
+      p.push(`${at(PACK_FILES.hints)}: functions must be { "<function>": { "ru": [hint, …], "en": [hint, …] }, … }`);
     else
       for (const [fn, set] of Object.entries(h.functions)) {
-        if (!functions.has(fn)) p.push(`${at('hints.json')}: functions."${fn}" is not in spec.json "functions"`);
-        hintSet(`${at('hints.json')}: functions."${fn}"`, set);
+        if (!functions.has(fn))
+          p.push(`${at(PACK_FILES.hints)}: functions."${fn}" is not in ${PACK_FILES.spec} "functions"`);
+        hintSet(`${at(PACK_FILES.hints)}: functions."${fn}"`, set);
       }
-  } else hintSet(at('hints.json'), h);
-  for (const l of LANGS) if (!pack.texts?.[l]?.trim()) p.push(`${at(`texts/task.${l}.md`)} is missing or empty`);
+  } else if (h != null) hintSet(at(PACK_FILES.hints), h);
+  for (const l of LANGS)
+    if (typeof pack.texts?.[l] === 'string' && !pack.texts[l].trim()) p.push(`${at(taskText(l))} is empty`);
   for (const [v, tx] of Object.entries(pack.trackTexts ?? {})) {
     if (LANGS.some((l) => !tx[l]?.trim()))
       p.push(
-        `${at(`texts/task.${LANGS.find((l) => !tx[l]?.trim())}.${v}.md`)} is missing or empty (a track's text needs both languages)`,
+        `${at(
+          taskText(
+            LANGS.find((l) => !tx[l]?.trim()),
+            v,
+          ),
+        )} is missing or empty (a track's text needs both languages)`,
       );
   }
   // A message key for one track (`d.batched_T.py`) spells out a sentence that exists for every track.
@@ -320,7 +339,7 @@ export function packProblems(pack, tracks) {
       const v = VARIANTS.find((x) => k.endsWith(`.${x}`));
       if (v && !(k.slice(0, -v.length - 1) in m[l]))
         p.push(
-          `${at('messages.json')}: ${l}."${k}" is a track's spelling of "${k.slice(0, -v.length - 1)}", which is missing`,
+          `${at(PACK_FILES.messages)}: ${l}."${k}" is a track's spelling of "${k.slice(0, -v.length - 1)}", which is missing`,
         );
     }
   }
@@ -378,12 +397,6 @@ export function referenceCalls(source) {
   }
   return names;
 }
-
-/**
- * A file's English twin, where a pack has one: `starter.js` → `starter.en.js`. The plain file is the
- * course's first language (Russian); the page and the grader fall back to it.
- */
-export const englishFile = (file) => file.replace(/(\.[^.]+)$/, '.en$1');
 
 /** The starter of `track` in `lang` from a pack's files ({ <track>: { starter, starterEn } }). */
 export const starterIn = (files, track, lang) =>

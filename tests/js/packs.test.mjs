@@ -19,7 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listExercises, loadExercise, readPack } from '../../grader/hosts/node/exercise.mjs';
 import { packProblems } from '../../grader/index.mjs';
-import { boundFunctions } from '../../grader/core/pack.mjs';
+import { boundFunctions, PackError } from '../../grader/core/pack.mjs';
+import * as esbuild from 'esbuild';
+import { packsPlugin, rawPlugin } from '../../web/build.mjs';
 import { FLAVOURS, bestFlavour, loadCore } from '../../wasm/index.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -193,6 +195,65 @@ test('no file of the grader, the page, the tools or the engine names a pack', ()
     { cwd: ROOT, encoding: 'utf8' },
   );
   assert.equal(r.stdout, '', `these lines name a pack:\n${r.stdout}`);
+});
+
+test('the pack layout is spelled once (grader/core/pack-layout.mjs): no other code of the grader or the page names a pack file', () => {
+  const names = /['"`/](?:spec\.json|suite\.mjs|messages\.json|hints\.json|bind\.cpp|aims\.json|task\.\$?\{?\w+\}?\.)/;
+  const r = spawnSync('git', ['ls-files', '--', 'grader', 'web/*.mjs', 'web/src'], { cwd: ROOT, encoding: 'utf8' });
+  const found = [];
+  for (const f of r.stdout.split('\n').filter((x) => /\.m?js$/.test(x) && x !== 'grader/core/pack-layout.mjs'))
+    readFileSync(join(ROOT, f), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (!/^\s*(\/\/|\*|\/\*)/.test(line) && names.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+      });
+  assert.deepEqual(found, []);
+});
+
+test('a pack missing a required file, or with JSON that does not parse, is refused with the pack and the file named, by the Node loader and by the page build', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'attnlab-packs-'));
+  const pack = join(root, 'sdpa');
+  const build = () =>
+    esbuild.build({
+      stdin: { contents: "export { packs } from 'attnlab:packs';", resolveDir: ROOT },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      external: ['node:*'],
+      logLevel: 'silent',
+      plugins: [rawPlugin, packsPlugin({ root })],
+    });
+  try {
+    cpSync(join(ROOT, 'exercises', 'sdpa'), pack, { recursive: true, filter: (p) => !p.includes('fixtures') });
+    // The copy's suite imports the kit of this tree by its path.
+    const suite = readFileSync(join(pack, 'suite.mjs'), 'utf8');
+    writeFileSync(join(pack, 'suite.mjs'), suite.replaceAll('../../grader/', `${join(ROOT, 'grader')}/`));
+    // The copy as it is: both readers take it, the page's chunk with the pack's texts and starters.
+    assert.deepEqual((await loadExercise('sdpa', root)).tracks, ['js', 'python']);
+    const { outputFiles } = await build();
+    assert.match(outputFiles[0].text, /Scaled dot-product|scaled dot-product|causal_mask/);
+    const cases = [
+      ['hints.json', null, /exercises\/sdpa\/hints\.json is missing/],
+      ['texts/task.en.md', null, /exercises\/sdpa\/texts\/task\.en\.md is missing/],
+      ['suite.mjs', null, /exercises\/sdpa\/suite\.mjs is missing/],
+      ['messages.json', '{ "ru": ', /exercises\/sdpa\/messages\.json is not valid JSON/],
+      ['hints.json', '[1, ]', /exercises\/sdpa\/hints\.json is not valid JSON/],
+      ['solution.py', null, /exercises\/sdpa\/solution\.py is missing or empty \(the Python track needs/],
+    ];
+    for (const [file, text, expect] of cases) {
+      const saved = readFileSync(join(pack, file));
+      if (text === null) rmSync(join(pack, file));
+      else writeFileSync(join(pack, file), text);
+      try {
+        await assert.rejects(loadExercise('sdpa', root), (e) => e instanceof PackError && expect.test(e.message), file);
+        await assert.rejects(build(), (e) => expect.test(e.message) && !/\n\s+at /.test(e.message), file);
+      } finally {
+        writeFileSync(join(pack, file), saved);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test(

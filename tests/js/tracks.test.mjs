@@ -1,5 +1,5 @@
 // The track contract (grader/tracks/README.md) and the Python track's own pieces: the table, the CLI's
-// choice of track, the Python source preparation (declarations copy, names, members), message
+// choice of track (one rule, trackFor; a grade loading its own track's code and no other's), the Python source preparation (declarations copy, names, members), message
 // variants, packs with and without a track's files, and the Python guest's answers in the Node host
 // (None → not implemented, tuples and lists, errors with the student's line, handles released between
 // calls, arrays kept in globals, names outside numpy's scope); a child's timing of its start, and the
@@ -7,12 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli } from './cli.mjs';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { explainError, explainSyntax } from '../../grader/core/explain.mjs';
 import { join } from 'node:path';
-import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, trackNamed } from '../../grader/tracks/index.mjs';
+import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, trackNamed, trackFor } from '../../grader/tracks/index.mjs';
+import { catalog } from '../../grader/tracks/catalog.mjs';
 import { trackFile, trackFolders, guestPlugins, guestWasm, workerEntry, workerFile } from '../../grader/index.mjs';
 import { workerCsp, WORKER_CSPS, WORKER_CSP, securityHeaders } from '../../web/csp.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
@@ -79,6 +81,77 @@ test("errors explained by the track's hooks: JS names the operator, each spells 
   const star = { message: 'SyntaxError: *x must be assignment target' };
   assert.equal(explainSyntax(star, TRACKS.python), 'syntax.star_display');
   assert.equal(explainSyntax(star, TRACKS.js), null);
+});
+
+test("one rule decides a submission's track (tracks/table.mjs trackFor), the same on whole tracks and on their descriptions", () => {
+  for (const table of [catalog, { trackFor }]) {
+    assert.equal(table.trackFor({ file: 'a/b.py' }).name, 'python');
+    assert.equal(table.trackFor({ file: 'B.PY' }).name, 'python');
+    assert.equal(table.trackFor({ file: 'b.js' }).name, 'js');
+    assert.equal(table.trackFor({ track: 'js', file: 'b.py' }).name, 'js'); // --track wins
+    assert.equal(table.trackFor({ file: 'notes.txt' }).name, DEFAULT_TRACK.name); // no known extension
+    assert.equal(table.trackFor({ track: 'cobol', file: 'b.py' }), null); // a name no track has
+  }
+  assert.deepEqual(catalog.TRACK_NAMES, TRACK_NAMES);
+  for (const name of TRACK_NAMES) {
+    const { prepareSource: _p, tokens: _t, explain: _e, warmUp: _w, scaleProbe: _s, ...data } = TRACKS[name];
+    assert.deepEqual({ ...catalog.TRACKS[name] }, data, `${name}: its info.mjs is its index.mjs without the code`);
+  }
+  // The CLI's entry and its commands both ask trackFor, and nothing else there reads a track's extensions.
+  for (const f of ['cli.mjs', 'cli-main.mjs']) {
+    const text = readFileSync(new URL(`../../grader/${f}`, import.meta.url), 'utf8');
+    assert.match(text, /catalog\.trackFor\(\{ track: /, f);
+    assert.doesNotMatch(text, /trackOfFile|trackNamed|\.extensions/, f);
+  }
+});
+
+test('a CLI grade loads its own track and host and no other track: the modules of its process (tools/lib/cold-stats.mjs)', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const hook = new URL('../../tools/lib/cold-stats.mjs', import.meta.url).href;
+  const stats = mkdtempSync(join(tmpdir(), 'attnlab-modules-'));
+  const modulesOf = (file) => {
+    // A grade first, so that a guest bundle older than its sources is rebuilt (which needs the build-time modules).
+    spawnSync(process.execPath, [join(root, 'grader/cli.mjs'), 'grade', file], { cwd: root });
+    const env = { ...process.env, ATTNLAB_COLD_STATS: stats, ATTNLAB_COLD_MODULES: '1' };
+    const r = spawnSync(process.execPath, ['--import', hook, join(root, 'grader/cli.mjs'), 'grade', file], {
+      cwd: root,
+      env,
+    });
+    assert.equal(r.status, 0, r.stderr.toString());
+    return readFileSync(join(stats, `${r.pid}.modules`), 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith('file:'))
+      .map((u) => fileURLToPath(u).replace(root, ''));
+  };
+  try {
+    for (const [file, own, other] of [
+      ['exercises/sdpa/solution.py', 'python', 'js'],
+      ['exercises/sdpa/solution.js', 'js', 'python'],
+    ]) {
+      const modules = modulesOf(file);
+      assert.ok(modules.includes(`grader/tracks/${own}/index.mjs`), `${file}: its track`);
+      assert.ok(modules.includes('grader/hosts/node/sandbox.mjs'), `${file}: its host`);
+      // Of the other track only its description; no build-time module, no batch, no page host.
+      assert.deepEqual(
+        modules.filter((m) => m.startsWith(`grader/tracks/${other}/`)),
+        [`grader/tracks/${other}/info.mjs`],
+        file,
+      );
+      const extra = modules.filter((m) =>
+        /^grader\/(tracks\/(list|index|bundle)\.mjs|tracks\/\w+\/build\.mjs|batch\/|hosts\/browser\/)|node_modules\/esbuild\//.test(
+          m,
+        ),
+      );
+      assert.deepEqual(extra, [], file);
+      assert.equal(
+        modules.some((m) => m.includes('node_modules/acorn/')),
+        own === 'js',
+        `${file}: acorn`,
+      );
+    }
+  } finally {
+    rmSync(stats, { recursive: true, force: true });
+  }
 });
 
 test("a track's folder: its worker entry, its editor mode for the page, its build plugins; the worker CSP from its realm", async () => {

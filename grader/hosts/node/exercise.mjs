@@ -3,8 +3,13 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packProblems, PackError, offeredTracks, englishFile } from '../../core/pack.mjs';
-import { TRACKS } from '../../tracks/index.mjs';
+import { packProblems, PackError, offeredTracks } from '../../core/pack.mjs';
+import { PACK_FILES, packLayout, setAt } from '../../core/pack-layout.mjs';
+import { LANGS } from '../../core/messages.mjs';
+// The tracks' descriptions are enough to read and check a pack (each track's files, variant, label): no track's code is loaded.
+import { catalog } from '../../tracks/catalog.mjs';
+
+const { TRACKS } = catalog;
 
 export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'exercises');
 
@@ -12,76 +17,56 @@ export const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export function listExercises(root = EXERCISES) {
   const order = (slug) => {
     try {
-      return JSON.parse(readFileSync(join(root, slug, 'spec.json'), 'utf8')).order ?? 100;
+      return JSON.parse(readFileSync(join(root, slug, PACK_FILES.spec), 'utf8')).order ?? 100;
     } catch {
       return 100;
     }
   };
   return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'spec.json')))
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, PACK_FILES.spec)))
     .map((d) => d.name)
     .map((slug) => [order(slug), slug])
     .sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))
     .map(([, slug]) => slug);
 }
 
-/** Reads one pack's files (null for a missing one; a JSON file that does not parse is a PackError). */
+/**
+ * Reads one pack's files by its layout (core/pack-layout.mjs): each where the layout puts it, null for a
+ * missing one (packProblems then names a required one); a JSON file that does not parse, or a suite that
+ * cannot be imported, is a PackError naming the file. `paths`: the same keys, each file's absolute path
+ * (null where it is missing), for readers that import the files themselves (web/build.mjs).
+ */
 export async function readPack(slug, root = EXERCISES) {
   const dir = join(root, slug);
-  const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
-  const json = (f) => {
-    const text = read(f);
-    if (text === null) return null;
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      throw new PackError(`exercises/${slug}/${f} is not valid JSON: ${e.message}`);
+  const pack = { slug, dir, paths: {} };
+  for (const { at, file, read } of packLayout(TRACKS, LANGS)) {
+    const path = join(dir, file);
+    const there = existsSync(path);
+    setAt(pack.paths, at, there ? path : null);
+    let value = there && read !== 'module' ? readFileSync(path, 'utf8') : null;
+    if (there && read === 'json') {
+      try {
+        value = JSON.parse(value);
+      } catch (e) {
+        throw new PackError(`exercises/${slug}/${file} is not valid JSON: ${e.message}`);
+      }
     }
-  };
-  let suite = null;
-  if (existsSync(join(dir, 'suite.mjs'))) {
-    try {
-      suite = { ...(await import(pathToFileURL(join(dir, 'suite.mjs')).href)) };
-    } catch (e) {
-      throw new PackError(`exercises/${slug}/suite.mjs cannot be loaded: ${e.message}`);
+    if (there && read === 'module') {
+      try {
+        value = { ...(await import(pathToFileURL(path).href)) };
+      } catch (e) {
+        throw new PackError(`exercises/${slug}/${file} cannot be loaded: ${e.message}`);
+      }
     }
+    setAt(pack, at, value);
   }
-  // Per track, its starter and solution (null where the file is missing): a pack offers a track
-  // when it has both (packProblems checks that it offers at least one, and no half of a pair).
-  // starterEn: the English twin of the starter (starter.en.js), where the pack has one (core/pack.mjs starterIn).
-  const files = Object.fromEntries(
-    Object.values(TRACKS).map((t) => [
-      t.name,
-      {
-        starter: read(t.files.starter),
-        starterEn: read(englishFile(t.files.starter)),
-        solution: read(t.files.solution),
-      },
-    ]),
+  // A track's own statement only where it has one (texts/task.ru.py.md …); a pack offers a track when it
+  // has both its starter and its solution (packProblems checks that it offers one, and no half of a pair).
+  pack.trackTexts = Object.fromEntries(
+    Object.entries(pack.trackTexts ?? {}).filter(([, tx]) => Object.values(tx).some((t) => t !== null)),
   );
-  return {
-    slug,
-    dir,
-    spec: json('spec.json'),
-    suite,
-    // The texts packProblems reads the reference functions from: those bind.cpp binds, those suite.mjs names.
-    suiteSource: read('suite.mjs'),
-    bindings: read('reference/bind.cpp'),
-    messages: json('messages.json'),
-    hints: json('hints.json'),
-    texts: { ru: read('texts/task.ru.md'), en: read('texts/task.en.md') },
-    // A track's own statement, where it has one (texts/task.ru.py.md …).
-    trackTexts: Object.fromEntries(
-      Object.values(TRACKS)
-        .map((t) => [
-          t.variant,
-          { ru: read(`texts/task.ru.${t.variant}.md`), en: read(`texts/task.en.${t.variant}.md`) },
-        ])
-        .filter(([, tx]) => tx.ru !== null || tx.en !== null),
-    ),
-    files,
-    tracks: offeredTracks(files, TRACKS),
-  };
+  pack.tracks = offeredTracks(pack.files, TRACKS);
+  return pack;
 }
 
 /** A checked pack; throws PackError (unknown slug, or every problem packProblems() finds). */

@@ -5,8 +5,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_TRACK } from '../../tracks/index.mjs';
-import { guestPlugins, guestWasm } from '../../tracks/bundle.mjs';
+import { catalog, guestWasm } from '../../tracks/catalog.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -19,8 +18,8 @@ const newest = (dir) =>
 const wasmCache = new Map();
 let building = 0;
 
-/** → { script, wasm: Buffer | null } for `track` (grader/tracks/index.mjs). */
-export async function guestBundle(track = DEFAULT_TRACK) {
+/** → { script, wasm: Buffer | null } for `track` (a track, or its description: grader/tracks/catalog.mjs). */
+export async function guestBundle(track = catalog.DEFAULT_TRACK) {
   const cache = join(grader, 'dist', `guest-${track.name}.js`);
   const wasmFile = guestWasm(track);
   let cached = 0;
@@ -38,7 +37,8 @@ export async function guestBundle(track = DEFAULT_TRACK) {
   let script;
   if (cached > sources) script = readFileSync(cache, 'utf8');
   else {
-    const esbuild = await import('esbuild'); // only when the cache is stale: it is slow to load
+    // Only when the cache is stale: esbuild is slow to load, and the tracks' build-time plugins are not needed otherwise.
+    const [esbuild, { guestPlugins }] = await Promise.all([import('esbuild'), import('../../tracks/bundle.mjs')]);
     building++;
     let outputFiles;
     try {

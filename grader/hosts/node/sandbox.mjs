@@ -35,7 +35,7 @@
 //   request: an exit between requests is noticed and the next request gets a new child.
 import { existsSync, readFileSync } from 'node:fs';
 import { guestBundle } from './guest-bundle.mjs';
-import { DEFAULT_TRACK } from '../../tracks/index.mjs';
+import { catalog } from '../../tracks/catalog.mjs';
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { exitOf, nodePid, takeChild } from './spawn.mjs';
@@ -329,12 +329,13 @@ class Child {
   }
 }
 
-// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.mjs), encoded once.
+// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.mjs), encoded
+// once per track (by name: the whole track and its description, grader/tracks/catalog.mjs, give the same).
 const frames = new Map();
 function guestOf(track) {
-  if (!frames.has(track)) {
+  if (!frames.has(track.name)) {
     frames.set(
-      track,
+      track.name,
       guestBundle(track).then(({ script, wasm }) => {
         const guest = Buffer.from(script, 'utf8'),
           bytes = wasm ?? Buffer.alloc(0);
@@ -352,16 +353,16 @@ function guestOf(track) {
       }),
     );
   }
-  return { realm: track.realm, frame: frames.get(track) };
+  return { realm: track.realm, frame: frames.get(track.name) };
 }
 
 export class NodeSandbox {
   /**
    * Use `await NodeSandbox.create({ track })`: the child starts at once, while the caller loads the
-   * rest. track: grader/tracks/index.mjs's entry (default JavaScript); the host knows of it only the
-   * guest bundle and what the realm must allow.
+   * rest. track: a track of grader/tracks/index.mjs, or its description (grader/tracks/catalog.mjs; default:
+   * the first track); the host knows of it only the guest bundle and what the realm must allow.
    */
-  static async create({ track = DEFAULT_TRACK, ...options } = {}) {
+  static async create({ track = catalog.DEFAULT_TRACK, ...options } = {}) {
     const guest = guestOf(track);
     const sandbox = new NodeSandbox(options, guest);
     sandbox.#spawn(); // Node starts in the child while the guest bundle is read (or built) here

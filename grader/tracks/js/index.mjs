@@ -2,49 +2,16 @@
 // (grader/np), prepared on the trusted side with acorn (./source.mjs) and run by ./guest.mjs.
 import { prepareSource, tokens } from './source.mjs';
 import { explainError } from './explain.mjs';
+import info from './info.mjs';
 
+// The whole track: its description (./info.mjs) and its code.
 export default Object.freeze({
-  name: 'js',
-  order: 0, // the first track: the default (a file of no known extension; storage keys without a suffix)
-  label: 'JavaScript',
-  short: 'JS', // where space is short (the Scale panel's legend)
-  extensions: ['.js'],
-  files: { starter: 'starter.js', solution: 'solution.js', submission: 'submission.js' },
+  ...info,
   prepareSource,
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // Errors explained (grader/core/explain.mjs): the operator or Math function that met an array; a
   // lost axis is put back with this spelling.
   explain: { error: explainError, keepdims: '{ axis: -1, keepdims: true }' },
-  // The batch's similarity (grader/batch/similarity.mjs, one linear pass): comments [open, close] (close
-  // "\n": to the end of the line), strings [open, close, multi-line], the characters of a name.
-  lexicon: {
-    comments: [
-      ['//', '\n'],
-      ['/*', '*/'],
-    ],
-    strings: [
-      ['`', '`', true],
-      ['"', '"', false],
-      ["'", "'", false],
-    ],
-    name: { start: /[\p{L}_$]/u, part: /[\p{L}\p{N}_$]/u },
-    keywords:
-      'break case catch class const continue default delete do else export extends finally for function if import in instanceof let new of return switch this throw try typeof var void while yield async await null undefined true false'.split(
-        ' ',
-      ),
-  },
-  // The guest bundle's entry (relative to this folder) and what its realm must allow: strings are
-  // evaluated (the student's script), nothing is compiled to WebAssembly, and a realm whose request
-  // was interrupted can take the next request.
-  guest: { entry: 'guest-entry.mjs', wasm: null },
-  realm: { strings: true, wasm: false, reusable: true },
-  // The whole submission's budget, ms of CPU (grader/core/grade.mjs): two functions that never end
-  // (1 + 2 s each to confirm) and the rest of the tests still fit; a file whose every function loops
-  // has three confirmed, and 2 s to spare for the host's own work in between (a page on a busy
-  // machine counts wall time) before a fourth could be.
-  budgetMs: 11000,
-  // Messages: a pack's `key.js` is used before `key` on this track (none needs one yet).
-  variant: 'js',
   // A program a host may load into a spare realm before it is needed, so that the first real load
   // does not pay for compiling np and the guest (it declares no globals).
   warmUp: `(() => {

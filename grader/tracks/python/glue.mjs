@@ -14,7 +14,6 @@ import { createRequire } from 'node:module';
 const PACKAGE = '@micropython/micropython-webassembly-pyscript';
 const require = createRequire(import.meta.url);
 export const gluePath = () => require.resolve(`${PACKAGE}/micropython.mjs`);
-export const wasmPath = () => require.resolve(`${PACKAGE}/micropython.wasm`);
 
 const EDITS = [
   ['import.meta.url', '""', 4],

@@ -1,0 +1,47 @@
+// The Python track's description (grader/tracks/README.md): every field that is data, without the
+// track's code, so that the tracks can be listed and a submission's track decided without loading any
+// of them (grader/tracks/catalog.mjs); ./index.mjs is the whole track, this and its code.
+export default Object.freeze({
+  name: 'python',
+  order: 1,
+  label: 'Python',
+  short: 'Python', // where space is short (the Scale panel's legend)
+  extensions: ['.py'],
+  files: { starter: 'starter.py', solution: 'solution.py', submission: 'submission.py' },
+  // The batch's similarity (grader/batch/similarity.mjs, one linear pass): comments [open, close] (close
+  // "\n": to the end of the line), strings [open, close, multi-line], the characters of a name.
+  lexicon: {
+    comments: [['#', '\n']],
+    strings: [
+      ['"""', '"""', true],
+      ["'''", "'''", true],
+      ['"', '"', false],
+      ["'", "'", false],
+    ],
+    name: { start: /[\p{L}_]/u, part: /[\p{L}\p{N}_]/u },
+    keywords:
+      'and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield None True False self range len'.split(
+        ' ',
+      ),
+  },
+  // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
+  // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
+  guest: {
+    entry: 'guest-entry.mjs',
+    wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' },
+  },
+  // The realm compiles WebAssembly and evaluates no strings; a request that V8 interrupted may have
+  // stopped inside the interpreter, so that realm is not used again (the host starts a new one).
+  realm: { strings: false, wasm: true, reusable: false },
+  // A pack's time limits (spec.json timeout_ms, the overall deadline) are for JavaScript; here they
+  // are multiplied by this. Every crossing between Python and the array engine costs ~30-50 µs of
+  // interpreted wrapper code and FFI, so a correct loop over pairs of tokens takes ~1.9 s of CPU on
+  // the first lesson's hidden (2, 48, 16) batch (tools/cpu-budget).
+  timeScale: 4,
+  // The whole submission's budget, ms of CPU (grader/core/grade.mjs): one function that never ends
+  // (4 + 8 s to confirm) and the rest of the tests still fit, and a file whose every function loops is
+  // graded within Exercism's 20 s (a second loop finds the budget spent).
+  budgetMs: 14000,
+  // Messages: a pack's `key.py` is used before `key` on this track (Python spellings).
+  variant: 'py',
+});
