@@ -729,7 +729,7 @@ const run = () =>
       return;
     }
     const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
-    const res = await state.sandbox.load(prepared.source, {
+    const res = await state.sandbox.load(prepared.run ?? prepared.source, {
       functions: exercise.spec.functions,
       aliases: prepared.aliases,
       timeoutMs: limit,

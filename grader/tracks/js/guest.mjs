@@ -17,6 +17,8 @@ import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
 import { measureCall, noteBuffer, noteList, LIST_MIN } from '../measure.mjs';
+import { createWork, countNp } from '../work.mjs';
+import { TICK, ENTER, WORK_PER_MS } from './tick.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -105,7 +107,11 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
 
   const define = (name, value) =>
     defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
+  const work = createWork();
+  countNp(np, NDArray, work);
   define('np', np);
+  define(TICK, work.tick); // read-only; the prepared source binds both to constants of its own (./tick.mjs)
+  define(ENTER, work.enter);
   define('print', print);
   define('console', console);
   if (global.FinalizationRegistry) {
@@ -209,7 +215,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const makeArray = ({ dtype, shape, data }) =>
     isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype);
 
-  const handle = createHandle({ ops, makeArray, errorInfo, output });
+  const handle = createHandle({ ops, makeArray, errorInfo, output, work, workPerMs: WORK_PER_MS });
 
   countAllocations(global);
   lockdown(global);

@@ -2,6 +2,7 @@
 // (grader/np), prepared on the trusted side with acorn (./source.mjs) and run by ./guest.mjs.
 import { prepareSource, tokens } from './source.mjs';
 import { explainError } from './explain.mjs';
+import { WORK_PER_MS } from './tick.mjs';
 
 export default Object.freeze({
   name: 'js',
@@ -43,6 +44,9 @@ export default Object.freeze({
   // has three confirmed, and 2 s to spare for the host's own work in between (a page on a busy
   // machine counts wall time) before a fourth could be.
   budgetMs: 11000,
+  // The guest counts work (grader/tracks/work.mjs): a request's budget is its limit × this many units,
+  // the same verdict on any machine; the hosts' clocks back it at LIMITS.workBackstop × the limit.
+  workPerMs: WORK_PER_MS,
   // Messages: a pack's `key.js` is used before `key` on this track (none needs one yet).
   variant: 'js',
   // A program a host may load into a spare realm before it is needed, so that the first real load
