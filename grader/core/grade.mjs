@@ -78,7 +78,7 @@ class Clock {
     this.workPerMs = workPerMs;
     this.spent = 0;
     this.time = 0;
-    this.work = 0;
+    this.work = null; // until a host reports units
     this.wallAt = now() + deadlineMs * LIMITS.wallFactor;
   }
   /** Budget left (ms), and wall ms left for the request. */
@@ -95,7 +95,7 @@ class Clock {
     const ms = typeof res?.cpuMs === 'number' ? res.cpuMs : now() - t0;
     this.time += ms;
     const work = res?.work;
-    if (typeof work === 'number') this.work += work;
+    if (typeof work === 'number') this.work = (this.work ?? 0) + work;
     this.spent += typeof work === 'number' && this.workPerMs > 0 ? work / this.workPerMs : ms;
   }
 }
@@ -445,7 +445,7 @@ export async function grade({
     done(entry(test, status, verdict, ctx.output));
   }
   report.time_ms = Math.round(clock.time);
-  if (clock.work) report.work = clock.work;
+  if (clock.work !== null) report.work = clock.work;
   report.status =
     report.passed === report.total && report.total > 0
       ? 'pass'

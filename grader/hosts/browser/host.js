@@ -73,7 +73,7 @@ class Realm {
         const r = e.data.response;
         // Checked before anything reads it: a reply over the cap is not parsed.
         if (typeof r !== 'string' || r.length > LIMITS.replyBytes) return this.kill('invalid', 'reply too large');
-        p.resolve({ response: r });
+        p.resolve({ response: r, grew: this.grew === e.data.id });
       };
     });
     this.warm = this.ready.then(() => this.request({ op: 'load', source: track.warmUp, functions: [] }, 5000, true));
@@ -84,7 +84,7 @@ class Realm {
     };
   }
 
-  /** Sends one request; resolves with { response } (JSON text) or { dead: { kind, detail } }. */
+  /** Sends one request; resolves with { response, grew } (JSON text; grew: it took an eighth of the memory budget) or { dead: { kind, detail } }. */
   async request(req, timeoutMs, warmUp = false) {
     await (warmUp ? this.ready : this.warm); // the time limit starts when the worker is free
     if (this.dead) return { dead: this.dead };
@@ -161,6 +161,8 @@ export class BrowserSandbox {
     const cpuMs = performance.now() - t0;
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };
+      // Stopped by the work count: whether it was still filling memory, as the clock's stop says (`grew`).
+      if (!res.ok && res.kind === 'timeout') res.grew = r.grew;
       const done = await realm.request({ op: 'release' }, LIMITS.releaseMs);
       res.cpuMs = performance.now() - t0; // the release is billed with the request it followed
       if (done.dead && this.realm === realm) this.realm = null;

@@ -303,9 +303,8 @@ class Child {
     const spent = end === null ? used : end - cpu0;
     // A request stopped for its time is billed its limit: what the child ran past it before the watch
     // above noticed (later on a busy machine) is the host's delay, so the budget left stays the same
-    // on any load.
-    const cpuMs = (r) =>
-      !r.ok && r.kind === 'timeout' ? Math.min(spent, r.work === undefined ? timeoutMs : limitMs) : spent;
+    // on any load. Stopped by the work count or by the clock's backstop, it is billed its limit all the same.
+    const cpuMs = (r) => (!r.ok && r.kind === 'timeout' ? Math.min(spent, limitMs) : spent);
     if (!msg || typeof msg.response !== 'string') {
       const res = this.#verdict();
       return { ...res, cpuMs: cpuMs(res) };

@@ -15,7 +15,6 @@ import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { measureCall } from '../measure.mjs';
-import { createWork, countNp } from '../work.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
 // Both as MicroPython bytecode (.mpy, a Uint8Array), compiled when the guest is bundled (./bytecode.mjs).
 import NUMPY from './numpy.py';
@@ -116,11 +115,6 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     },
   });
   mark('interpreter started');
-  // The work count (grader/tracks/work.mjs): np's operations, through the bridge, are counted and
-  // reported (`work`); the student's own loops are not (no ticks in Python yet), so this track states
-  // no units per ms and its requests stay bounded by the hosts' clocks.
-  const work = createWork();
-  countNp(np, np.ndarray, work);
   const bridge = createBridge();
   try {
     mp.FS.mkdir('/lib');
@@ -291,6 +285,5 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     },
     after: flushOutput,
     release,
-    work,
   });
 }
