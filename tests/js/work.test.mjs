@@ -163,3 +163,15 @@ test('reports carry `work`, the same for the same submission; a JavaScript endle
   assert.ok(endless.work >= budget(3000), `${endless.work}`);
   assert.ok(LIMITS.workBackstop >= 2);
 });
+
+test("wire: a reply's work is a safe non-negative integer, or the reply is refused", async () => {
+  const { decodeResponse } = await import('../../grader/wire/codec.mjs');
+  const ok = (work) => JSON.stringify({ ok: true, value: 1, output: '', work });
+  assert.equal(decodeResponse(ok(12)).work, 12);
+  assert.equal(decodeResponse(JSON.stringify({ ok: false, kind: 'timeout', message: 'timeout', work: 5 })).work, 5);
+  assert.equal('work' in decodeResponse(JSON.stringify({ ok: true, value: 1, output: '' })), false);
+  for (const bad of [-1, 1.5, '3', null, 2 ** 60]) {
+    const r = decodeResponse(ok(bad));
+    assert.deepEqual([r.ok, r.kind, r.reason], [false, 'invalid', 'reply'], String(bad));
+  }
+});
