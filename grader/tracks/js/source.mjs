@@ -25,7 +25,7 @@ export function prepareSource(source) {
     ast = parse(source, { ...OPTIONS, sourceType: 'module' });
   } catch (moduleError) {
     try {
-      ast = parse(source, { ...OPTIONS, sourceType: 'script' }); // sloppy-mode code a module refuses (`with`, 010)
+      ast = parse(source, { ...OPTIONS, sourceType: 'script' }); // sloppy-mode code a module refuses (010, `arguments.callee`; `with` is then refused: tickRefused)
     } catch {
       const { line, column } = moduleError.loc || { line: 1, column: 0 };
       return fail(moduleError.message.replace(/\s*\(\d+:\d+\)$/, ''), { line, column });
