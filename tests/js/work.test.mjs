@@ -130,7 +130,6 @@ test('Node: an endless loop is stopped at exactly its budget in units, whatever 
     assert.equal(r.ok, false, name);
     assert.equal(r.kind, 'timeout', `${name}: ${r.message}`);
     assert.equal(r.work, budget(200), name);
-    assert.ok(r.cpuMs <= 200, `${name}: billed at most its limit (${r.cpuMs})`);
   }
 });
 
