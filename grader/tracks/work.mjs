@@ -3,10 +3,10 @@
 // page's worker, whatever the machine's load, so a budget in units gives the same verdict everywhere.
 // It is charged
 // - by np: each call of an np function or of an array's method, CALL_UNITS + the elements of the arrays
-//   it is handed (an array's own elements for a method, arrays one level inside a list argument) + the
-//   elements of the array it answers, × the inner dimension / MATMUL_SPEEDUP for matmul and dot; element
-//   access (get, set, item, at, getitem, setitem) ACCESS_UNITS + the elements it reads or writes, not
-//   the whole array's (countNp, wrapped around the engine once per realm, grader/np untouched);
+//   it is handed (an array's own elements for a method, arrays one level inside a list argument) and of
+//   the array it answers, ELEMENT_UNITS each, + answer × inner dimension / MATMUL_SPEEDUP for matmul and
+//   dot; an element access (get, set, item, at, getitem, setitem) ACCESS_UNITS + the elements it reads
+//   or writes, not the whole array's (countNp, wrapped around the engine once per realm, grader/np untouched);
 // - by the student's own code: a tick (1 unit) at every loop iteration and ENTRY_UNITS at every function
 //   entry (a call costs about that many loop iterations, tools/work-budget's table), inserted
 //   when the code is prepared on the trusted side (the JavaScript track, ./js/source.mjs; its guest
@@ -57,13 +57,15 @@ export function createWork() {
 }
 
 /**
- * The weights, in units of one loop iteration's tick (some 5 ns of CPU in Node; tools/work-budget and
- * grader/tracks/work.mjs's README table): an np call's own cost (arguments read, the result built:
- * some 2.5 µs) beside its elements (some 5 ns each, counted in and out); an element access (get, set,
- * item, at: some 0.3 µs).
+ * The weights, in units of one loop iteration's tick (some 5 ns of CPU in the Node child; the tables of
+ * tools/work-budget): an np call's own cost (arguments read, the result built: some 5 µs there) beside
+ * its elements (ELEMENT_UNITS each, counted in and out); an element access (get, set, item, at: some
+ * 0.5 µs).
  */
 export const CALL_UNITS = 1000;
 export const ACCESS_UNITS = 100;
+/** Units per element handed in or answered (np's element-wise work on arrays of a million: some 20 ns). */
+export const ELEMENT_UNITS = 4;
 /** matmul and dot: answer × inner dimension multiply-adds, this many per unit (the engine's inner loop). */
 export const MATMUL_SPEEDUP = 4;
 const ACCESS = new Set(['get', 'set', 'item', 'at', 'getitem', 'setitem']);
@@ -97,17 +99,19 @@ export function countNp(np, NDArray, work) {
     const access = ACCESS.has(name),
       inner = INNER.has(name);
     const counted = function (...args) {
-      work.charge((access ? ACCESS_UNITS : CALL_UNITS) + sizes(args) + (method && !access ? size(this) : 0));
+      work.charge(
+        (access ? ACCESS_UNITS : CALL_UNITS) + ELEMENT_UNITS * (sizes(args) + (method && !access ? size(this) : 0)),
+      );
       const r = Reflect.apply(f, this, args);
       const n = size(r);
       if (n) {
-        let k = 1;
+        let mults = 0;
         if (inner) {
           const a = method ? this : args[0];
           const p = a !== null && typeof a === 'object' ? parts(a) : null;
-          k = p && p.shape.length ? Math.max(1, Math.ceil(p.shape[p.shape.length - 1] / MATMUL_SPEEDUP)) : 1;
+          mults = p && p.shape.length ? Math.ceil(p.shape[p.shape.length - 1] / MATMUL_SPEEDUP) : 0;
         }
-        work.charge(n * k);
+        work.charge(n * (ELEMENT_UNITS + mults));
       }
       return r;
     };

@@ -5,7 +5,15 @@
 // time; reports carrying `work`. The page gives the same verdicts and units: tests/browser/work.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWork, countNp, WorkStop, CALL_UNITS, ACCESS_UNITS, ENTRY_UNITS } from '../../grader/tracks/work.mjs';
+import {
+  createWork,
+  countNp,
+  WorkStop,
+  CALL_UNITS,
+  ACCESS_UNITS,
+  ELEMENT_UNITS,
+  ENTRY_UNITS,
+} from '../../grader/tracks/work.mjs';
 import { np as realNp } from '../../grader/np/index.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { trackNamed } from '../../grader/tracks/index.mjs';
@@ -53,21 +61,21 @@ test('np charges: the call, the elements handed and answered; matmul by its inne
     b = np.ones([10]);
   w.start(Infinity);
   np.add(a, b);
-  assert.equal(w.end(), CALL_UNITS + 20 + 10);
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 10));
   w.start(Infinity);
   a.add(b); // a method: the array's own elements too
-  assert.equal(w.end(), CALL_UNITS + 20 + 10);
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 10));
   const m = np.ones([8, 16]),
     n = np.ones([16, 4]);
   w.start(Infinity);
   np.matmul(m, n);
-  assert.equal(w.end(), CALL_UNITS + 128 + 64 + 32 * (16 / 4));
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (128 + 64 + 32) + 32 * (16 / 4));
   w.start(Infinity);
   m.get(1, 2);
   assert.equal(w.end(), ACCESS_UNITS, 'one element read: the access only');
   w.start(Infinity);
   np.concatenate([a, b]);
-  assert.equal(w.end(), CALL_UNITS + 20 + 20, 'arrays inside a list argument');
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 20), 'arrays inside a list argument');
   assert.equal(np.add.name, realNp.add.name, 'names kept');
   assert.ok(np.ndarray === NDArray && a instanceof np.ndarray, 'classes are not wrapped');
 });
