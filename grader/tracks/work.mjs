@@ -118,10 +118,10 @@ export function countNp(np, NDArray, work) {
     Object.defineProperty(counted, 'name', { value: f.name });
     return counted;
   };
-  const isPlainFunction = (f) =>
-    typeof f === 'function' &&
-    !/^[A-Z]/.test(f.name) &&
-    !(f.prototype && Object.getOwnPropertyNames(f.prototype).length > 1);
+  // A class (np.ndarray, np.Slice, np's errors) is not wrapped: told by its source, which a minifier
+  // keeps (a name is not: the page's bundle renames functions, so a capital proves nothing).
+  const { toString } = Function.prototype;
+  const isPlainFunction = (f) => typeof f === 'function' && !/^class\b/.test(Reflect.apply(toString, f, []));
   const wrapAll = (obj, method) => {
     for (const key of Object.getOwnPropertyNames(obj)) {
       if (key === 'constructor' || key.startsWith('_')) continue; // np's internals: charged by the call that uses them

@@ -78,6 +78,14 @@ test('np charges: the call, the elements handed and answered; matmul by its inne
   assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 20), 'arrays inside a list argument');
   assert.equal(np.add.name, realNp.add.name, 'names kept');
   assert.ok(np.ndarray === NDArray && a instanceof np.ndarray, 'classes are not wrapped');
+  // A minified bundle (the page's) renames functions: a capital is no sign of a class, its source is.
+  const K = class {};
+  const fake = { Xe: () => 1, K };
+  countNp(fake, NDArray, w);
+  w.start(Infinity);
+  fake.Xe();
+  assert.equal(w.end(), CALL_UNITS, 'a function named with a capital is counted');
+  assert.equal(fake.K, K, 'a class is not wrapped');
 });
 
 test('JavaScript ticks: lines kept, directives first, every loop and function body ticked, the student columns given back', () => {
