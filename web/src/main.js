@@ -879,7 +879,7 @@ function measure() {
       gpu: 'WebGPU',
     };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
-    const sandbox = new BrowserSandbox({ memory: 'request', track });
+    const sandbox = new BrowserSandbox({ memory: 'request', track, counted: false });
     try {
       const result = await measureScale({
         source,

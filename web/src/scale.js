@@ -109,14 +109,11 @@ async function studentSeries({ source, track, fn, sandbox, sizes, data, limitMs,
   const s = { id: 'student', label: null, points: [], skipped: [] };
   const prepared = track.prepareSource(source);
   if (!prepared.ok) return { ...s, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(
-    (prepared.run ?? prepared.source) + track.scaleProbe(prepared.aliases[fn] ?? fn, PROBE),
-    {
-      functions: [fn, PROBE],
-      aliases: prepared.aliases,
-      timeoutMs: 2 * limitMs,
-    },
-  );
+  const load = await sandbox.load(prepared.source + track.scaleProbe(prepared.aliases[fn] ?? fn, PROBE), {
+    functions: [fn, PROBE],
+    aliases: prepared.aliases,
+    timeoutMs: 2 * limitMs,
+  });
   if (!load.ok) return { ...s, error: { kind: 'load', message: load.kind === 'timeout' ? null : load.message } };
   if (load.error?.syntax) return { ...s, error: { kind: 'syntax', ...load.error } };
   if (!load.functions.includes(fn)) return { ...s, error: { kind: 'missing', fn } };

@@ -131,13 +131,17 @@ export class BrowserSandbox {
    * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
    * whole run (grading, as the Node host) or per request (the Scale panel, which times growing sizes);
    * the track whose guest the workers run (grader/tracks/index.mjs), given by the page: this host
-   * imports no track (a track's worker.js is built on ./worker-core.js)
+   * imports no track (a track's worker.js is built on ./worker-core.js); `counted: false`: bounded by the
+   * wall clock even where the track's guest counts work (the Scale panel times sizes)
    */
-  constructor({ memory = 'run', track } = {}) {
+  constructor({ memory = 'run', track, counted = true } = {}) {
     if (!track?.name)
       throw new TypeError('BrowserSandbox: `track` must be one of the tracks (grader/browser.mjs TRACKS)');
     this.memory = memory;
     this.track = track;
+    // Requests bounded by the work count where the track's guest counts it (grading), or by the wall
+    // clock alone (`counted: false`: the Scale panel, which times sizes and cuts one off at its limit).
+    this.counted = counted && track.workPerMs > 0;
     this.spare = new Realm(memory, track);
     this.realm = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
@@ -156,8 +160,11 @@ export class BrowserSandbox {
     const t0 = performance.now();
     // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
     // same on a busy laptop as on an idle one; the wall clock is then only the backstop.
-    const clockMs = this.track.workPerMs > 0 ? timeoutMs * LIMITS.workBackstop : timeoutMs;
-    const r = await realm.request({ ...request, limitMs: timeoutMs }, Math.min(clockMs, deadlineMs));
+    const clockMs = this.counted ? timeoutMs * LIMITS.workBackstop : timeoutMs;
+    const r = await realm.request(
+      this.counted ? { ...request, limitMs: timeoutMs } : request,
+      Math.min(clockMs, deadlineMs),
+    );
     const cpuMs = performance.now() - t0;
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };

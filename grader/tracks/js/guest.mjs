@@ -218,6 +218,7 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const handle = createHandle({ ops, makeArray, errorInfo, output, work, workPerMs: WORK_PER_MS });
 
   countAllocations(global);
+  countSorts(global, work);
   lockdown(global);
   return handle;
 }
@@ -267,6 +268,34 @@ function countAllocations(global) {
     Object.defineProperty(AP, name, { value: f, writable: true, enumerable: false, configurable: true });
   for (const [name, f] of Object.entries(statics))
     Object.defineProperty(global.Array, name, { value: f, writable: true, enumerable: false, configurable: true });
+}
+
+/**
+ * The work count of a sort (grader/tracks/work.mjs): one builtin call whose time grows as n·log n, too
+ * long for the hosts' clocks to be its only bound (a sort of 60 M numbers: seconds) — charged n·log2 n
+ * units before it runs, for plain and typed arrays alike.
+ */
+function countSorts(global, work) {
+  const { apply } = Reflect;
+  const { log2, ceil } = Math;
+  const TypedArrayProto = Object.getPrototypeOf(global.Uint8Array.prototype);
+  for (const proto of [global.Array.prototype, TypedArrayProto])
+    for (const name of ['sort', 'toSorted']) {
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      Object.defineProperty(proto, name, {
+        value: {
+          [name](...args) {
+            const n = this?.length >>> 0;
+            if (n > 1) work.charge(n * ceil(log2(n)));
+            return apply(original, this, args);
+          },
+        }[name],
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
 }
 
 /**
