@@ -140,7 +140,7 @@ async function inSandbox(source, fn, args, timeoutMs) {
   }
 }
 
-test('Node: an endless loop is stopped at exactly its budget in units, whatever it catches or rebinds', async () => {
+test('Node: an endless loop (or a sort past its budget) is stopped at exactly its budget in units, whatever it catches or rebinds', async () => {
   for (const [name, source] of Object.entries(WORK_SOURCES.endless)) {
     const r = await inSandbox(source, 'f', [], 200);
     assert.equal(r.ok, false, name);
