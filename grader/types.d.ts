@@ -99,5 +99,7 @@ export interface Report {
   total: number;
   /** The time billed to the submission's requests, in ms (CPU time in Node, the wall clock in a page). */
   time_ms?: number;
+  /** The work units its requests counted, where the track's guest counts work (grader/tracks/work.mjs): the same in either host. */
+  work?: number;
   tests: TestEntry[];
 }

@@ -65,17 +65,23 @@ class NotRun extends Error {
 }
 
 /**
- * The submission's time: `spent` is what the host billed its requests (`cpuMs`: CPU time in Node,
- * the wall clock in a page), against `deadlineMs`; the wall clock is only a backstop against a
- * stalled sandbox, at LIMITS.wallFactor × deadlineMs.
+ * The submission's budget: `spent` is what its requests cost, in ms: where the track's guest counts
+ * work (`workPerMs`, grader/tracks/work.mjs) and the host reports it, the units over `workPerMs` (the
+ * same on any machine and in either host), else what the host billed (`cpuMs`: CPU time in Node, the
+ * wall clock in a page); against `deadlineMs`. `time` is what the hosts billed in any case, `work` the
+ * units counted. The wall clock is only a backstop against a stalled sandbox, at LIMITS.wallFactor ×
+ * deadlineMs.
  */
 class Clock {
-  constructor(deadlineMs) {
+  constructor(deadlineMs, workPerMs = 0) {
     this.deadlineMs = deadlineMs;
+    this.workPerMs = workPerMs;
     this.spent = 0;
+    this.time = 0;
+    this.work = null; // until a host reports units
     this.wallAt = now() + deadlineMs * LIMITS.wallFactor;
   }
-  /** Budget left (ms of the host's time), and wall ms left for the request. */
+  /** Budget left (ms), and wall ms left for the request. */
   get left() {
     return this.deadlineMs - this.spent;
   }
@@ -86,9 +92,21 @@ class Clock {
     return this.left <= 0 || this.wallLeft <= 0;
   }
   bill(res, t0) {
-    this.spent += typeof res?.cpuMs === 'number' ? res.cpuMs : now() - t0;
+    const ms = typeof res?.cpuMs === 'number' ? res.cpuMs : now() - t0;
+    this.time += ms;
+    const work = res?.work;
+    if (typeof work === 'number') this.work = (this.work ?? 0) + work;
+    this.spent += typeof work === 'number' && this.workPerMs > 0 ? work / this.workPerMs : ms;
   }
 }
+
+/**
+ * An error's column in the student's own text: the track's prepared source may run with the work
+ * count's ticks inserted (`run`, `columnOf`: grader/tracks/js/source.mjs), which move a column after
+ * them on the same line.
+ */
+const studentColumn = (prepared, line, column) =>
+  prepared?.columnOf && line > 0 && column > 0 ? prepared.columnOf(line, column) : column;
 
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 /**
@@ -127,7 +145,7 @@ const now = () => performance.now();
 
 /**
  * Grade one submission. Returns the report (grader/types.d.ts Report): { exercise, seed, lang, backend,
- * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, tests: [{ id,
+ * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, work?, tests: [{ id,
  * name, task_id, points, status, message, said?, cause?, same_as?, output, test_code }] }; each text a report
  * shows is also kept as data (`said`, `cause`: Sentences), so that it can be counted by key and
  * rendered in another language (reporters/index.mjs renderReport).
@@ -169,7 +187,7 @@ export async function grade({
       ? exercise.spec.tests.reduce((s, t) => s + Math.max(0, (t.timeout_ms ?? 0) - packLimit), 0)
       : 0;
   deadlineMs = deadlineMs ?? (track.budgetMs ?? DEFAULT_DEADLINE_MS * scale) + granted;
-  const clock = new Clock(deadlineMs);
+  const clock = new Clock(deadlineMs, track.workPerMs);
   // `fast`: the float32 fast path for large hidden cases ({ name, attentionF32 }, e.g. chooseBackend()'s
   // result); by default the core's own (WASM SIMD or plain WASM).
   fast = fast ?? {
@@ -265,9 +283,10 @@ export async function grade({
     const t0 = now();
     const r = await sandbox.load(src, loadOptions());
     clock.bill(r, t0);
+    if (r.error) r.error.column = studentColumn(prepared, r.error.line, r.error.column);
     return r;
   };
-  let load = await loadBilled(prepared.source);
+  let load = await loadBilled(prepared.run ?? prepared.source);
   if (load.ok && load.error?.syntax) return syntaxError(load.error);
   report.output = capOutput(load.output || '', lang); // what the script printed at top level (its demo lines)
   const loadNote = !load.ok
@@ -407,6 +426,7 @@ export async function grade({
       clock,
       timedOut,
       source: prepared.source,
+      prepared,
       members: prepared.members,
       reads: prepared.reads,
       loadNote,
@@ -434,7 +454,8 @@ export async function grade({
     if (status === 'pass') report.passed++;
     done(entry(test, status, verdict, ctx.output));
   }
-  report.time_ms = Math.round(clock.spent);
+  report.time_ms = Math.round(clock.time);
+  if (clock.work !== null) report.work = clock.work;
   report.status =
     report.passed === report.total && report.total > 0
       ? 'pass'
@@ -467,6 +488,7 @@ function makeContext({
   clock,
   timedOut,
   source,
+  prepared,
   members,
   reads,
   loadNote,
@@ -516,6 +538,7 @@ function makeContext({
         ...(measuring && { measure: measuring }),
       });
       clock.bill(res, t0);
+      if (!res.ok) res.column = studentColumn(prepared, res.line, res.column);
       measured = res.measured ?? NOTHING_MEASURED;
       if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
       return res;

@@ -5,6 +5,7 @@
 // Evaluated in the realm before any student code, so the intrinsics captured here are the originals.
 import { decodeRequest } from '../wire/codec.mjs';
 import { LIMITS } from '../limits.mjs';
+import { WorkStop } from './work.mjs';
 
 const { stringify } = JSON;
 const { apply } = Reflect;
@@ -44,6 +45,10 @@ export const capMessage = (message) =>
  * that escaped an op; output: createOutput()'s buffer. `before()` and `after()` run around each op.
  * `release()`: the runtime's clean-up after a load or call, which the host asks for as a request of
  * its own ({ op: 'release' } → { ok: true, value: null }), so that its time is never the student's.
+ * `work`: the realm's counter (./work.mjs createWork); a load or call request's `limitMs` × `workPerMs`
+ * is its budget (none where either is missing), and its reply carries `work`, the units it spent (at
+ * most the budget); a request that spent its budget is answered { kind: 'timeout' }, as a host's clock
+ * answers, whatever the student's code made of the stop.
  */
 export function createHandle({
   ops,
@@ -53,6 +58,8 @@ export function createHandle({
   before = () => {},
   after = () => {},
   release = () => {},
+  work = null,
+  workPerMs = 0,
 }) {
   ops = {
     ...ops,
@@ -64,17 +71,30 @@ export function createHandle({
   return function handle(requestJson) {
     output.take();
     before();
-    let res;
+    let res,
+      budget = 0; // 0: no work counted (a release)
     try {
       const req = decodeRequest(requestJson, makeArray);
+      if (work && req.op !== 'release') {
+        const limitMs = req.limitMs;
+        budget =
+          typeof limitMs === 'number' && limitMs > 0 && workPerMs > 0 ? Math.ceil(limitMs * workPerMs) : Infinity;
+        work.start(budget);
+      }
       res = ops[req.op](req);
     } catch (e) {
-      res = { ok: false, kind: 'error', ...errorInfo(e) };
+      res = e instanceof WorkStop ? { ok: false } : { ok: false, kind: 'error', ...errorInfo(e) };
     }
     try {
       after();
     } catch (e) {
       if (res.ok) res = { ok: false, kind: 'error', ...errorInfo(e) };
+    }
+    if (budget) {
+      const over = work.over(),
+        spent = work.end();
+      if (over) res = { ok: false, kind: 'timeout', message: 'timeout' };
+      res.work = Math.min(spent, budget);
     }
     const printed = output.take();
     res.output = printed;

@@ -382,6 +382,9 @@ export function decodeResponse(text, { functions = [] } = {}) {
     }
     if (!isPlain(r) || typeof r.ok !== 'boolean') bad('no ok');
     const output = typeof r.output === 'string' ? studentText(r.output, LIMITS.output) : '';
+    // The units the request spent, where its guest counts work (grader/tracks/work.mjs).
+    if (hasOwn(r, 'work') && !(isSafeInteger(r.work) && r.work >= 0)) bad('work');
+    const work = hasOwn(r, 'work') ? { work: r.work } : {};
     if (r.ok) {
       if (hasOwn(r, 'functions')) {
         // a load
@@ -400,10 +403,10 @@ export function decodeResponse(text, { functions = [] } = {}) {
           error = { message: studentText(e.message, LIMITS.message), line: e.line ?? null, column: e.column ?? null };
           if (e.syntax) error.syntax = true; // the guest's compiler refused the source (the Python track)
         }
-        return { ok: true, functions: [...new Set(r.functions)], error, output };
+        return { ok: true, functions: [...new Set(r.functions)], error, output, ...work };
       }
       if (!hasOwn(r, 'value')) bad('no value');
-      const res = { ok: true, value: checkValue(r.value), output };
+      const res = { ok: true, value: checkValue(r.value), output, ...work };
       if (hasOwn(r, 'measured')) res.measured = checkMeasured(r.measured);
       return res;
     }
@@ -413,6 +416,7 @@ export function decodeResponse(text, { functions = [] } = {}) {
       kind: r.kind,
       message: typeof r.message === 'string' ? studentText(r.message, LIMITS.message) : '',
       output,
+      ...work,
     };
     if (!isLine(r.line) || !isLine(r.column)) bad('line');
     res.line = r.line ?? null;

@@ -729,7 +729,7 @@ const run = () =>
       return;
     }
     const limit = 2 * (timeoutMs ?? callLimitMs(exercise.spec, track)); // the grader's limit for a top level
-    const res = await state.sandbox.load(prepared.source, {
+    const res = await state.sandbox.load(prepared.run ?? prepared.source, {
       functions: exercise.spec.functions,
       aliases: prepared.aliases,
       timeoutMs: limit,
@@ -879,7 +879,7 @@ function measure() {
       gpu: 'WebGPU',
     };
     // Its own sandbox, closed afterwards: a size cut off by the time limit never touches the editor's.
-    const sandbox = new BrowserSandbox({ memory: 'request', track });
+    const sandbox = new BrowserSandbox({ memory: 'request', track, counted: false });
     try {
       const result = await measureScale({
         source,

@@ -29,7 +29,11 @@ export async function measureMemory({
   const r = { d: D, block: args[0] ?? null, sizes, points: [], stopped: [] };
   const prepared = track.prepareSource(source);
   if (!prepared.ok) return { ...r, error: { kind: 'syntax', ...prepared.error } };
-  const load = await sandbox.load(prepared.source, { functions: [fn], aliases: prepared.aliases, timeoutMs: 2000 });
+  const load = await sandbox.load(prepared.run ?? prepared.source, {
+    functions: [fn],
+    aliases: prepared.aliases,
+    timeoutMs: 2000,
+  });
   if (!load.ok) return { ...r, error: { kind: 'load', message: load.message } };
   if (load.error?.syntax) return { ...r, error: { kind: 'syntax', ...load.error } };
   if (!load.functions.includes(fn)) return { ...r, error: { kind: 'missing', fn } };

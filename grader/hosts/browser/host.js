@@ -73,7 +73,7 @@ class Realm {
         const r = e.data.response;
         // Checked before anything reads it: a reply over the cap is not parsed.
         if (typeof r !== 'string' || r.length > LIMITS.replyBytes) return this.kill('invalid', 'reply too large');
-        p.resolve({ response: r });
+        p.resolve({ response: r, grew: this.grew === e.data.id });
       };
     });
     this.warm = this.ready.then(() => this.request({ op: 'load', source: track.warmUp, functions: [] }, 5000, true));
@@ -84,7 +84,7 @@ class Realm {
     };
   }
 
-  /** Sends one request; resolves with { response } (JSON text) or { dead: { kind, detail } }. */
+  /** Sends one request; resolves with { response, grew } (JSON text; grew: it took an eighth of the memory budget) or { dead: { kind, detail } }. */
   async request(req, timeoutMs, warmUp = false) {
     await (warmUp ? this.ready : this.warm); // the time limit starts when the worker is free
     if (this.dead) return { dead: this.dead };
@@ -131,13 +131,17 @@ export class BrowserSandbox {
    * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
    * whole run (grading, as the Node host) or per request (the Scale panel, which times growing sizes);
    * the track whose guest the workers run (grader/tracks/index.mjs), given by the page: this host
-   * imports no track (a track's worker.js is built on ./worker-core.js)
+   * imports no track (a track's worker.js is built on ./worker-core.js); `counted: false`: bounded by the
+   * wall clock even where the track's guest counts work (the Scale panel times sizes)
    */
-  constructor({ memory = 'run', track } = {}) {
+  constructor({ memory = 'run', track, counted = true } = {}) {
     if (!track?.name)
       throw new TypeError('BrowserSandbox: `track` must be one of the tracks (grader/browser.mjs TRACKS)');
     this.memory = memory;
     this.track = track;
+    // Requests bounded by the work count where the track's guest counts it (grading), or by the wall
+    // clock alone (`counted: false`: the Scale panel, which times sizes and cuts one off at its limit).
+    this.counted = counted && track.workPerMs > 0;
     this.spare = new Realm(memory, track);
     this.realm = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
@@ -154,10 +158,18 @@ export class BrowserSandbox {
   async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     const realm = this.realm;
     const t0 = performance.now();
-    const r = await realm.request(request, Math.min(timeoutMs, deadlineMs));
+    // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
+    // same on a busy laptop as on an idle one; the wall clock is then only the backstop.
+    const clockMs = this.counted ? timeoutMs * LIMITS.workBackstop : timeoutMs;
+    const r = await realm.request(
+      this.counted ? { ...request, limitMs: timeoutMs } : request,
+      Math.min(clockMs, deadlineMs),
+    );
     const cpuMs = performance.now() - t0;
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };
+      // Stopped by the work count: whether it was still filling memory, as the clock's stop says (`grew`).
+      if (!res.ok && res.kind === 'timeout') res.grew = r.grew;
       const done = await realm.request({ op: 'release' }, LIMITS.releaseMs);
       res.cpuMs = performance.now() - t0; // the release is billed with the request it followed
       if (done.dead && this.realm === realm) this.realm = null;

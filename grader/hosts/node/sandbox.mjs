@@ -90,6 +90,7 @@ const CLOSED = Object.freeze({
 class Child {
   constructor({ guest, memoryMb }) {
     this.reusable = guest.realm.reusable;
+    this.counted = guest.workPerMs > 0; // its guest bounds a request by the work count: CPU time is the backstop
     this.memoryBytes = memoryMb * 2 ** 20;
     this.proc = takeChild(memoryMb); // (./spawn.mjs: the process and its flags; maybe started early by the CLI)
     this.pid = null; // its Node process's, once it is ready (./spawn.mjs nodePid: not bwrap's under the OS boundary)
@@ -262,6 +263,10 @@ class Child {
       this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
       this.poll.unref();
     }
+    // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
+    // same on any machine; the CPU limit is then only the backstop for what the count does not see.
+    const limitMs = timeoutMs;
+    if (this.counted) timeoutMs *= LIMITS.workBackstop;
     // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
     const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
     const start = this.rss();
@@ -291,15 +296,15 @@ class Child {
       if (used >= timeoutMs + GRACE_MS || performance.now() - wall0 >= wallMs + GRACE_MS) overrun();
     }, POLL_MS);
     const answer = this.#next();
-    this.#send({ request: encodeRequest(request), wallMs });
+    this.#send({ request: encodeRequest(request.op === 'release' ? request : { ...request, limitMs }), wallMs });
     const msg = await answer;
     clearInterval(watch);
     const end = this.cpu();
     const spent = end === null ? used : end - cpu0;
     // A request stopped for its time is billed its limit: what the child ran past it before the watch
     // above noticed (later on a busy machine) is the host's delay, so the budget left stays the same
-    // on any load.
-    const cpuMs = (r) => (!r.ok && r.kind === 'timeout' ? Math.min(spent, timeoutMs) : spent);
+    // on any load. Stopped by the work count or by the clock's backstop, it is billed its limit all the same.
+    const cpuMs = (r) => (!r.ok && r.kind === 'timeout' ? Math.min(spent, limitMs) : spent);
     if (!msg || typeof msg.response !== 'string') {
       const res = this.#verdict();
       return { ...res, cpuMs: cpuMs(res) };
@@ -353,7 +358,7 @@ function guestOf(track) {
       }),
     );
   }
-  return { realm: track.realm, frame: frames.get(track.name) };
+  return { realm: track.realm, workPerMs: track.workPerMs ?? 0, frame: frames.get(track.name) };
 }
 
 export class NodeSandbox {

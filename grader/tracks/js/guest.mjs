@@ -17,6 +17,8 @@ import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
 import { measureCall, noteBuffer, noteList, LIST_MIN } from '../measure.mjs';
+import { createWork, countNp } from '../work.mjs';
+import { TICK, ENTER, WORK_PER_MS } from './tick.mjs';
 
 const FUNCTION_NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -105,7 +107,11 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
 
   const define = (name, value) =>
     defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
+  const work = createWork();
+  countNp(np, NDArray, work);
   define('np', np);
+  define(TICK, work.tick); // read-only; the prepared source binds both to constants of its own (./tick.mjs)
+  define(ENTER, work.enter);
   define('print', print);
   define('console', console);
   if (global.FinalizationRegistry) {
@@ -209,9 +215,10 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
   const makeArray = ({ dtype, shape, data }) =>
     isArray(data) ? np.array(data, dtype).reshape(shape) : new NDArray(data, shape, dtype);
 
-  const handle = createHandle({ ops, makeArray, errorInfo, output });
+  const handle = createHandle({ ops, makeArray, errorInfo, output, work, workPerMs: WORK_PER_MS });
 
   countAllocations(global);
+  countSorts(global, work);
   lockdown(global);
   return handle;
 }
@@ -261,6 +268,34 @@ function countAllocations(global) {
     Object.defineProperty(AP, name, { value: f, writable: true, enumerable: false, configurable: true });
   for (const [name, f] of Object.entries(statics))
     Object.defineProperty(global.Array, name, { value: f, writable: true, enumerable: false, configurable: true });
+}
+
+/**
+ * The work count of a sort (grader/tracks/work.mjs): one builtin call whose time grows as n·log n, too
+ * long for the hosts' clocks to be its only bound (a sort of 60 M numbers: seconds) — charged n·log2 n
+ * units before it runs, for plain and typed arrays alike.
+ */
+function countSorts(global, work) {
+  const { apply } = Reflect;
+  const { log2, ceil } = Math;
+  const TypedArrayProto = Object.getPrototypeOf(global.Uint8Array.prototype);
+  for (const proto of [global.Array.prototype, TypedArrayProto])
+    for (const name of ['sort', 'toSorted']) {
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      Object.defineProperty(proto, name, {
+        value: {
+          [name](...args) {
+            const n = this?.length >>> 0;
+            if (n > 1) work.charge(n * ceil(log2(n)));
+            return apply(original, this, args);
+          },
+        }[name],
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
 }
 
 /**

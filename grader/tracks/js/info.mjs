@@ -36,6 +36,11 @@ export default Object.freeze({
   // has three confirmed, and 2 s to spare for the host's own work in between (a page on a busy
   // machine counts wall time) before a fourth could be.
   budgetMs: 11000,
+  // The guest counts work (grader/tracks/work.mjs): a request's budget is its limit × this many units,
+  // the same verdict on any machine; the hosts' clocks back it at LIMITS.workBackstop × the limit.
+  // Calibrated by tools/work-budget on the reference machine (the CI kind, 2 cores), so that a budget in
+  // units is about the limit in CPU time there for the slowest kind of work measured.
+  workPerMs: 200000,
   // Messages: a pack's `key.js` is used before `key` on this track (none needs one yet).
   variant: 'js',
 });

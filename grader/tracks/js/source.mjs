@@ -4,6 +4,7 @@
 // script's top level throws or does not finish, that copy is what gets graded.
 // Every transformation blanks characters in place, so lines and columns stay those of the student.
 import { parse, tokenizer } from 'acorn';
+import { TICK, TICK_LOCAL, ENTER, ENTER_LOCAL } from './tick.mjs';
 
 const OPTIONS = { ecmaVersion: 'latest', locations: true };
 
@@ -24,13 +25,13 @@ export function prepareSource(source) {
     ast = parse(source, { ...OPTIONS, sourceType: 'module' });
   } catch (moduleError) {
     try {
-      ast = parse(source, { ...OPTIONS, sourceType: 'script' }); // sloppy-mode code a module refuses (`with`, 010)
+      ast = parse(source, { ...OPTIONS, sourceType: 'script' }); // sloppy-mode code a module refuses (010, `arguments.callee`; `with` is then refused: tickRefused)
     } catch {
       const { line, column } = moduleError.loc || { line: 1, column: 0 };
       return fail(moduleError.message.replace(/\s*\(\d+:\d+\)$/, ''), { line, column });
     }
   }
-  const refused = moduleOnly(ast);
+  const refused = moduleOnly(ast) ?? tickRefused(ast);
   if (refused) return fail(refused.message, refused.node.loc.start);
   const aliases = {};
   const edits = []; // [from, to, replacement]: applied to both copies
@@ -49,15 +50,27 @@ export function prepareSource(source) {
   }
   const kept = new Set(ast.body.filter(isDeclaration));
   const declarationEdits = ast.body.filter((n) => !kept.has(n)).map((n) => [n.start, n.end, '']);
+  const readable = applyEdits(source, edits);
+  const bind = bindTick(ast);
+  const ticks = [bind, ...tickInserts(ast)];
+  const declarationTicks = [
+    bind,
+    ...ticks.slice(1).filter(([at]) => !declarationEdits.some(([from, to]) => from <= at && at < to)),
+  ];
   return {
     ok: true,
     names: topLevelNames(ast, aliases),
     reads: functionReads(ast, source, aliases),
-    source: applyEdits(source, edits),
-    declarations: applyEdits(source, [
-      ...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)),
-      ...declarationEdits,
-    ]),
+    source: readable,
+    run: insertTexts(readable, ticks),
+    declarations: insertTexts(
+      applyEdits(source, [
+        ...edits.filter(([from]) => ast.body.some((n) => kept.has(n) && n.start === from)),
+        ...declarationEdits,
+      ]),
+      declarationTicks,
+    ),
+    columnOf: columnMap(source, ticks),
     aliases,
     members: memberNames(source),
   };
@@ -242,6 +255,107 @@ function isInert(e) {
     default:
       return false; // calls, new, assignments, updates, await, yield, tagged templates
   }
+}
+
+// ---- the work count's ticks (grader/tracks/work.mjs): `const TICK_LOCAL=TICK,ENTER_LOCAL=ENTER;`
+// first (after the script's directives), then `TICK_LOCAL();` at the start of every loop body and
+// `ENTER_LOCAL();` at the start of every function body (after its directives, so "use strict" stays one), a block or a comma expression made
+// where there is none. Nothing else moves: no line break is added, so lines stay the student's; a
+// column after a tick on its line moves by the tick's length, and columnOf(line, column) gives back the
+// student's column for an error's position in `run`.
+const TICK_CALL = `${TICK_LOCAL}();`;
+const ENTER_CALL = `${ENTER_LOCAL}();`;
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
+
+/** [[offset, text], …] to insert into the prepared source, in offset order. */
+function tickInserts(ast) {
+  const out = [];
+  walk(ast, (n) => {
+    if (LOOPS.has(n.type)) {
+      const b = n.body;
+      if (b.type === 'BlockStatement') out.push([b.start + 1, TICK_CALL]);
+      else out.push([b.start, `{${TICK_CALL}`], [b.end, '}']);
+    } else if (/Function/.test(n.type) && n.body) {
+      const b = n.body;
+      if (b.type === 'BlockStatement') {
+        let at = b.start + 1;
+        for (const st of b.body)
+          if (st.type === 'ExpressionStatement' && typeof st.directive === 'string') at = st.end;
+          else break;
+        out.push([at, ENTER_CALL]);
+      } else out.push([b.start, `(${ENTER_LOCAL}(),`], [b.end, ')']);
+    }
+  });
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** The insert that binds TICK_LOCAL and ENTER_LOCAL, first in the script but after its own directives ("use strict" stays one). */
+function bindTick(ast) {
+  let top = 0;
+  for (const st of ast.body)
+    if (st.type === 'ExpressionStatement' && typeof st.directive === 'string') top = st.end;
+    else break;
+  return [top, `const ${TICK_LOCAL}=${TICK},${ENTER_LOCAL}=${ENTER};`];
+}
+
+/** `text` with the inserts made (offsets of `text` before any insert). */
+function insertTexts(text, inserts) {
+  let out = '',
+    at = 0;
+  for (const [offset, add] of inserts) {
+    out += text.slice(at, offset) + add;
+    at = offset;
+  }
+  return out + text.slice(at);
+}
+
+/** (line, column in the ticked text, 1-based) → the student's column (null stays null). */
+function columnMap(source, inserts) {
+  const lineStarts = [0];
+  for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1);
+  const byLine = new Map(); // line → [[column in the student's text (0-based), length], …]
+  for (const [offset, add] of inserts) {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+    if (!byLine.has(line + 1)) byLine.set(line + 1, []);
+    byLine.get(line + 1).push([offset - lineStarts[line], add.length]);
+  }
+  return (line, column) => {
+    const list = byLine.get(line);
+    if (!list || typeof column !== 'number') return column;
+    const c = column - 1; // 0-based, in the ticked line
+    let shift = 0;
+    for (const [at, len] of list) {
+      if (c < at + shift) break;
+      if (c < at + shift + len) return at + 1; // inside a tick: where it was put
+      shift += len;
+    }
+    return c - shift + 1;
+  };
+}
+
+// The ticks' names, as names (a property `obj.__attnlab_t` is no binding), are refused in student
+// code, and so is a `with` statement (whose object could stand in for them): no tick can be shadowed.
+const TICK_NAMES = new Set([TICK, ENTER, TICK_LOCAL, ENTER_LOCAL]);
+function tickRefused(ast) {
+  let found = null;
+  const visit = (n) => {
+    if (found || !n || typeof n.type !== 'string') return;
+    if (n.type === 'Identifier' && TICK_NAMES.has(n.name))
+      return void (found = { node: n, message: `${n.name} is a name the grader uses: rename it` });
+    if (n.type === 'WithStatement')
+      return void (found = { node: n, message: 'with is not available here: write the object out (obj.x) instead' });
+    for (const key of Object.keys(n)) {
+      if (key === 'loc') continue;
+      if (key === 'property' && n.type === 'MemberExpression' && !n.computed) continue;
+      if (key === 'key' && /^(Property|MethodDefinition|PropertyDefinition)$/.test(n.type) && !n.computed) continue;
+      const v = n[key];
+      if (Array.isArray(v)) v.forEach(visit);
+      else if (v && typeof v.type === 'string') visit(v);
+    }
+  };
+  visit(ast);
+  return found;
 }
 
 /** Replaces [from, to) ranges (UTF-16 offsets, as acorn counts) with the text given, padded with spaces; newlines stay. */

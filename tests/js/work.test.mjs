@@ -1,0 +1,192 @@
+// The work count (grader/tracks/work.mjs): the counter and np's charges, the JavaScript track's ticks as
+// prepareSource inserts them (lines and the student's columns kept, its names refused), and in the
+// Node sandbox: an endless loop stopped at exactly its budget in units, whatever the student's code
+// catches or tries to rebind; a heavy but correct call that passes, counting the same units every
+// time; reports carrying `work`. The page gives the same verdicts and units: tests/browser/work.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createWork,
+  countNp,
+  WorkStop,
+  CALL_UNITS,
+  ACCESS_UNITS,
+  ELEMENT_UNITS,
+  ENTRY_UNITS,
+} from '../../grader/tracks/work.mjs';
+import { np as realNp } from '../../grader/np/index.mjs';
+import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
+import { trackNamed } from '../../grader/tracks/index.mjs';
+import { grade } from '../../grader/core/grade.mjs';
+import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
+import { loadCore } from '../../wasm/index.mjs';
+import { LIMITS } from '../../grader/limits.mjs';
+import { WORK_SOURCES } from '../fixtures/work.mjs';
+
+const js = trackNamed('js');
+
+test('the counter: charges add up; past the budget every charge throws, until the request ends', () => {
+  const w = createWork();
+  w.start(10);
+  w.charge(4);
+  for (let i = 0; i < 6; i++) w.tick();
+  assert.equal(w.over(), false);
+  w.start(10);
+  w.charge(2);
+  w.tick();
+  w.tick();
+  assert.throws(() => w.enter(), WorkStop, `an entry is ${ENTRY_UNITS} units`);
+  assert.equal(w.end(), 4 + ENTRY_UNITS);
+  w.start(10);
+  w.charge(4);
+  for (let i = 0; i < 6; i++) w.tick();
+  assert.throws(() => w.tick(), WorkStop);
+  assert.throws(() => w.charge(0), WorkStop, 'sticky: a caught stop does not let the code go on');
+  assert.equal(w.over(), true);
+  assert.equal(w.end(), 11);
+  w.charge(1000); // between requests nothing is bounded
+  w.start(Infinity);
+  w.charge(5);
+  assert.equal(w.end(), 5);
+});
+
+test('np charges: the call, the elements handed and answered; matmul by its inner dimension; element access by what it reads', async () => {
+  // A private engine instance: countNp wraps the one it is given, once.
+  const { np, NDArray } = await import(`../../grader/np/index.mjs?work-test`);
+  assert.notEqual(np, realNp);
+  const w = createWork();
+  countNp(np, NDArray, w);
+  countNp(np, NDArray, w); // once per engine
+  const a = np.ones([10]),
+    b = np.ones([10]);
+  w.start(Infinity);
+  np.add(a, b);
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 10));
+  w.start(Infinity);
+  a.add(b); // a method: the array's own elements too
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 10));
+  const m = np.ones([8, 16]),
+    n = np.ones([16, 4]);
+  w.start(Infinity);
+  np.matmul(m, n);
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (128 + 64 + 32) + 32 * (16 / 4));
+  w.start(Infinity);
+  m.get(1, 2);
+  assert.equal(w.end(), ACCESS_UNITS, 'one element read: the access only');
+  w.start(Infinity);
+  np.concatenate([a, b]);
+  assert.equal(w.end(), CALL_UNITS + ELEMENT_UNITS * (20 + 20), 'arrays inside a list argument');
+  assert.equal(np.add.name, realNp.add.name, 'names kept');
+  assert.ok(np.ndarray === NDArray && a instanceof np.ndarray, 'classes are not wrapped');
+  // A minified bundle (the page's) renames functions: a capital is no sign of a class, its source is.
+  const K = class {};
+  const fake = { Xe: () => 1, K };
+  countNp(fake, NDArray, w);
+  w.start(Infinity);
+  fake.Xe();
+  assert.equal(w.end(), CALL_UNITS, 'a function named with a capital is counted');
+  assert.equal(fake.K, K, 'a class is not wrapped');
+});
+
+test('JavaScript ticks: lines kept, directives first, every loop and function body ticked, the student columns given back', () => {
+  const src = [
+    '"use strict";',
+    'function f(x) { for (let i = 0; i < 3; i++) x += i; while (x > 0) { x--; } return x; }',
+    'const g = (a) => a.map((y) => y * 2);',
+    'do { g([1]); } while (false);',
+  ].join('\n');
+  const p = js.prepareSource(src);
+  assert.ok(p.ok);
+  assert.equal(p.source, src, 'source: the student text, for reading');
+  assert.equal(p.run.split('\n').length, 4);
+  assert.ok(p.run.startsWith('"use strict";const __attnlab_t=__attnlab_tick,__attnlab_e=__attnlab_enter;'), p.run);
+  // loops: f's for and while, the do-while; functions: f, g, the arrow g hands to map
+  assert.equal((p.run.match(/__attnlab_t\(\)/g) ?? []).length, 3, p.run);
+  assert.equal((p.run.match(/__attnlab_e\(\)/g) ?? []).length, 3, p.run);
+  const line2 = p.run.split('\n')[1];
+  const col = line2.indexOf('x--') + 1; // where an error in `x--` would be reported in the ticked line
+  assert.equal(p.columnOf(2, col), src.split('\n')[1].indexOf('x--') + 1);
+  assert.equal(p.columnOf(3, 1), 1);
+  for (const bad of [
+    'let __attnlab_tick = 1;',
+    'function f(__attnlab_t) {}',
+    'var __attnlab_e;',
+    'with (Math) { f(); }',
+  ]) {
+    const r = js.prepareSource(bad);
+    assert.equal(r.ok, false, bad);
+    assert.match(r.error.message, /a name the grader uses|with is not available/);
+  }
+  assert.ok(
+    js.prepareSource('globalThis.__attnlab_t = 1; const o = { __attnlab_e: 2 };').ok,
+    'properties are no bindings',
+  );
+});
+
+const core = await loadCore();
+const exercise = await loadExercise('sdpa');
+const budget = (ms) => ms * js.workPerMs;
+
+async function inSandbox(source, fn, args, timeoutMs) {
+  const p = js.prepareSource(source);
+  assert.ok(p.ok, p.error?.message);
+  const sandbox = await NodeSandbox.create({ track: js });
+  try {
+    const load = await sandbox.load(p.run, { functions: [fn], timeoutMs: 2000 });
+    assert.equal(load.error, null);
+    return await sandbox.call(fn, args, { timeoutMs });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+test('Node: an endless loop (or a sort past its budget) is stopped at exactly its budget in units, whatever it catches or rebinds', async () => {
+  for (const [name, source] of Object.entries(WORK_SOURCES.endless)) {
+    const r = await inSandbox(source, 'f', [], 200);
+    assert.equal(r.ok, false, name);
+    assert.equal(r.kind, 'timeout', `${name}: ${r.message}`);
+    assert.equal(r.work, budget(200), name);
+  }
+});
+
+test('Node: a heavy but correct call passes, counting the same units every time', async () => {
+  const a = await inSandbox(WORK_SOURCES.heavy, 'f', [], 1000);
+  const b = await inSandbox(WORK_SOURCES.heavy, 'f', [], 1000);
+  assert.equal(a.ok, true, a.message);
+  assert.deepEqual(a.value, b.value);
+  assert.equal(a.work, b.work);
+  assert.ok(a.work > 1e6 && a.work < budget(1000) / 4, `${a.work} units: heavy, and under a quarter of its budget`);
+});
+
+test('reports carry `work`, the same for the same submission; a JavaScript endless function is a timeout by the count', async () => {
+  const graded = async (source) => {
+    const sandbox = await NodeSandbox.create({ track: js });
+    try {
+      return await grade({ exercise, source, track: js, sandbox, core, lang: 'en' });
+    } finally {
+      await sandbox.close();
+    }
+  };
+  const [one, two] = [await graded(WORK_SOURCES.sdpaLoops), await graded(WORK_SOURCES.sdpaLoops)];
+  assert.equal(one.status, 'pass');
+  assert.ok(Number.isSafeInteger(one.work) && one.work > 0);
+  assert.equal(one.work, two.work);
+  const endless = await graded(WORK_SOURCES.sdpaEndless);
+  const t = endless.tests.find((x) => x.status !== 'pass');
+  assert.match(t.message, /ran for 1000 ms without finishing, and again for 2000 ms/);
+  // the two calls stopped by the count: exactly 1000 + 2000 ms of budget in units among the work
+  assert.ok(endless.work >= budget(3000), `${endless.work}`);
+  assert.ok(LIMITS.workBackstop >= 2);
+});
+
+test("wire: a reply's work is a safe non-negative integer, or the reply is refused", async () => {
+  const { decodeResponse } = await import('../../grader/wire/codec.mjs');
+  const ok = (work) => JSON.stringify({ ok: true, value: 1, output: '', work });
+  assert.equal(decodeResponse(ok(12)).work, 12);
+  assert.equal(decodeResponse(JSON.stringify({ ok: false, kind: 'timeout', message: 'timeout', work: 5 })).work, 5);
+  assert.equal('work' in decodeResponse(JSON.stringify({ ok: true, value: 1, output: '' })), false);
+  for (const bad of [-1, 1.5, '3', null, 2 ** 60]) {
+    const r = decodeResponse(ok(bad));
+    assert.deepEqual([r.ok, r.kind, r.reason], [false, 'invalid', 'reply'], String(bad));
+  }
+});
