@@ -17,7 +17,19 @@ import assert from 'node:assert/strict';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 import { cli, cliIn } from './cli.mjs';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  rmSync,
+  existsSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -211,7 +223,17 @@ test(
       // timestamps kept, so that tools/build-wasm finds this tree's compiled objects up to date
       for (const f of files)
         if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f), { preserveTimestamps: true });
-      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      // This tree's packages, one link per entry (never one link to the folder: tools/grade runs tools/setup,
+      // whose `npm ci` would empty this tree's node_modules through it), and the lock file dated as their
+      // install, so that tools/setup finds them up to date.
+      mkdirSync(join(copy, 'node_modules'));
+      for (const e of readdirSync(join(ROOT, 'node_modules')))
+        symlinkSync(join(ROOT, 'node_modules', e), join(copy, 'node_modules', e));
+      const installed = join(ROOT, 'node_modules', '.package-lock.json');
+      if (existsSync(installed)) {
+        const { atime, mtime } = statSync(installed);
+        utimesSync(join(copy, 'package-lock.json'), atime, mtime);
+      }
       // A tree built before the pack was added: this tree's WASM builds and compiled objects (ignored by git),
       // so only the new pack's reference is compiled. The build is then kept to what proves the point: the WASM
       // flavours Node grades with (FLAVOURS), the ones the new pack's reference must be compiled into and
