@@ -16,6 +16,8 @@ export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerEntry } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';
 export { trackFolders, trackFile, catalog, loadTrack } from './tracks/catalog.mjs';
+// The CLI's spelling check ("did you mean …?"), for the tools' own arguments too (tools/check-pack).
+export { closest } from './cli-text.mjs';
 
 // Batch grading (grade-batch): a class, shards and their merge, gradebooks, zips.
 export { runBatch, mergeBatch, gradebookOf, BatchError } from './batch/index.mjs';

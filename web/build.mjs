@@ -188,7 +188,8 @@ const tracksPlugin = {
   },
 };
 
-async function upToDate() {
+/** Whether web/dist is newer than every input its last build saw (its stamp); false without one. */
+export async function pageUpToDate() {
   try {
     const built = (await stat(join(distDir, STAMP))).mtimeMs;
     const inputs = JSON.parse(await readFile(join(distDir, STAMP), 'utf8'));
@@ -208,7 +209,7 @@ async function upToDate() {
 export async function build({ dev = false, quiet = false, force = false, plugins = [], pkg = null } = {}) {
   const missing = wasmFiles.filter((f) => !existsSync(join(wasmDist, f)));
   if (missing.length) throw new Error(`web build: wasm/dist lacks ${missing.join(', ')}; run tools/build-wasm first`);
-  if (!force && !dev && !plugins.length && !pkg && (await upToDate())) return { distDir, cached: true };
+  if (!force && !dev && !plugins.length && !pkg && (await pageUpToDate())) return { distDir, cached: true };
   const tracks = Object.values(TRACKS).filter((t) => !pkg || t.name === pkg.track);
 
   // Scratch folders live in build/ (git-ignored, same file system, so the swap is a rename).

@@ -2,7 +2,8 @@
 // and the sandbox's tests/fixtures/sandbox/), Exercism style:
 // 1. each case's Exercism results.json must equal its committed expected_results.json; a missing
 //    snapshot is a failure. UPDATE_FIXTURES=1 writes them and prints each change as a diff, for review
-//    before committing;
+//    before committing; ATTNLAB_FIXTURE_DIFFS=DIR writes each change into DIR as <set>/<case>.diff too
+//    (tools/check-pack); ATTNLAB_FIXTURE_SETS=a,b grades only those sets (tests/fixtures/cases.mjs);
 // 2. aims.json states, independently of those snapshots, what each case must show (aimProblems in
 //    tests/fixtures/cases.mjs, the same check the page's fixture suite applies).
 // 3. the report's data (causeProblems): every test not passed carries its cause, the data renders back
@@ -14,7 +15,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { grade } from '../../grader/core/grade.mjs';
@@ -27,20 +28,18 @@ import { fixtureSets, fixtureCases, aimProblems, causeProblems } from '../fixtur
 const LANG = 'en';
 const UPDATE = Boolean(process.env.UPDATE_FIXTURES);
 const SAMPLE = Boolean(process.env.ATTNLAB_FIXTURE_SAMPLE);
+const DIFFS = process.env.ATTNLAB_FIXTURE_DIFFS;
 const core = await loadCore();
 const scratch = mkdtempSync(join(tmpdir(), 'attnlab-fixtures-'));
 
-/** Writes the new snapshot and prints what changed (a unified diff), for UPDATE_FIXTURES=1. */
-function update(t, name, file, results) {
+/** What changed from the committed snapshot to `results`: a unified diff, the whole new snapshot, or '' when none. */
+function snapshotChange(name, file, results) {
+  if (!existsSync(file)) return `${name}: new snapshot\n${results}`;
   const fresh = join(scratch, `${name.replace('/', '_')}.json`);
   writeFileSync(fresh, results);
-  if (existsSync(file)) {
-    const diff = spawnSync('diff', ['-u', '--label', `${name} (committed)`, '--label', `${name} (new)`, file, fresh], {
-      encoding: 'utf8',
-    }).stdout;
-    if (diff) console.log(diff);
-  } else console.log(`${name}: new snapshot\n${results}`);
-  writeFileSync(file, results);
+  return spawnSync('diff', ['-u', '--label', `${name} (committed)`, '--label', `${name} (new)`, file, fresh], {
+    encoding: 'utf8',
+  }).stdout;
 }
 
 /** One case per track: the first naming a mistake, else the first. */
@@ -66,7 +65,7 @@ for (const { set, aims, cases, exercise } of sets) {
   });
   const picked = SAMPLE ? sampleCases(cases) : cases;
   for (const { name, aim, track, expectedFile: file, source: read } of picked) {
-    test(`fixture ${set.name}/${name}`, async (t) => {
+    test(`fixture ${set.name}/${name}`, async () => {
       const source = read();
       const graded = async (lang) => {
         const sandbox = await NodeSandbox.create({ track });
@@ -79,7 +78,16 @@ for (const { set, aims, cases, exercise } of sets) {
       const { report, clock } = await graded(LANG);
 
       const results = exercism(report) + '\n';
-      if (UPDATE) update(t, `${set.name}/${name}`, file, results);
+      const change = snapshotChange(`${set.name}/${name}`, file, results);
+      // ATTNLAB_FIXTURE_DIFFS=DIR: each change also as DIR/<set>/<case>.diff (tools/check-pack shows them)
+      if (change && DIFFS) {
+        mkdirSync(join(DIFFS, set.name), { recursive: true });
+        writeFileSync(join(DIFFS, set.name, `${name}.diff`), change);
+      }
+      if (UPDATE && change) {
+        console.log(change);
+        writeFileSync(file, results);
+      }
       assert.ok(
         existsSync(file),
         `${name}: no expected_results.json; run UPDATE_FIXTURES=1 node --test tests/js/fixtures.test.mjs and review it`,

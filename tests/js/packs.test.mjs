@@ -7,13 +7,29 @@
 // - no file of the grader, the page, the tools or the core names a pack (`git grep`);
 // - `tools/new-exercise demo`, run in a copy of this tree, builds a pack that grades its own solution and
 //   whose doctest passes, touching nothing outside exercises/demo/ (built small: the new pack's doctest and
-//   the one WASM flavour Node loads, not the whole tree).
+//   the WASM flavours Node loads, not the whole tree); killed during its first build it resumes when run
+//   again, keeping a file the author edited meanwhile; then on that pack tools/check-pack --no-page prints
+//   its table, shows a changed snapshot as a diff and accepts it with --update, refuses a bad slug, option
+//   or broken pack (exit 2); tools/serve --no-build refuses the core the page would load (the other
+//   flavours lack the pack), and tools/grade rebuilds the CLI's flavour after the reference changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TRACKS } from '../../grader/tracks/index.mjs';
 import { cli, cliIn } from './cli.mjs';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  rmSync,
+  existsSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -257,9 +273,9 @@ test('a pack missing a required file, or with JSON that does not parse, is refus
 });
 
 test(
-  'tools/new-exercise demo, in a copy of the tree, builds a pack that grades its own solution and touches nothing else',
+  'tools/new-exercise demo in a copy of the tree: interrupted, resumed, then tools/check-pack, tools/serve and tools/grade on it',
   { timeout: 20 * 60 * 1000 },
-  () => {
+  async (t) => {
     const copy = mkdtempSync(join(tmpdir(), 'attnlab-new-exercise-'));
     try {
       const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
@@ -268,7 +284,17 @@ test(
       // timestamps kept, so that tools/build-wasm finds this tree's compiled objects up to date
       for (const f of files)
         if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(copy, f), { preserveTimestamps: true });
-      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      // This tree's packages, one link per entry (never one link to the folder: tools/grade runs tools/setup,
+      // whose `npm ci` would empty this tree's node_modules through it), and the lock file dated as their
+      // install, so that tools/setup finds them up to date.
+      mkdirSync(join(copy, 'node_modules'));
+      for (const e of readdirSync(join(ROOT, 'node_modules')))
+        symlinkSync(join(ROOT, 'node_modules', e), join(copy, 'node_modules', e));
+      const installed = join(ROOT, 'node_modules', '.package-lock.json');
+      if (existsSync(installed)) {
+        const { atime, mtime } = statSync(installed);
+        utimesSync(join(copy, 'package-lock.json'), atime, mtime);
+      }
       // A tree built before the pack was added: this tree's WASM builds and compiled objects (ignored by git),
       // so only the new pack's reference is compiled. The build is then kept to what proves the point: the WASM
       // flavours Node grades with (FLAVOURS), the ones the new pack's reference must be compiled into and
@@ -282,15 +308,59 @@ test(
       git('init', '-q');
       git('add', '-A');
       git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'copy');
+      const nodeFlavours = [...new Set([FLAVOURS[bestFlavour()].file, FLAVOURS[bestFlavour({ threads: 1 })].file])];
       const env = {
         ...process.env,
         JOBS: '2',
         // the flavours Node grades with: loadCore()'s default (the fixtures) and the CLI's single-threaded one
-        FLAVOURS: [...new Set([FLAVOURS[bestFlavour()].file, FLAVOURS[bestFlavour({ threads: 1 })].file])].join(' '),
+        FLAVOURS: nodeFlavours.join(' '),
         NATIVE_TARGETS: 'demo_test_demo',
       };
-      const made = spawnSync(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, encoding: 'utf8', env });
-      assert.equal(made.status, 0, made.stdout.slice(-2000) + made.stderr.slice(-2000));
+      // Each run's wall time is noted (a diagnostic line: the author's loop as measured, never judged).
+      const tool = (name, ...args) => {
+        const t0 = performance.now();
+        const r = spawnSync(join(copy, 'tools', name), args, { cwd: copy, encoding: 'utf8', env, maxBuffer: 64 << 20 });
+        t.diagnostic(`tools/${name} ${args.join(' ')}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        return r;
+      };
+      const pack = join(copy, 'exercises', 'demo');
+      const state = join(pack, '.new-exercise.json');
+
+      // Interrupted: killed (its whole process group) once its first build step has begun.
+      const first = spawn(join(copy, 'tools', 'new-exercise'), ['demo'], { cwd: copy, env, detached: true });
+      let out = '';
+      const killed = await new Promise((resolve) => {
+        first.stdout.on('data', (d) => {
+          out += d;
+          if (/WebAssembly core/.test(out)) process.kill(-first.pid, 'SIGKILL');
+        });
+        first.on('exit', (code, signal) => resolve({ code, signal }));
+      });
+      assert.equal(killed.signal, 'SIGKILL', `it ended before its first step: ${out}`);
+      assert.ok(existsSync(state), 'no .new-exercise.json after the interruption');
+      // The author meanwhile edits one file and deletes another.
+      writeFileSync(join(pack, 'README.md'), `${readFileSync(join(pack, 'README.md'), 'utf8')}\nMy notes.\n`);
+      rmSync(join(pack, 'hints.json'));
+      const resumed = tool('new-exercise', 'demo');
+      assert.equal(resumed.status, 0, resumed.stdout.slice(-2000) + resumed.stderr.slice(-2000));
+      assert.match(
+        resumed.stdout,
+        /resuming the scaffold of exercises\/demo \(\.new-exercise\.json found; --resume is implied\): 1 missing file written/,
+      );
+      assert.match(resumed.stdout, /kept exercises\/demo\/README\.md: changed since the scaffold wrote it/);
+      assert.match(resumed.stdout, /fixtures: pass ✓, py-starter ✓, py-wrong-axis ✓, starter ✓, wrong-axis ✓\n/);
+      assert.match(readFileSync(join(pack, 'README.md'), 'utf8'), /My notes\./);
+      assert.ok(!existsSync(state), 'the state file stays after a complete run');
+      const hints = JSON.parse(readFileSync(join(pack, 'hints.json'), 'utf8'));
+      assert.deepEqual(Object.keys(hints.functions), ['row_sums'], 'hints.json in the per-function form');
+      // Every sentence the scaffold wrote that shows code has its Python spelling.
+      const messages = JSON.parse(readFileSync(join(pack, 'messages.json'), 'utf8'));
+      assert.match(messages.en['d.wrong_axis.py'], /axis=-1/);
+      assert.match(hints.functions.row_sums['en.py'].at(-1), /axis=-1/);
+      const again = tool('new-exercise', 'demo');
+      assert.equal(again.status, 2);
+      assert.match(again.stderr, /exercises\/demo already exists and is not a scaffold in progress/);
+
       const changed = git('status', '--porcelain', '--untracked-files=all')
         .stdout.trim()
         .split('\n')
@@ -306,9 +376,80 @@ test(
       });
       assert.equal(ctest.status, 0, ctest.stdout.slice(-2000) + ctest.stderr.slice(-2000));
       assert.match(ctest.stdout, /100% tests passed, 0 tests failed out of 1/);
-      const r = cliIn(copy, 'grade', join(copy, 'exercises', 'demo', 'solution.js'), '--format', 'json');
+      const r = tool('grade', join(pack, 'solution.js'), '--format', 'json');
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.equal(JSON.parse(r.stdout).status, 'pass');
+
+      // tools/check-pack: its table; a changed snapshot shown as a diff, then accepted with --update.
+      const checked = tool('check-pack', 'demo', '--no-page');
+      assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+      for (const line of [
+        /✓ pack +loads without problems/,
+        /✓ build +up to date \(2 flavours, doctest\)|✓ build +up to date \(1 flavour, doctest\)/,
+        /✓ doctest +passed \(2\/2\)/,
+        /✓ oracle +passed \(1\/1\)/,
+        /✓ fixtures \(Node\) +passed \(aims 1\/1, js 3\/3, python 2\/2\)/,
+      ])
+        assert.match(checked.stdout, line);
+      const en = messages.en['d.wrong_axis'];
+      messages.en['d.wrong_axis'] = en.replace('Looks like', 'It seems');
+      writeFileSync(join(pack, 'messages.json'), JSON.stringify(messages, null, 2));
+      const differs = tool('check-pack', 'demo', '--no-page');
+      assert.equal(differs.status, 1, differs.stdout + differs.stderr);
+      assert.match(differs.stdout, /✗ fixtures \(Node\) +1 failed \(aims 1\/1, js 2\/3, python 2\/2\)/);
+      assert.match(differs.stdout, /snapshot changed \(tools\/check-pack --update accepts it\): demo\/wrong-axis/);
+      assert.match(differs.stdout, /^-.*Looks like the sum runs over the first axis/m);
+      assert.match(differs.stdout, /^\+.*It seems the sum runs over the first axis/m);
+      const snapshot = join(pack, 'fixtures', 'wrong-axis', 'expected_results.json');
+      assert.match(readFileSync(snapshot, 'utf8'), /Looks like/, 'a snapshot written without --update');
+      const accepted = tool('check-pack', 'demo', '--no-page', '--update');
+      assert.equal(accepted.status, 0, accepted.stdout + accepted.stderr);
+      assert.match(accepted.stdout, /snapshot updated: demo\/wrong-axis/);
+      assert.match(readFileSync(snapshot, 'utf8'), /It seems the sum/);
+      // A bad slug, a bad option and a broken pack: exit 2 with a sentence, no stack trace.
+      const spec = readFileSync(join(pack, 'spec.json'), 'utf8');
+      writeFileSync(join(pack, 'spec.json'), spec.slice(0, -3));
+      for (const [args, expected] of [
+        [['dmeo'], /unknown exercise "dmeo" \(did you mean demo\?\) \(exercises: .*demo/],
+        [['demo', '--no-pgae'], /unknown option --no-pgae \(did you mean --no-page\?\)/],
+        [['demo'], /exercises\/demo is broken:\nexercises\/demo\/spec\.json is not valid JSON/],
+      ]) {
+        const bad = tool('check-pack', ...args);
+        assert.equal(bad.status, 2, `${args}: ${bad.stdout}${bad.stderr}`);
+        assert.match(bad.stderr, expected);
+        assert.doesNotMatch(bad.stderr, /\n\s+at /, 'a stack trace');
+      }
+      writeFileSync(join(pack, 'spec.json'), spec);
+
+      // tools/serve --no-build refuses a core that lacks the new pack (the page's other flavours were not
+      // built), naming the command; tools/grade rebuilds the CLI's flavour after a reference source changed.
+      const serve = tool('serve', '--no-build', '--port', '0');
+      assert.equal(serve.status, 2, serve.stdout + serve.stderr);
+      assert.match(
+        serve.stderr,
+        /^tools\/serve: the WebAssembly core is out of date \(.+\); run: tools\/build-wasm attnlab-relaxed-mt attnlab-relaxed attnlab-simd-mt attnlab-simd attnlab\n$/,
+      );
+      const stale = spawnSync(join(copy, 'tools', 'build-wasm'), ['attnlab-relaxed'], {
+        cwd: copy,
+        encoding: 'utf8',
+        env: { ...env, CHECK: '1', FLAVOURS: '' },
+      });
+      assert.equal(stale.status, 3, stale.stdout + stale.stderr);
+      assert.match(stale.stdout, /^build-wasm: stale: exercises\/demo\/reference\/bind\.cpp for attnlab-relaxed$/m);
+      const later = new Date(Date.now() + 2000);
+      utimesSync(join(pack, 'reference', 'demo.hpp'), later, later);
+      const cliFlavour = FLAVOURS[bestFlavour({ threads: 1 })].file;
+      const regraded = tool('grade', join(pack, 'solution.js'), '--lang', 'en');
+      assert.equal(regraded.status, 0, regraded.stdout + regraded.stderr);
+      assert.match(
+        regraded.stderr,
+        new RegExp(
+          `setup: building the WebAssembly core \\(${cliFlavour}: exercises/demo/reference/bind\\.cpp for ${cliFlavour} is out of date\\) … `,
+        ),
+      );
+      const quiet = tool('grade', join(pack, 'solution.js'), '--lang', 'en');
+      assert.equal(quiet.status, 0, quiet.stdout + quiet.stderr);
+      assert.equal(quiet.stderr, '', 'a second grade rebuilt again');
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
