@@ -107,6 +107,8 @@ class Clock {
  */
 const studentColumn = (prepared, line, column) =>
   prepared?.columnOf && line > 0 && column > 0 ? prepared.columnOf(line, column) : column;
+/** The same for the stack frames a text quotes (an error's message built from a stack, printed output). */
+const studentText = (prepared, text) => (prepared?.studentText ? prepared.studentText(text) : text);
 
 const OUTPUT_LIMIT = 500; // Exercism's limit for a test's output
 /**
@@ -283,7 +285,11 @@ export async function grade({
     const t0 = now();
     const r = await sandbox.load(src, loadOptions());
     clock.bill(r, t0);
-    if (r.error) r.error.column = studentColumn(prepared, r.error.line, r.error.column);
+    if (r.error) {
+      r.error.column = studentColumn(prepared, r.error.line, r.error.column);
+      r.error.message = studentText(prepared, r.error.message);
+    }
+    if (r.output) r.output = studentText(prepared, r.output);
     return r;
   };
   let load = await loadBilled(prepared.run ?? prepared.source);
@@ -538,7 +544,11 @@ function makeContext({
         ...(measuring && { measure: measuring }),
       });
       clock.bill(res, t0);
-      if (!res.ok) res.column = studentColumn(prepared, res.line, res.column);
+      if (!res.ok) {
+        res.column = studentColumn(prepared, res.line, res.column);
+        res.message = studentText(prepared, res.message);
+      }
+      if (res.output) res.output = studentText(prepared, res.output);
       measured = res.measured ?? NOTHING_MEASURED;
       if (!res.ok && res.kind === 'timeout' && limit < ms) throw new DeadlineReached();
       return res;

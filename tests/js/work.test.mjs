@@ -88,7 +88,7 @@ test('np charges: the call, the elements handed and answered; matmul by its inne
   assert.equal(fake.K, K, 'a class is not wrapped');
 });
 
-test('JavaScript ticks: lines kept, directives first, every loop and function body ticked, the student columns given back', () => {
+test('JavaScript ticks: lines kept, directives first, every loop and function body ticked, the student columns given back (in stack frames a text quotes too)', () => {
   const src = [
     '"use strict";',
     'function f(x) { for (let i = 0; i < 3; i++) x += i; while (x > 0) { x--; } return x; }',
@@ -107,6 +107,12 @@ test('JavaScript ticks: lines kept, directives first, every loop and function bo
   const col = line2.indexOf('x--') + 1; // where an error in `x--` would be reported in the ticked line
   assert.equal(p.columnOf(2, col), src.split('\n')[1].indexOf('x--') + 1);
   assert.equal(p.columnOf(3, 1), 1);
+  // a stack frame quoted in a text (an error message built from a stack, printed output): the student's column
+  const student = src.split('\n')[1].indexOf('x--') + 1;
+  assert.equal(
+    p.studentText(`TypeError: t\n    at f (submission.js:2:${col})\n    at g (other.js:2:${col})`),
+    `TypeError: t\n    at f (submission.js:2:${student})\n    at g (other.js:2:${col})`,
+  );
   for (const bad of [
     'let __attnlab_tick = 1;',
     'function f(__attnlab_t) {}',

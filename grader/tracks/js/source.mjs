@@ -5,6 +5,7 @@
 // Every transformation blanks characters in place, so lines and columns stay those of the student.
 import { parse, tokenizer } from 'acorn';
 import { TICK, TICK_LOCAL, ENTER, ENTER_LOCAL } from './tick.mjs';
+import info from './info.mjs';
 
 const OPTIONS = { ecmaVersion: 'latest', locations: true };
 
@@ -70,7 +71,7 @@ export function prepareSource(source) {
       ]),
       declarationTicks,
     ),
-    columnOf: columnMap(source, ticks),
+    ...positions(columnMap(source, ticks)),
     aliases,
     members: memberNames(source),
   };
@@ -307,6 +308,22 @@ function insertTexts(text, inserts) {
     at = offset;
   }
   return out + text.slice(at);
+}
+
+/**
+ * The student's positions back from the ticked text: `columnOf(line, column)`, and `studentText(text)`, a
+ * text with every `submission.js:line:column` of a stack frame in it (an error's message that quotes a
+ * stack, what the student printed of one) given the student's column.
+ */
+function positions(columnOf) {
+  const frame = new RegExp(`${info.files.submission.replace('.', '\\.')}:(\\d+):(\\d+)`, 'g');
+  return {
+    columnOf,
+    studentText: (text) =>
+      typeof text === 'string'
+        ? text.replace(frame, (all, line, column) => `${info.files.submission}:${line}:${columnOf(+line, +column)}`)
+        : text,
+  };
 }
 
 /** (line, column in the ticked text, 1-based) → the student's column (null stays null). */
