@@ -317,12 +317,18 @@ test(
         NATIVE_TARGETS: 'demo_test_demo',
       };
       // Each run's wall time is noted (a diagnostic line: the author's loop as measured, never judged).
-      const tool = (name, ...args) => {
+      const toolIn = (environment, name, ...args) => {
         const t0 = performance.now();
-        const r = spawnSync(join(copy, 'tools', name), args, { cwd: copy, encoding: 'utf8', env, maxBuffer: 64 << 20 });
+        const r = spawnSync(join(copy, 'tools', name), args, {
+          cwd: copy,
+          encoding: 'utf8',
+          env: environment,
+          maxBuffer: 64 << 20,
+        });
         t.diagnostic(`tools/${name} ${args.join(' ')}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         return r;
       };
+      const tool = (name, ...args) => toolIn(env, name, ...args);
       const pack = join(copy, 'exercises', 'demo');
       const state = join(pack, '.new-exercise.json');
 
@@ -450,6 +456,46 @@ test(
       const quiet = tool('grade', join(pack, 'solution.js'), '--lang', 'en');
       assert.equal(quiet.status, 0, quiet.stdout + quiet.stderr);
       assert.equal(quiet.stderr, '', 'a second grade rebuilt again');
+
+      // The guide's walk (exercises/README.md, "From the scaffold to your own function"): row_sums becomes
+      // rms_norm(x, weight, eps=1e-6), an argument more and one with a default, with the files an author
+      // following it writes (tests/fixtures/guide-pack/; the snapshots are not among them). Then one command,
+      // tools/check-pack with the page, builds what changed and grades every fixture in Node and in the page,
+      // and the CLI grades both solutions: no other command.
+      const walk = join(ROOT, 'tests', 'fixtures', 'guide-pack');
+      const { order } = JSON.parse(readFileSync(join(pack, 'spec.json'), 'utf8'));
+      rmSync(join(pack, 'fixtures'), { recursive: true });
+      for (const name of ['reference/test_demo.cpp', 'reference/oracle.json']) rmSync(join(pack, name));
+      cpSync(walk, pack, { recursive: true, filter: (src) => src !== join(walk, 'README.md') });
+      const walked = JSON.parse(readFileSync(join(pack, 'spec.json'), 'utf8'));
+      writeFileSync(join(pack, 'spec.json'), JSON.stringify({ ...walked, order }, null, 2));
+      const pageEnv = { ...env };
+      delete pageEnv.ATTNLAB_CHROMIUM; // the copy's own page, not the shared chromium's build of this tree
+      delete pageEnv.FLAVOURS; // check-pack names the five the page needs
+      const whole = toolIn(pageEnv, 'check-pack', 'demo', '--update');
+      assert.equal(whole.status, 0, whole.stdout + whole.stderr);
+      for (const line of [
+        /✓ build +relinked .*\(5 flavours, doctest\)/,
+        /✓ doctest +passed \(2\/2\)/,
+        /✓ oracle +passed \(1\/1\)/,
+        /✓ fixtures \(Node\) +passed \(aims 1\/1, js 3\/3, python 3\/3\)/,
+        /✓ fixtures \(page\) +passed \(js 3\/3, python 3\/3\)/,
+      ])
+        assert.match(whole.stdout, line);
+      for (const file of ['solution.js', 'solution.py']) {
+        const graded = toolIn(pageEnv, 'grade', join(pack, file), '--format', 'json');
+        assert.equal(graded.status, 0, graded.stdout + graded.stderr);
+        const report = JSON.parse(graded.stdout);
+        assert.deepEqual([report.status, report.passed, report.total], ['pass', 2, 2], file);
+        assert.equal(graded.stderr, '', `${file}: tools/grade rebuilt what check-pack had built`);
+      }
+      const eps = JSON.parse(readFileSync(join(pack, 'fixtures', 'py-eps-outside', 'expected_results.json'), 'utf8'));
+      assert.deepEqual(
+        eps.tests.map((x) => x.status),
+        ['pass', 'fail'],
+        'eps outside the root: only the test that gives eps fails',
+      );
+      assert.match(eps.tests[1].message, /eps is added after the square root/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

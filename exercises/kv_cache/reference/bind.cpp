@@ -32,7 +32,7 @@ val kv_cache_bytes(val n_layers, val n_kv_heads, val d_head, val seq_len, val ba
     o.layers = option(options, "layers", true);
     o.batch = option(options, "batch", true);
     o.dtype = option(options, "dtype", true);
-    const double bytes = dtype_bytes.isUndefined() || dtype_bytes.isNull() ? 2.0 : number(dtype_bytes, "dtype_bytes");
+    const double bytes = number(dtype_bytes, "dtype_bytes", 2.0);
     return val(kv::kv_cache_bytes(size(n_layers, "n_layers"), size(n_kv_heads, "n_kv_heads"), size(d_head, "d_head"),
                                   size(seq_len, "seq_len"), size(batch, "batch"), bytes, o));
   });

@@ -75,6 +75,14 @@ inline double number(const val& v, const char* what) {
   return v.as<double>();
 }
 
+/**
+ * A number argument the caller may leave out (a parameter with a default, `eps = 1e-6` in JS, `eps=1e-6` in
+ * Python): undefined or null → `fallback`, anything else checked as `number` does.
+ */
+inline double number(const val& v, const char* what, double fallback) {
+  return v.isUndefined() || v.isNull() ? fallback : number(v, what);
+}
+
 /** A non-negative integer argument (a size, a count, an offset). */
 inline std::size_t size(const val& v, const char* what) {
   const double x = number(v, what);
