@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt, startServer } from '../../web/server.mjs';
+import { catalog } from '../../grader/index.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const ARGS = [
@@ -127,19 +128,20 @@ export const setCode = (page, code) =>
 
 /**
  * A correct but slow JavaScript submission for the test-only-parameter tests (a `?timeout=` that embed mode
- * and packages must ignore): `solution` (the first pack's) whose first call of causal_mask in a realm spins for
- * `ms` of wall time. At 3000 ms that is over the grader's own limit (the pack's 1 s, then once more at
- * twice that in a fresh realm) on any machine, and well within a `?timeout=600000`. (A slow top level
- * would not do: the grader then grades the declarations alone.)
+ * and packages must ignore): `solution` (the first pack's) whose first call of causal_mask in a realm spins
+ * a loop of three times the work the pack's limit allows (the work count, grader/README.md "Work": an
+ * iteration is a unit, a request's budget its limit × the track's `workPerMs`). That is over the grader's
+ * own limit (the pack's 1 s, then once more at twice that in a fresh realm) on any machine, busy or not,
+ * and well within a `?timeout=600000` (a few seconds of spinning there). (A slow top level would not do:
+ * the grader then grades the declarations alone.)
  */
-export const slowSolution = (solution, ms = 3000) =>
+export const slowSolution = (solution, limitMs = 1000) =>
   `${solution.replace('function causal_mask(', 'function causal_mask_fast(')}
 let first = true;
 function causal_mask(T) {
   if (first) {
     first = false;
-    const t0 = Date.now();
-    while (Date.now() - t0 < ${ms}) {}
+    for (let i = 0; i < ${3 * limitMs * catalog.TRACKS.js.workPerMs}; i++) {}
   }
   return causal_mask_fast(T);
 }
