@@ -220,6 +220,9 @@ async function showHistory(box, user) {
   }
 }
 
+// What the last regrade said: the teacher's view is drawn again after a regrade (and an override), and keeps it.
+let lastRegrade = '';
+
 async function teacher() {
   const box = $('teacher');
   box.hidden = false;
@@ -269,11 +272,12 @@ async function teacher() {
     );
   }
   const regrade = el('button', { type: 'button', textContent: say('regrade') });
-  const result = el('pre', { id: 'regrade' });
+  const result = el('pre', { id: 'regrade', textContent: lastRegrade });
   regrade.addEventListener('click', async () => {
     try {
       const r = await api('/api/regrade', { method: 'POST', body: {} });
-      result.textContent = [
+      // kept for the table drawn again below, which would otherwise show an empty result
+      lastRegrade = result.textContent = [
         say('regraded', { n: r.regraded, changed: r.changed.length }),
         ...r.changed.map(
           (c) =>
