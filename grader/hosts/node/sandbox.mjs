@@ -41,6 +41,10 @@ import { LIMITS } from '../../limits.mjs';
 import { exitOf, nodePid, takeChild } from './spawn.mjs';
 
 const GRACE_MS = 250;
+// How long close() waits for a child still starting before it kills it: bubblewrap arms its die-with-parent
+// only after its fork, so an outer bwrap killed in that moment leaves the inner one running, holding the
+// child's pipes open (close() would wait for them forever); once the child is ready, a kill ends them all.
+const START_WAIT_MS = 10000;
 const POLL_MS = 10;
 const WALL_FACTOR = LIMITS.wallFactor; // the wall-clock backstop of a request, as a multiple of its CPU limit
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s (USER_HZ)
@@ -472,6 +476,12 @@ export class NodeSandbox {
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
     const child = this.child;
+    if (!child.dead) {
+      let timer;
+      const waited = new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)));
+      await Promise.race([child.ready, child.gone, waited]);
+      clearTimeout(timer);
+    }
     child.kill({ kind: 'crash', message: 'closed' });
     child.proc.stdin.end();
     await child.gone;
