@@ -212,3 +212,17 @@ test('Ctrl+C of grade-batch with endless loops in flight: exit 130 promptly, no 
   );
   assert.equal(readdirSync(join(out, 'records')).length, total);
 });
+
+test(
+  'a sandbox closed while its child still starts is closed at once after that start, each time (no process left holding it)',
+  { timeout: 90_000 },
+  async () => {
+    // bubblewrap arms its die-with-parent only after its fork: a child killed in that moment once kept its
+    // pipes open, and close() waited forever.
+    for (let i = 0; i < 6; i++) {
+      const sandbox = await NodeSandbox.create({ track: TRACKS.js });
+      await sandbox.close();
+      assert.equal(sandbox.closed, true);
+    }
+  },
+);
