@@ -103,3 +103,62 @@ export interface Report {
   work?: number;
   tests: TestEntry[];
 }
+
+// ---------------------------------------------------------------------------------------------------
+// What a pack's suite is given (grader/core/grade.mjs makeContext; exercises/README.md, "The suite").
+
+import type { MaskInput, Tensor, TensorInput } from '../wasm/attnlab';
+export type { MaskInput, Tensor, TensorInput };
+
+/** A tensor a reference function returns: its data, shape and dtype (core.call names it: 'bool' for byte data). */
+export interface RefTensor extends Tensor<Float64Array | Uint8Array> {
+  dtype: 'float64' | 'bool';
+}
+
+/** Any pack's ctx.ref, where its generated type (exercises/<slug>/ref.d.ts) is not named. */
+export type AnyRef = Record<string, (...args: any[]) => any>;
+
+/**
+ * The context each test of a suite gets: `Ctx<Ref>` with the pack's Ref (its ref.d.ts, generated from
+ * its reference/bind.cpp by tools/ref-types), so that tsc rejects a reference call of a name the pack does
+ * not register, or with arguments its binding does not read. The members the suites use are typed; the
+ * rest are `any` (the JS of grade.mjs is the authority on them).
+ */
+export interface Ctx<R = AnyRef> {
+  /** The pack's spec.json. */
+  spec: any;
+  /** This test's entry of spec.json. */
+  test: any;
+  /** The test's params (spec.json `params`, or {}). */
+  params: any;
+  lang: Lang;
+  /** The submission's track ('js', 'python'). */
+  track: string;
+  /** The loaded core (wasm/index.mjs). */
+  engine: any;
+  /** The pack's reference functions: ctx.ref.<name>(…) → core.call('<slug>.<name>', …). */
+  ref: R;
+  /** The float32 fast path's backend. */
+  fast: any;
+  /** The submission's source. */
+  source: string;
+  members: any;
+  /** A sentence: a message key of the grader or of the pack, with its params. */
+  t(key: string, params?: Record<string, unknown>): Sentence;
+  /** Fails the test: what differs, and why (or null). */
+  fail(problem: Sentence | Sentence[], cause?: Sentence | null): never;
+  reads(fn: string): any;
+  tol: { atol: number; rtol: number; [other: string]: number };
+  /** Why `got` is wrong, by the mistakes spec.json declares for reference function `fn` (and `extra`). */
+  diagnose(got: any, fn: (keyof R & string) | null, args: any[] | null, options?: any): any;
+  rng: any;
+  output: string;
+  measure(fn: string, args: unknown[], options?: { limit?: number }): Promise<any>;
+  /** Calls the student's function `fn`. */
+  call(fn: string, ...args: unknown[]): Promise<any>;
+  probe(fn: string, ...args: unknown[]): Promise<any>;
+  array(value: unknown, fn: string): any;
+  tuple(value: unknown, fn: string, names: string[]): any;
+  mismatch(actual: any, expected: any, what: any, tol?: any): any;
+  [other: string]: any;
+}
