@@ -36,7 +36,7 @@ export function countingConstructor(Base, made) {
   Object.setPrototypeOf(C, Object.getPrototypeOf(Base));
   C.prototype = Base.prototype;
   for (const key of Reflect.ownKeys(Base))
-    if (!['prototype', 'length', 'name'].includes(key))
+    if (!(/** @type {(string | symbol)[]} */ (['prototype', 'length', 'name']).includes(key)))
       Object.defineProperty(C, key, Object.getOwnPropertyDescriptor(Base, key));
   Object.defineProperty(C, Symbol.species, {
     get() {

@@ -6,6 +6,9 @@ export * from './browser.mjs';
 
 // Packs on disk (exercises/<slug>/).
 export { EXERCISES, listExercises, readPack, loadExercise } from './hosts/node/exercise.mjs';
+// A pack's file names, and the types of its ctx.ref written from its binding (tools/ref-types).
+export { PACK_FILES } from './core/pack-layout.mjs';
+export { referenceTypes } from './core/ref-types.mjs';
 
 // The Node host: a child process per submission (warm pools of them), the guest bundle it runs, and
 // the reference's answers remembered across a run's submissions.

@@ -1,6 +1,8 @@
-// The report that grade() returns (grader/core/grade.mjs) and its parts, in one place: what the CLI's
-// reporters, the page, grade-batch and a grading service read. Checked by `tsc --noEmit` (tsconfig.json)
-// against the JSDoc of the modules that build and read it. grader/README.md (Reports) says the same in words.
+// The grader's contracts in one place, checked by `tsc --noEmit` (tsconfig.json) against the JSDoc of the
+// modules that build and read them: the report that grade() returns (grader/core/grade.mjs) and its parts,
+// which the CLI's reporters, the page, grade-batch and a grading service read (grader/README.md, Reports,
+// says the same in words); a suite's context, Ctx<Ref> (Ref: a pack's generated ref.d.ts); the sandbox's
+// contract (Sandbox, Reply) that both hosts keep and grade() uses. The tracks' contract is not typed here yet.
 
 /** A language of the messages (grader/core/messages.mjs LANGS). */
 export type Lang = 'ru' | 'en';
@@ -102,4 +104,125 @@ export interface Report {
   /** The work units its requests counted, where the track's guest counts work (grader/tracks/work.mjs): the same in either host. */
   work?: number;
   tests: TestEntry[];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What a pack's suite is given (grader/core/grade.mjs makeContext; exercises/README.md, "The suite").
+
+import type { MaskInput, Tensor, TensorInput } from '../wasm/attnlab';
+export type { MaskInput, Tensor, TensorInput };
+
+/** A tensor a reference function returns: its data, shape and dtype (core.call names it: 'bool' for byte data). */
+export interface RefTensor extends Tensor<Float64Array | Uint8Array> {
+  dtype: 'float64' | 'bool';
+}
+
+/** Any pack's ctx.ref, where its generated type (exercises/<slug>/ref.d.ts) is not named. */
+export type AnyRef = Record<string, (...args: any[]) => any>;
+
+/**
+ * The context each test of a suite gets: `Ctx<Ref>` with the pack's Ref (its ref.d.ts, generated from
+ * its reference/bind.cpp by tools/ref-types), so that tsc rejects a reference call of a name the pack does
+ * not register, or with arguments its binding does not read. The members the suites use are typed; the
+ * rest are `any` (the JS of grade.mjs is the authority on them).
+ */
+export interface Ctx<R = AnyRef> {
+  /** The pack's spec.json. */
+  spec: any;
+  /** This test's entry of spec.json. */
+  test: any;
+  /** The test's params (spec.json `params`, or {}). */
+  params: any;
+  lang: Lang;
+  /** The submission's track ('js', 'python'). */
+  track: string;
+  /** The loaded core (wasm/index.mjs). */
+  engine: any;
+  /** The pack's reference functions: ctx.ref.<name>(…) → core.call('<slug>.<name>', …). */
+  ref: R;
+  /** The float32 fast path's backend. */
+  fast: any;
+  /** The submission's source. */
+  source: string;
+  members: any;
+  /** A sentence: a message key of the grader or of the pack, with its params. */
+  t(key: string, params?: Record<string, unknown>): Sentence;
+  /** Fails the test: what differs, and why (or null). */
+  fail(problem: Sentence | Sentence[], cause?: Sentence | null): never;
+  reads(fn: string): any;
+  tol: { atol: number; rtol: number; [other: string]: number };
+  /** Why `got` is wrong, by the mistakes spec.json declares for reference function `fn` (and `extra`). */
+  diagnose(got: any, fn: (keyof R & string) | null, args: any[] | null, options?: any): any;
+  rng: any;
+  output: string;
+  measure(fn: string, args: unknown[], options?: { limit?: number }): Promise<any>;
+  /** Calls the student's function `fn`. */
+  call(fn: string, ...args: unknown[]): Promise<any>;
+  probe(fn: string, ...args: unknown[]): Promise<any>;
+  array(value: unknown, fn: string): any;
+  tuple(value: unknown, fn: string, names: string[]): any;
+  mismatch(actual: any, expected: any, what: any, tol?: any): any;
+  [other: string]: any;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The sandbox's contract (grader/hosts/README.md): what a host's sandbox answers to a load or a call
+// (grader/wire/codec.mjs decodeResponse checks every reply into this shape), and the options each takes.
+
+/** A sandbox's answer to a request: a load (`functions`), a call (`value`), or what went wrong (`kind`). */
+export interface Reply {
+  ok: boolean;
+  /** A load: the names asked for that the submission defines. */
+  functions?: string[];
+  /** A load: the error its top level raised, or null. */
+  error?: { message: string; line: number | null; column: number | null; syntax?: true } | null;
+  /** A call: its return value, decoded from the wire. */
+  value?: any;
+  /** A measured call: what it built (grader/tracks/measure.mjs). */
+  measured?: any;
+  /** Not ok: 'error', 'timeout', 'memory', 'crash', 'invalid', 'missing' … */
+  kind?: string;
+  message?: string;
+  line?: number | null;
+  column?: number | null;
+  /** kind 'invalid': why the reply was refused, and its number where there is one. */
+  reason?: string;
+  detail?: number | null;
+  /** What the code printed, capped. */
+  output: string;
+  /** The work units the request counted, where the track's guest counts work. */
+  work?: number;
+  /** The CPU ms billed to the request (the Node host), or the wall clock's (the page). */
+  cpuMs?: number;
+  /** A timeout during which the child's memory kept growing. */
+  grew?: boolean;
+}
+
+/** The options of a sandbox's load(source, options). */
+export interface LoadRequestOptions {
+  /** The names the suite will call. */
+  functions?: string[];
+  /** Other names the track accepts for them. */
+  aliases?: Record<string, string>;
+  timeoutMs?: number;
+  /** The wall time left to the whole grade. */
+  deadlineMs?: number;
+}
+
+/** The options of a sandbox's call(name, args, options). */
+export interface CallRequestOptions {
+  timeoutMs?: number;
+  deadlineMs?: number;
+  /** Run in a fresh child (a retried overrun). */
+  fresh?: boolean;
+  /** Measure what the call builds (ctx.measure). */
+  measure?: { limit?: number } | null;
+}
+
+/** What grade() needs of a host's sandbox (NodeSandbox, the page's worker host). */
+export interface Sandbox {
+  load(source: string, options?: LoadRequestOptions): Promise<Reply>;
+  call(name: string, args: unknown[], options?: CallRequestOptions): Promise<Reply>;
+  close(): Promise<void> | void;
+  [other: string]: any;
 }

@@ -18,6 +18,11 @@ export type MaskInput =
   | { data: ArrayLike<number | boolean>; shape: readonly number[] }
   | boolean[] | boolean[][] | boolean[][][] | number[][];
 
+/** The backends of the float32 fast path, 'auto' first (the CLI's --backend, the page's ?backend=). */
+export type Backend = 'auto' | 'webgpu' | 'simd' | 'wasm';
+export const BACKENDS: Readonly<Record<Backend, { label: string }>>;
+export const BACKEND_NAMES: readonly Backend[];
+
 export type Flavour = 'relaxed-mt' | 'relaxed' | 'simd-mt' | 'simd' | 'baseline';
 
 /** One row of FLAVOURS: the build's files (dist/<file>.wasm, .mjs, and .worker.js when threaded). */

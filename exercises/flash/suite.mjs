@@ -7,13 +7,22 @@
 // two mistakes coincide (one key per block hides a wrong per-block mask) never decide alone.
 import { tensor, normals, fromRows, fmtShape } from '../../grader/kit/index.mjs';
 
+/** @typedef {import('./ref').Ref} Ref */
+/** @typedef {import('../../grader/types').Ctx<Ref>} Ctx */
+// A spread of a list built at run time is cast to the arguments it stands for (tsc cannot count its items).
+/** @template {keyof Ref} F @typedef {Parameters<Ref[F]>} Args */
+/** @typedef {[any, any, any, any]} Four */
+/** @typedef {[any, any, any, any, any]} Five */
+/** @typedef {[any, any, any, any, any, any]} Six */
+
 const vector = (values) => fromRows(values);
 
 // ---- softmax_merge ------------------------------------------------------------------------------
 
+/** @param {Ctx} ctx */
 async function checkMerge(ctx, args, what) {
   const got = ctx.tuple(await ctx.call('softmax_merge', ...args), 'softmax_merge', ['m', 'l']);
-  const expected = ctx.ref.softmax_merge(...args);
+  const expected = ctx.ref.softmax_merge(.../** @type {Args<'softmax_merge'>} */ (args));
   for (const [i, name] of ['m', 'l'].entries()) {
     const problem = ctx.mismatch(got[i], expected[i], `${what}: ${name}`);
     if (!problem) continue;
@@ -21,6 +30,7 @@ async function checkMerge(ctx, args, what) {
   }
 }
 
+/** @param {Ctx} ctx */
 export async function merge_hand(ctx) {
   const p = ctx.params;
   await checkMerge(ctx, [p.m_a, p.l_a, p.m_b, p.l_b].map(vector), 'softmax_merge(m_a, l_a, m_b, l_b)');
@@ -37,6 +47,7 @@ export async function merge_hand(ctx) {
   await checkMerge(ctx, [m_a, l_a, m_b, l_b], `softmax_merge, ${fmtShape(p.batch)}`);
 }
 
+/** @param {Ctx} ctx */
 export async function merge_empty(ctx) {
   const p = ctx.params;
   await checkMerge(ctx, [p.m_a, p.l_a, p.m_b, p.l_b].map(vector), 'softmax_merge(m_a, l_a, m_b, l_b)');
@@ -44,7 +55,10 @@ export async function merge_empty(ctx) {
 
 // ---- flash_attention ----------------------------------------------------------------------------
 
-/** Q, K, V of one case (spec.json params.cases[]), from the test's stream. */
+/**
+ * Q, K, V of one case (spec.json params.cases[]), from the test's stream.
+ * @param {Ctx} ctx
+ */
 function caseInputs(ctx, c) {
   const s = c.scale ?? 1;
   return [
@@ -57,20 +71,26 @@ function caseInputs(ctx, c) {
 /**
  * The student's flash_attention on every call of `calls` ({ args, what }), then each result against the
  * reference's. At the first difference the test fails, with the mistake that explains all the results.
+ * @param {Ctx} ctx
  */
 async function checkFlash(ctx, calls) {
   const got = [];
   for (const { args } of calls) got.push(ctx.array(await ctx.call('flash_attention', ...args), 'flash_attention'));
   const withArgs = (args) => [...args, ...[true].slice(args.length - 4)]; // causal = true when left out
   for (const [i, { args, what }] of calls.entries()) {
-    const problem = ctx.mismatch(got[i], ctx.ref.flash_attention(...args), what);
+    const problem = ctx.mismatch(
+      got[i],
+      ctx.ref.flash_attention(.../** @type {Args<'flash_attention'>} */ (args)),
+      what,
+    );
     if (!problem) continue;
     // The declared mistakes over every call, and the mask left out where a call is causal.
     const noMask = calls.some((c) => withArgs(c.args)[4]) && {
       key: 'd.no_mask',
-      run: () => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args).slice(0, 4), false)),
+      run: () =>
+        calls.map((c) => ctx.ref.flash_attention(.../** @type {Four} */ (withArgs(c.args).slice(0, 4)), false)),
     };
-    const recompute = (o) => calls.map((c) => ctx.ref.flash_attention(...withArgs(c.args), o));
+    const recompute = (o) => calls.map((c) => ctx.ref.flash_attention(.../** @type {Five} */ (withArgs(c.args)), o));
     ctx.fail(problem, ctx.diagnose(got, 'flash_attention', null, { recompute, extra: [noMask] }));
   }
 }
@@ -78,7 +98,10 @@ async function checkFlash(ctx, calls) {
 const label = (c, args) =>
   `flash_attention(Q, K, V, ${c.block_size}${args.length > 4 ? `, ${c.causal}` : ''}), Q ${fmtShape(args[0].shape)}, K ${fmtShape(args[1].shape)}`;
 
-/** The spec's cases, each called with causal given explicitly (left out where it is true and `omitTrue`). */
+/**
+ * The spec's cases, each called with causal given explicitly (left out where it is true and `omitTrue`).
+ * @param {Ctx} ctx
+ */
 function casesCalls(ctx, omitTrue = false) {
   return ctx.params.cases.map((c) => {
     const args = [...caseInputs(ctx, c), c.block_size];
@@ -87,6 +110,7 @@ function casesCalls(ctx, omitTrue = false) {
   });
 }
 
+/** @param {Ctx} ctx */
 export async function lesson_example(ctx) {
   const [Q, K, V] = ['Q', 'K', 'V'].map((k) => fromRows(ctx.params[k]));
   // The lesson's attention with its causal mask is what the blocks must give (the engine's whole softmax).
@@ -100,14 +124,17 @@ export async function lesson_example(ctx) {
   );
 }
 
+/** @param {Ctx} ctx */
 export async function partial_block(ctx) {
   await checkFlash(ctx, casesCalls(ctx, true));
 }
 
+/** @param {Ctx} ctx */
 export async function reference_grid(ctx) {
   await checkFlash(ctx, casesCalls(ctx));
 }
 
+/** @param {Ctx} ctx */
 export async function large_scores(ctx) {
   await checkFlash(ctx, casesCalls(ctx));
 }
@@ -132,6 +159,7 @@ const keptBytes = (kept) => KEPT.reduce((sum, k) => sum + kept[k].bytes, 0);
  * it (np arrays alive at once, typed arrays, plain arrays, the Python heap: measured.kept), at T = 1024
  * and at T = 512: at most KEPT_UNITS arrays of the bound's size at each, and growing no faster than
  * blocks do when T doubles; the message names what holds the most and, where the track knows, the line.
+ * @param {Ctx} ctx
  */
 export async function memory(ctx) {
   const c = ctx.params;
@@ -145,11 +173,11 @@ export async function memory(ctx) {
   const call = `flash_attention(Q, K, V, ${c.block_size})`;
   const m = await ctx.measure('flash_attention', args, { limit });
   const got = ctx.array(m.value, 'flash_attention');
-  const expected = ctx.ref.flash_attention(...args);
+  const expected = ctx.ref.flash_attention(.../** @type {Args<'flash_attention'>} */ (args));
   const problem = ctx.mismatch(got, expected, `${call}, Q, K, V ${fmtShape(args[0].shape)}`);
   if (problem) {
     const why = ctx.diagnose(got, 'flash_attention', null, {
-      recompute: (o) => ctx.ref.flash_attention(...args, true, o),
+      recompute: (o) => ctx.ref.flash_attention(.../** @type {Four} */ (args), true, o),
     });
     ctx.fail(problem, why);
   }

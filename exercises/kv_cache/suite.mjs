@@ -10,6 +10,14 @@
 // everything the student returned up to that step, or when the cache returned is the one passed in.
 import { tensor, normals, fromRows, expect, close, matches, fmtShape } from '../../grader/kit/index.mjs';
 
+/** @typedef {import('./ref').Ref} Ref */
+/** @typedef {import('../../grader/types').Ctx<Ref>} Ctx */
+// A spread of a list built at run time is cast to the arguments it stands for (tsc cannot count its items).
+/** @template {keyof Ref} F @typedef {Parameters<Ref[F]>} Args */
+/** @typedef {[any, any, any, any]} Four */
+/** @typedef {[any, any, any, any, any]} Five */
+/** @typedef {[any, any, any, any, any, any]} Six */
+
 const FN = 'attend_with_cache';
 
 // ---- tensors ----------------------------------------------------------------------------------
@@ -41,7 +49,10 @@ function ropeTables(T, d) {
   return [tensor(cos, [T, d / 2]), tensor(sin, [T, d / 2])];
 }
 
-/** x (B, T, d_model) and the projections, scaled so that scores stay moderate. */
+/**
+ * x (B, T, d_model) and the projections, scaled so that scores stay moderate.
+ * @param {Ctx} ctx
+ */
 function inputs(ctx, { B, T, d_model, n_heads, n_kv_heads }) {
   const s = 1 / Math.sqrt(d_model),
     kv = n_kv_heads * (d_model / n_heads);
@@ -67,9 +78,13 @@ function inputs(ctx, { B, T, d_model, n_heads, n_kv_heads }) {
 const NONE = tensor(new Float64Array(0), [0]);
 const UNDEFINED = tensor(new Float64Array(0), [0, 0]);
 const missing = (t) => t === NONE || t === UNDEFINED;
+/** @param {Ctx} ctx */
 const py = (ctx) => ctx.track === 'python';
 
-/** What came back instead of an array or a list, named in the submission's language. */
+/**
+ * What came back instead of an array or a list, named in the submission's language.
+ * @param {Ctx} ctx
+ */
 function kindOf(ctx, v) {
   if (v && v.$array) return ctx.t('kind.array', { shape: fmtShape(v.$array.shape) });
   if (Array.isArray(v)) return ctx.t('kind.list', { n: v.length });
@@ -91,7 +106,10 @@ function kindOf(ctx, v) {
   return ctx.t('kind.value', { type: v === null ? 'null' : v && v.$other ? v.$other : typeof v });
 }
 
-/** ctx.array for one part of attend_with_cache's result; a None there (on Python it crosses as { $undef }) is named None. */
+/**
+ * ctx.array for one part of attend_with_cache's result; a None there (on Python it crosses as { $undef }) is named None.
+ * @param {Ctx} ctx
+ */
 function arrayOf(ctx, v) {
   if (py(ctx) && v && v.$undef) ctx.fail(ctx.t('not_array', { fn: FN, kind: 'None' }));
   return ctx.array(v, FN);
@@ -100,6 +118,7 @@ function arrayOf(ctx, v) {
 /**
  * The value attend_with_cache returned → [out, k, v] (k and v NONE or UNDEFINED for a cache returned
  * as null or undefined; None on Python is NONE), or the test fails saying what came back.
+ * @param {Ctx} ctx
  */
 function readStep(ctx, value, label) {
   if (!Array.isArray(value) || value.length !== 2) ctx.fail(ctx.t('result.pair', { kind: kindOf(ctx, value) }));
@@ -114,8 +133,12 @@ function readStep(ctx, value, label) {
 /** The reference's [out, [k, v]] → [out, k, v]. */
 const flat = ([out, [k, v]]) => [out, k, v];
 
-/** What differs between one step's result and the expected [out, k, v] (shapes only, if `shapesOnly`), or null. */
+/**
+ * What differs between one step's result and the expected [out, k, v] (shapes only, if `shapesOnly`), or null.
+ * @param {Ctx} ctx
+ */
 function stepProblem(ctx, got, expected, label, shapesOnly = false) {
+  /** @type {[any, number][]} */
   const parts = [
     ['out', 0],
     [ctx.t('cache.k'), 1],
@@ -142,19 +165,23 @@ function stepProblem(ctx, got, expected, label, shapesOnly = false) {
  * every call in turn, its own returned cache handed to the next; and "the cache passed in is returned
  * unchanged" (the reference's out, with the cache it was given). Each yields the flat list of
  * [out, k, v] of every call. → a sentence, or null.
+ * @param {Ctx} ctx
  */
 function chainCause(ctx, got, calls, W, n_heads, rope) {
   const chain = (options) => {
     let cache = calls[0].given;
     return calls.flatMap(({ x }) => {
-      const r = ctx.ref[FN](x, ...W, n_heads, cache, rope, options);
+      const r = ctx.ref[FN](x, .../** @type {Four} */ (W), n_heads, cache, rope, options);
       cache = r[1];
       return flat(r);
     });
   };
   const notGrown = () => {
     const cache = calls[0].given;
-    return calls.flatMap(({ x }) => [ctx.ref[FN](x, ...W, n_heads, cache, rope)[0], ...(cache ?? [NONE, NONE])]);
+    return calls.flatMap(({ x }) => [
+      ctx.ref[FN](x, .../** @type {Four} */ (W), n_heads, cache, rope)[0],
+      ...(cache ?? [NONE, NONE]),
+    ]);
   };
   return ctx.diagnose(got, FN, null, { recompute: chain, extra: [{ key: 'd.cache_not_grown', run: notGrown }] });
 }
@@ -167,9 +194,10 @@ function chainCause(ctx, got, calls, W, n_heads, rope) {
  * Each step is compared as it comes with its rows of the reference's full pass (out, and the cache up
  * to that position); at the first difference the test fails, naming the mistake that explains every
  * step so far.
+ * @param {Ctx} ctx
  */
 async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false, shapesOnly = false, name = null }) {
-  const full = flat(ctx.ref[FN](x, ...W, n_heads, null, rope));
+  const full = flat(ctx.ref[FN](x, .../** @type {Four} */ (W), n_heads, null, rope));
   const got = [],
     calls = [];
   let cache = null,
@@ -196,6 +224,7 @@ async function checkSteps(ctx, { x, W, n_heads, steps, rope = null, omit = false
 
 const showBytes = (x) => (Number.isInteger(x) ? String(x) : String(+x.toPrecision(6)));
 
+/** @param {Ctx} ctx */
 async function checkBytes(ctx, args, expected, note = null) {
   const call = `kv_cache_bytes(${args.join(', ')})`;
   const got = ctx.array(await ctx.call('kv_cache_bytes', ...args), 'kv_cache_bytes');
@@ -213,29 +242,32 @@ async function checkBytes(ctx, args, expected, note = null) {
   // ctx.diagnose names neither, and the sentence says that one factor 2 is missing.
   const half = close(scalar(2 * got.data[0]), want, ctx.tol) && ctx.t('d.bytes_half');
   const why = ctx.diagnose(got, 'kv_cache_bytes', full, {
-    recompute: (o) => scalar(ctx.ref.kv_cache_bytes(...full, o)),
+    recompute: (o) => scalar(ctx.ref.kv_cache_bytes(.../** @type {Six} */ (full), o)),
   });
   ctx.fail(ctx.t(note ? 'bytes.value' : 'bytes.plain', params), why || half);
 }
 
+/** @param {Ctx} ctx */
 export async function bytes_lesson(ctx) {
   for (const { args, bytes, note } of ctx.params.cases) {
     // The lesson's numbers are the expected values; the reference must agree (a grader fault if not).
-    const ref = ctx.ref.kv_cache_bytes(...args);
+    const ref = ctx.ref.kv_cache_bytes(.../** @type {Args<'kv_cache_bytes'>} */ (args));
     if (ref !== bytes) throw new Error(`bytes_lesson: the reference gives ${ref} for (${args}), the lesson ${bytes}`);
     await checkBytes(ctx, args, bytes, note);
   }
 }
 
+/** @param {Ctx} ctx */
 export async function bytes_factors(ctx) {
   const { args } = ctx.params;
-  await checkBytes(ctx, args, ctx.ref.kv_cache_bytes(...args));
+  await checkBytes(ctx, args, ctx.ref.kv_cache_bytes(.../** @type {Args<'kv_cache_bytes'>} */ (args)));
   const short = args.slice(0, 5); // dtype_bytes left out: 2 (bf16)
-  await checkBytes(ctx, short, ctx.ref.kv_cache_bytes(...short));
+  await checkBytes(ctx, short, ctx.ref.kv_cache_bytes(.../** @type {Args<'kv_cache_bytes'>} */ (short)));
 }
 
 // ---- repeat_kv ----------------------------------------------------------------------------------
 
+/** @param {Ctx} ctx */
 async function checkRepeat(ctx, x, n_rep) {
   const got = ctx.array(await ctx.call('repeat_kv', x, n_rep), 'repeat_kv');
   expect(ctx, got, ctx.ref.repeat_kv(x, n_rep), {
@@ -245,6 +277,7 @@ async function checkRepeat(ctx, x, n_rep) {
   });
 }
 
+/** @param {Ctx} ctx */
 export async function repeat_order(ctx) {
   const { x, n_rep, batch } = ctx.params;
   await checkRepeat(ctx, fromRows(x), n_rep);
@@ -255,6 +288,7 @@ export async function repeat_order(ctx) {
 
 // ---- attend_with_cache --------------------------------------------------------------------------
 
+/** @param {Ctx} ctx */
 export async function prefill(ctx) {
   const p = ctx.params;
   const { x, W } = inputs(ctx, p);
@@ -268,13 +302,17 @@ export async function prefill(ctx) {
   });
 }
 
+/** @param {Ctx} ctx */
 export async function cache_shapes(ctx) {
   const p = ctx.params;
   const { x, W } = inputs(ctx, { ...p, T: p.steps.reduce((a, b) => a + b) });
   await checkSteps(ctx, { x, W, n_heads: p.n_heads, steps: p.steps, shapesOnly: true });
 }
 
-/** A sequence in `steps` blocks against one full pass, with rope_cache(T, d_head)'s tables or without rope. */
+/**
+ * A sequence in `steps` blocks against one full pass, with rope_cache(T, d_head)'s tables or without rope.
+ * @param {Ctx} ctx
+ */
 async function stepsTest(ctx) {
   const p = ctx.params,
     T = p.steps.reduce((a, b) => a + b);
@@ -291,18 +329,24 @@ export const without_rope = stepsTest;
  * When the student's function raises on a cache of n_kv_heads heads: given the same cache repeated to
  * n_heads heads instead, does it return exactly what the reference computes when the heads are
  * repeated before caching? Then that is why it raised.
+ * @param {Ctx} ctx
  */
 async function cachesRepeated(ctx, x, W, n_heads, given) {
   const n_rep = n_heads / given[0].shape[1];
   const repeated = given.map((t) => ctx.ref.repeat_kv(t, n_rep));
   try {
     const probe = readStep(ctx, await ctx.call(FN, x, ...W, n_heads, repeated), '');
-    return matches(probe, flat(ctx.ref[FN](x, ...W, n_heads, repeated, null, { repeat_before_cache: true })), ctx.tol);
+    return matches(
+      probe,
+      flat(ctx.ref[FN](x, .../** @type {Four} */ (W), n_heads, repeated, null, { repeat_before_cache: true })),
+      ctx.tol,
+    );
   } catch {
     return false;
   }
 }
 
+/** @param {Ctx} ctx */
 export async function gqa_heads(ctx) {
   const { B, T, T_past, d_model, n_heads, kv_heads } = ctx.params;
   const d_head = d_model / n_heads;
@@ -319,7 +363,12 @@ export async function gqa_heads(ctx) {
       throw e;
     }
     const got = readStep(ctx, value, label);
-    const problem = stepProblem(ctx, got, flat(ctx.ref[FN](x, ...W, n_heads, given)), label);
+    const problem = stepProblem(
+      ctx,
+      got,
+      flat(ctx.ref[FN](x, .../** @type {Four} */ (W), n_heads, /** @type {[any, any]} */ (given))),
+      label,
+    );
     if (problem) ctx.fail(problem, chainCause(ctx, got, [{ x, given }], W, n_heads, null));
   }
 }

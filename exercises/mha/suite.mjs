@@ -6,11 +6,23 @@
 // several heads, d_head ≠ d_model).
 import { normals, fromRows, expect, close, take0, fmtShape, asTensor as T_ } from '../../grader/kit/index.mjs';
 
+/** @typedef {import('./ref').Ref} Ref */
+/** @typedef {import('../../grader/types').Ctx<Ref>} Ctx */
+// A spread of a list built at run time is cast to the arguments it stands for (tsc cannot count its items).
+/** @template {keyof Ref} F @typedef {Parameters<Ref[F]>} Args */
+/** @typedef {[any, any, any, any]} Four */
+/** @typedef {[any, any, any, any, any]} Five */
+/** @typedef {[any, any, any, any, any, any]} Six */
+/** @typedef {[any, any, any, any, any, any, any]} Seven */
+
 const PAIR = ['out', 'weights'];
 const FUNCTIONS = ['split_heads', 'merge_heads', 'multi_head_attention'];
 const MHA = 'multi_head_attention';
 
-/** X (…lead, T, d_model) and four (d_model, d_model) projections scaled so that scores stay moderate. */
+/**
+ * X (…lead, T, d_model) and four (d_model, d_model) projections scaled so that scores stay moderate.
+ * @param {Ctx} ctx
+ */
 function mhaInputs(ctx, lead, T, d) {
   const s = 1 / Math.sqrt(d);
   return {
@@ -34,6 +46,7 @@ const FLOAT_AS_INT =
  * `missingArg` (a key) when Python refused the call for its number of arguments (a parameter without
  * a default), a float where Python wants an integer (`/` made it), and with `dotT`, `.T` when the code
  * reads it (it reverses every axis of a (…, H, T, d_head) array).
+ * @param {Ctx} ctx
  */
 async function callStudent(ctx, fn, args, { dotT = false, missingArg = null } = {}) {
   try {
@@ -47,17 +60,28 @@ async function callStudent(ctx, fn, args, { dotT = false, missingArg = null } = 
   }
 }
 
-/** The student's multi_head_attention as an [out, weights] pair. */
+/**
+ * The student's multi_head_attention as an [out, weights] pair.
+ * @param {Ctx} ctx
+ */
 async function callMha(ctx, args, options = {}) {
   return ctx.tuple(await callStudent(ctx, MHA, args, { dotT: true, ...options }), MHA, PAIR);
 }
 
-/** Why an [out, weights] result is wrong: the declared mistakes, then the causal flag the other way. */
+/**
+ * Why an [out, weights] result is wrong: the declared mistakes, then the causal flag the other way.
+ * @param {Ctx} ctx
+ */
 function mhaCause(ctx, got, args) {
   const causal = args[6] ?? true;
   const flipped = [...args.slice(0, 6), !causal];
   return ctx.diagnose(got, MHA, args, {
-    extra: [{ key: causal ? 'd.no_causal_mask' : 'd.causal_ignored', run: () => ctx.ref[MHA](...flipped) }],
+    extra: [
+      {
+        key: causal ? 'd.no_causal_mask' : 'd.causal_ignored',
+        run: () => ctx.ref[MHA](.../** @type {Args<typeof MHA>} */ (flipped)),
+      },
+    ],
   });
 }
 
@@ -65,6 +89,7 @@ function mhaCause(ctx, got, args) {
  * Compares [out, weights] with the expected pair, weights first (a wrong split or scale shows there;
  * right weights with a wrong out point at the merge or W_o). On a mismatch: what differs, then `why()`,
  * the cause that explains both parts (a sentence, or null).
+ * @param {Ctx} ctx
  */
 function expectPair(ctx, got, expected, why, { label = null } = {}) {
   const name = (part) => (label ? ctx.t('label.part', { what: part, name: label }) : part);
@@ -76,6 +101,7 @@ const mhaArgs = ({ X, Wq, Wk, Wv, Wo }, n_heads, causal) => [X, Wq, Wk, Wv, Wo, 
 
 // ---------------------------------------------------------------------------------------------
 
+/** @param {Ctx} ctx */
 export async function split_blocks(ctx) {
   for (const { shape, n_heads } of ctx.params.cases) {
     const x = normals(ctx, shape);
@@ -88,6 +114,7 @@ export async function split_blocks(ctx) {
   }
 }
 
+/** @param {Ctx} ctx */
 export async function merge_inverse(ctx) {
   const x = normals(ctx, ctx.params.shape);
   const got = ctx.array(await callStudent(ctx, 'merge_heads', [x]), 'merge_heads');
@@ -109,18 +136,20 @@ export async function merge_inverse(ctx) {
   });
 }
 
+/** @param {Ctx} ctx */
 export async function hand_example(ctx) {
   const p = ctx.params;
   const args = [p.X, p.W_q, p.W_k, p.W_v, p.W_o].map(fromRows).concat([p.n_heads, true]);
   const got = await callMha(ctx, args);
-  expectPair(ctx, got, ctx.ref[MHA](...args), () => mhaCause(ctx, got, args));
+  expectPair(ctx, got, ctx.ref[MHA](.../** @type {Seven} */ (args)), () => mhaCause(ctx, got, args));
 }
 
+/** @param {Ctx} ctx */
 export async function causal_heads(ctx) {
   const { B, T, d_model, n_heads } = ctx.params;
   const inputs = mhaInputs(ctx, [B], T, d_model);
   const args = mhaArgs(inputs, n_heads, true);
-  const expected = ctx.ref[MHA](...args);
+  const expected = ctx.ref[MHA](.../** @type {Args<typeof MHA>} */ (args));
   const withCausal = await callMha(ctx, args);
   expectPair(ctx, withCausal, expected, () => mhaCause(ctx, withCausal, args));
 
@@ -128,24 +157,26 @@ export async function causal_heads(ctx) {
   // this call raise for its number of arguments (the first call, with causal, ran the same code).
   const plain = args.slice(0, 6);
   const got = await callMha(ctx, plain, { missingArg: 'd.causal_no_default' });
-  const causalDefault = { key: 'd.causal_default', run: () => ctx.ref[MHA](...plain, false) };
+  const causalDefault = { key: 'd.causal_default', run: () => ctx.ref[MHA](.../** @type {Six} */ (plain), false) };
   expectPair(ctx, got, expected, () => ctx.diagnose(got, null, null, { extra: [causalDefault] }), {
     label: ctx.t('label.without_causal'),
   });
 }
 
+/** @param {Ctx} ctx */
 export async function non_causal(ctx) {
   const { T, d_model, n_heads } = ctx.params;
   const args = mhaArgs(mhaInputs(ctx, [], T, d_model), n_heads, false);
   const got = await callMha(ctx, args);
-  expectPair(ctx, got, ctx.ref[MHA](...args), () => mhaCause(ctx, got, args));
+  expectPair(ctx, got, ctx.ref[MHA](.../** @type {Args<typeof MHA>} */ (args)), () => mhaCause(ctx, got, args));
 }
 
+/** @param {Ctx} ctx */
 export async function batch(ctx) {
   const { B, T, d_model, n_heads } = ctx.params;
   const args = mhaArgs(mhaInputs(ctx, [B], T, d_model), n_heads, true);
   const got = await callMha(ctx, args);
-  const expected = ctx.ref[MHA](...args);
+  const expected = ctx.ref[MHA](.../** @type {Args<typeof MHA>} */ (args));
   // When sample 0 is right and a later one is not, say so if no classic mistake explains it.
   const laterSample = () => {
     if (got[0].shape.join() !== expected[0].shape.join()) return null;
@@ -184,7 +215,10 @@ function foreignErrorPython(message) {
   return m[1] === 'TypeError' && !sizes; // a TypeError of their own names what it checks
 }
 
-/** The call must throw an error of the student's own: d_model is not a multiple of n_heads. */
+/**
+ * The call must throw an error of the student's own: d_model is not a multiple of n_heads.
+ * @param {Ctx} ctx
+ */
 async function expectOwnError(ctx, fn, args, call) {
   const { d_model, n_heads } = ctx.params;
   let value;
@@ -206,6 +240,7 @@ async function expectOwnError(ctx, fn, args, call) {
   ctx.fail(ctx.t('indivisible.returned', { call, d_model, n_heads, what }), ctx.t('d.no_check'));
 }
 
+/** @param {Ctx} ctx */
 export async function indivisible(ctx) {
   const { B, T, d_model, n_heads } = ctx.params;
   const x = normals(ctx, [B, T, d_model]);

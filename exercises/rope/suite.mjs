@@ -6,6 +6,8 @@
 // exactly the rows it needs.
 import { tensor, normals, fromRows, expect, close, fmtNum, fmtShape } from '../../grader/kit/index.mjs';
 
+/** @typedef {import('../../grader/types').Ctx<import('./ref').Ref>} Ctx */
+
 const PAIR = ['cos', 'sin'];
 
 /** Rows from … to − 1 of the second-to-last axis of a tensor (…, R, C): a copy. */
@@ -19,12 +21,16 @@ function rowsOf(a, from, to) {
   return tensor(out, [...a.shape.slice(0, -2), n, C]);
 }
 
-/** One number against another, as numpy.isclose with the test's tolerance. */
+/**
+ * One number against another, as numpy.isclose with the test's tolerance.
+ * @param {Ctx} ctx
+ */
 const near = (ctx, actual, expected) => Math.abs(actual - expected) <= ctx.tol.atol + ctx.tol.rtol * Math.abs(expected);
 
 // ---------------------------------------------------------------------------------------------
 // rope_cache
 
+/** @param {Ctx} ctx */
 async function checkCache(ctx, { T, d_head: d, base }) {
   const args = base === undefined ? [T, d] : [T, d, base];
   const what = `rope_cache(${args.join(', ')})`;
@@ -32,7 +38,7 @@ async function checkCache(ctx, { T, d_head: d, base }) {
   const expected = ctx.ref.rope_cache(T, d, base ?? 10000);
   // The declared mistakes, and a base given but not used.
   const diagnosis = {
-    fn: 'rope_cache',
+    fn: /** @type {const} */ ('rope_cache'),
     args: [T, d, base ?? 10000],
     extra: [
       base !== undefined && base !== 10000 && { key: 'd.base_ignored', run: () => ctx.ref.rope_cache(T, d, 10000) },
@@ -72,10 +78,12 @@ async function checkCache(ctx, { T, d_head: d, base }) {
   expect(ctx, got, expected, { names: PAIR, what, ...diagnosis });
 }
 
+/** @param {Ctx} ctx */
 export async function cache_values(ctx) {
   await checkCache(ctx, ctx.params);
 }
 
+/** @param {Ctx} ctx */
 export async function cache_base(ctx) {
   await checkCache(ctx, ctx.params);
 }
@@ -83,17 +91,22 @@ export async function cache_base(ctx) {
 // ---------------------------------------------------------------------------------------------
 // apply_rope
 
-/** apply_rope(x, cos, sin) on a table of exactly T rows, offset left to its default. */
+/**
+ * apply_rope(x, cos, sin) on a table of exactly T rows, offset left to its default.
+ * @param {Ctx} ctx
+ */
 async function checkApply(ctx, x, cos, sin, what) {
   const got = ctx.array(await ctx.call('apply_rope', x, cos, sin), 'apply_rope');
   expect(ctx, got, ctx.ref.apply_rope(x, cos, sin, 0), { what, fn: 'apply_rope', args: [x, cos, sin, 0] });
 }
 
+/** @param {Ctx} ctx */
 export async function quarter_turn(ctx) {
   const [x, cos, sin] = [ctx.params.x, ctx.params.cos, ctx.params.sin].map(fromRows);
   await checkApply(ctx, x, cos, sin, 'apply_rope(x, cos, sin)');
 }
 
+/** @param {Ctx} ctx */
 export async function apply_batch(ctx) {
   const { B, H, T, d_head: d } = ctx.params;
   const x = normals(ctx, [B, H, T, d]);
@@ -101,6 +114,7 @@ export async function apply_batch(ctx) {
   await checkApply(ctx, x, cos, sin, `apply_rope(x, cos, sin), x ${fmtShape(x.shape)}`);
 }
 
+/** @param {Ctx} ctx */
 export async function norms(ctx) {
   const { B, T, d_head: d } = ctx.params;
   const x = normals(ctx, [B, T, d], 2);
@@ -134,6 +148,7 @@ export async function norms(ctx) {
  * The student's apply_rope(x, cos, sin, offset) on a table longer than x. When it raises, or its
  * result has the wrong shape, and the same function handed exactly rows offset … offset + T − 1
  * (offset 0) gives the reference's answer, the table was not sliced: say so.
+ * @param {Ctx} ctx
  */
 async function applyOnTable(ctx, x, cos, sin, offset) {
   const T = x.shape.at(-2);
@@ -170,6 +185,7 @@ async function applyOnTable(ctx, x, cos, sin, offset) {
   return got;
 }
 
+/** @param {Ctx} ctx */
 export async function relative(ctx) {
   const { L, d_head: d, same, different } = ctx.params;
   const q = normals(ctx, [1, d]),
@@ -219,6 +235,7 @@ export async function relative(ctx) {
   }
 }
 
+/** @param {Ctx} ctx */
 export async function offset(ctx) {
   const { B, T, d_head: d, offset: off, L } = ctx.params;
   const longer = normals(ctx, [B, off + T, d]);

@@ -26,6 +26,14 @@ import {
   matches,
 } from '../../grader/kit/index.mjs';
 
+/** @typedef {import('./ref').Ref} Ref */
+/** @typedef {import('../../grader/types').Ctx<Ref>} Ctx */
+// A spread of a list built at run time is cast to the arguments it stands for (tsc cannot count its items).
+/** @template {keyof Ref} F @typedef {Parameters<Ref[F]>} Args */
+/** @typedef {[any, any, any, any]} Four */
+/** @typedef {[any, any, any, any, any]} Five */
+/** @typedef {[any, any, any, any, any, any]} Six */
+
 const PAIR = ['out', 'weights'];
 const SELF = 'causal_self_attention';
 const tril = (T, k = 0) => maskOf(T, T, (i, j) => j - i <= k);
@@ -39,6 +47,7 @@ const refArgs = (inp) =>
 
 /** Q, K and V projected from the other weight matrices, named by what was used ("Q = X @ W_k"). */
 const RIGHT = ['W_q', 'W_k', 'W_v'];
+/** @param {Ctx} ctx */
 function projections(ctx, args) {
   const list = [];
   for (const q of RIGHT)
@@ -51,7 +60,11 @@ function projections(ctx, args) {
           .map((name, i) => (used[i] !== RIGHT[i] ? `${name} = X @ ${used[i]}` : null))
           .filter(Boolean)
           .join(', ');
-        list.push({ key: 'd.projection', params: { wrong }, run: () => ctx.ref[SELF](...args, { projection: used }) });
+        list.push({
+          key: 'd.projection',
+          params: { wrong },
+          run: () => ctx.ref[SELF](.../** @type {Four} */ (args), { projection: used }),
+        });
       }
   return list;
 }
@@ -61,6 +74,7 @@ function projections(ctx, args) {
  * beside those spec.json declares: those that depend on the inputs, the scale by a batch axis read as
  * d_k (K.shape[0] on (B, T, d); not where that size is d_k or T_k, named otherwise), and for
  * causal_self_attention each projection from each weight matrix.
+ * @param {Ctx} ctx
  */
 function inputMistakes(ctx, inp) {
   const fn = inp.self ? SELF : 'attention',
@@ -73,12 +87,15 @@ function inputMistakes(ctx, inp) {
     .map((n) => ({
       key: 'd.scale_batch',
       params: { n },
-      run: () => ctx.ref[fn](...args, { scale: 1 / Math.sqrt(n) }),
+      run: () => ctx.ref[fn](.../** @type {Four} */ (args), { scale: 1 / Math.sqrt(n) }),
     }));
   return [...batch, ...(inp.self ? projections(ctx, args) : [])];
 }
 
-/** ctx.diagnose of an [out, weights] result on `inp`: the declared mistakes and those of these inputs. */
+/**
+ * ctx.diagnose of an [out, weights] result on `inp`: the declared mistakes and those of these inputs.
+ * @param {Ctx} ctx
+ */
 const diagnosePair = (ctx, got, inp, confirm = null) =>
   ctx.diagnose(got, inp.self ? SELF : 'attention', refArgs(inp), { extra: inputMistakes(ctx, inp), confirm });
 
@@ -86,6 +103,7 @@ const diagnosePair = (ctx, got, inp, confirm = null) =>
  * Fails an attention result that differs from `expected`: what differs (non-finite values first),
  * then the mistake that explains it on these inputs and on `confirm`'s second call, else the step to
  * check. `fn`: the student's function, for causes read from its source.
+ * @param {Ctx} ctx
  */
 async function checkAttention(ctx, fn, got, expected, inp, confirm) {
   const [out, weights] = got;
@@ -96,7 +114,10 @@ async function checkAttention(ctx, fn, got, expected, inp, confirm) {
   ctx.fail(problem, ctx.t(matches(weights, expected[1], ctx.tol) ? 'step.out' : 'step.weights'));
 }
 
-/** Why an attention result is wrong: the student's own mask, the numbers, refined by the source. */
+/**
+ * Why an attention result is wrong: the student's own mask, the numbers, refined by the source.
+ * @param {Ctx} ctx
+ */
 const causeOf = async (ctx, fn, got, inp, confirm) =>
   (inp.self ? await ownMaskCause(ctx, got, inp) : null) ??
   sourceCause(ctx, fn, got, await diagnosePair(ctx, got, inp, confirm));
@@ -104,6 +125,7 @@ const causeOf = async (ctx, fn, got, inp, confirm) =>
 /**
  * A cause the code shows better than the numbers do: a scale by √T that comes from reading d_k as
  * `K.shape[0]`; weights that are all NaN because `K.shape[-1]` is undefined in JavaScript.
+ * @param {Ctx} ctx
  */
 function sourceCause(ctx, fn, [, weights], why) {
   const reads = ctx.reads(fn);
@@ -121,6 +143,7 @@ function sourceCause(ctx, fn, [, weights], why) {
 /**
  * causal_self_attention builds its mask with the student's own causal_mask: when that one is wrong
  * and attention with it gives the student's result, say so (with what is wrong in the mask).
+ * @param {Ctx} ctx
  */
 async function ownMaskCause(ctx, got, inp) {
   const T = inp.X.shape.at(-2);
@@ -163,6 +186,7 @@ const shapesIn = (message) =>
  * The cause of an error `fn` raised, read from the shapes it quotes: scores of shape (T_k, T_q)
  * (K·Qᵀ), V @ weights, a causal mask whose size is not T, a square triangle that `fn` builds
  * itself (np.tril/np.triu on its path) meeting the (T_q, T_k) scores. → { key, params } or null.
+ * @param {Ctx} ctx
  */
 function raisedCause(ctx, fn, message, inp) {
   const shapes = shapesIn(message);
@@ -187,7 +211,10 @@ function raisedCause(ctx, fn, message, inp) {
   return null;
 }
 
-/** ctx.call + ctx.tuple for [out, weights], with the error's cause read from its shapes when it raises. */
+/**
+ * ctx.call + ctx.tuple for [out, weights], with the error's cause read from its shapes when it raises.
+ * @param {Ctx} ctx
+ */
 async function callPair(ctx, fn, args, inp) {
   try {
     return ctx.tuple(await ctx.call(fn, ...args), fn, PAIR);
@@ -202,6 +229,7 @@ async function callPair(ctx, fn, args, inp) {
  * A confirming look for ctx.diagnose: the student's `fn` on other seeded inputs of other sizes (the
  * same mistake must give what the student gave there too; where it makes no difference at those sizes,
  * the student must simply be right there).
+ * @param {Ctx} ctx
  */
 function confirmWith(ctx, fn, makeInputs) {
   return async () => {
@@ -215,10 +243,15 @@ function confirmWith(ctx, fn, makeInputs) {
   };
 }
 
+/** @param {Ctx} ctx */
 const refAttention = (ctx, Q, K, V, mask) => ctx.ref.attention(Q, K, V, mask);
+/** @param {Ctx} ctx */
 const refSelf = (ctx, { X, W }) => ctx.ref.causal_self_attention(X, W.W_q, W.W_k, W.W_v);
 
-/** Seeded attention inputs: Q, K (…, T_q|T_k, d_k), V (…, T_k, d_v), with a causal or random mask. */
+/**
+ * Seeded attention inputs: Q, K (…, T_q|T_k, d_k), V (…, T_k, d_v), with a causal or random mask.
+ * @param {Ctx} ctx
+ */
 function attentionInputs(ctx, { lead = [], Tq, Tk = Tq, dk, dv, mask = null }) {
   const Q = normals(ctx, [...lead, Tq, dk]),
     K = normals(ctx, [...lead, Tk, dk]),
@@ -239,7 +272,10 @@ function attentionInputs(ctx, { lead = [], Tq, Tk = Tq, dk, dv, mask = null }) {
   return { Q, K, V, mask: m, causal: mask === 'causal' };
 }
 
-/** causal_self_attention inputs: X (…, T, d_model) and projections scaled to keep scores moderate. */
+/**
+ * causal_self_attention inputs: X (…, T, d_model) and projections scaled to keep scores moderate.
+ * @param {Ctx} ctx
+ */
 function selfInputs(ctx, lead, T, dModel, dk, dv) {
   const X = normals(ctx, [...lead, T, dModel]),
     s = 1 / Math.sqrt(dModel);
@@ -250,6 +286,7 @@ function selfInputs(ctx, lead, T, dModel, dk, dv) {
   };
   return { X, W, dModel, mask: tril(T), causal: true, self: true };
 }
+/** @param {Ctx} ctx */
 const withProjections = (ctx, sin) => ({
   ...sin,
   Q: asTensor(ctx.engine.matmul(sin.X, sin.W.W_q)),
@@ -259,6 +296,7 @@ const withProjections = (ctx, sin) => ({
 
 // ---- the tests ---------------------------------------------------------------------------------
 
+/** @type {[string, (i: number, j: number) => boolean][]} */
 const MASK_PATTERNS = [
   ['d.mask_inverted', (i, j) => j > i],
   ['d.mask_too_wide', (i, j) => j <= i + 1],
@@ -267,6 +305,7 @@ const MASK_PATTERNS = [
   ['d.mask_diagonal', (i, j) => j < i],
 ];
 
+/** @param {Ctx} ctx */
 export async function causal_mask(ctx) {
   // Every size first: a pattern is named only if it holds at every size > 1 (at T = 1 most coincide).
   const sizes = ctx.params.sizes,
@@ -284,6 +323,7 @@ export async function causal_mask(ctx) {
   }
 }
 
+/** @param {Ctx} ctx */
 export async function softmax(ctx) {
   // All cases first: a cause is named only if it explains the student's result on every case.
   const xs = ctx.params.cases.map((c) => (c.rows ? fromRows(c.rows) : normals(ctx, c.shape, c.scale ?? 1)));
@@ -298,6 +338,7 @@ export async function softmax(ctx) {
   }
 }
 
+/** @param {Ctx} ctx */
 export async function lesson_example(ctx) {
   const [Q, K, V] = ['Q', 'K', 'V'].map((k) => fromRows(ctx.params[k]));
   const mask = tril(Q.shape[0]);
@@ -318,6 +359,7 @@ export async function lesson_example(ctx) {
   );
 }
 
+/** @param {Ctx} ctx */
 export async function scaling(ctx) {
   const { T, d_k, d_v } = ctx.params;
   const inp = attentionInputs(ctx, { Tq: T, dk: d_k, dv: d_v });
@@ -336,6 +378,7 @@ export async function scaling(ctx) {
   );
 }
 
+/** @param {Ctx} ctx */
 export async function causality(ctx) {
   const { T, d_model, d_k, d_v, changed_from: from } = ctx.params;
   const sin = withProjections(ctx, selfInputs(ctx, [], T, d_model, d_k, d_v));
@@ -384,6 +427,7 @@ export async function causality(ctx) {
   await checkAttention(ctx, 'causal_self_attention', got, expected, sin, confirm);
 }
 
+/** @param {Ctx} ctx */
 export async function loop_reference(ctx) {
   const { T_q, T_k, d_k, d_v } = ctx.params;
   const inp = attentionInputs(ctx, { Tq: T_q, Tk: T_k, dk: d_k, dv: d_v, mask: 'random' });
@@ -411,6 +455,7 @@ export async function loop_reference(ctx) {
  * fit; a shape read from the front (written for (T, d): on a batch axis 0 is B, axis 1 is T) where
  * the error quotes an (n, n) array of the size it reads there (a causal mask), or where `got` is the
  * right attention scaled by 1/√n. `inp`: the call's inputs (Q, K, V, X). → a sentence, or null.
+ * @param {Ctx} ctx
  */
 function batchCause(ctx, fn, inp, message = '', got = null) {
   const shapes = shapesIn(message);
@@ -451,7 +496,10 @@ function batchCause(ctx, fn, inp, message = '', got = null) {
   return null;
 }
 
-/** Calls `fn` on each batch element alone: true when every one of them is right. */
+/**
+ * Calls `fn` on each batch element alone: true when every one of them is right.
+ * @param {Ctx} ctx
+ */
 async function samplesRight(ctx, fn, args, expected, B) {
   for (let b = 0; b < B; b++) {
     let r;
@@ -476,6 +524,7 @@ async function samplesRight(ctx, fn, args, expected, B) {
   return true;
 }
 
+/** @param {Ctx} ctx */
 export async function batching(ctx) {
   const { B, T, d_model, d_k, d_v } = ctx.params;
   // A call that goes wrong on a batch although each sample is right: say which construct did it.

@@ -197,6 +197,10 @@ const WORDS = {
 };
 
 /** A bar chart as SVG: bars [{ label, value, title, color? }], value from 0 to max. */
+/**
+ * @param {{ label: string, value: number, title?: string, color?: string }[]} items
+ * @param {{ max: number, width?: number, barH?: number, labelW?: number, fmt?: (v: number) => string, color?: string }} options
+ */
 function bars(items, { max, width = 640, barH = 22, labelW = 180, fmt = String, color = '#3b7dd8' }) {
   const h = items.length * (barH + 6) + 10;
   const plotW = width - labelW - 60;

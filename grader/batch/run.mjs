@@ -35,7 +35,11 @@ export function packVersion(exercise) {
     for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const abs = join(dir, d.name),
         rel = relative(exercise.dir, abs);
-      if ([PACK_FILES.fixtures, PACK_FILES.texts].includes(rel) || /(^|\/)README\.md$/.test(rel)) continue;
+      if (
+        /** @type {string[]} */ ([PACK_FILES.fixtures, PACK_FILES.texts]).includes(rel) ||
+        /(^|\/)README\.md$/.test(rel)
+      )
+        continue;
       if (d.isDirectory()) visit(abs);
       else if (d.isFile()) h.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
     }
@@ -134,7 +138,13 @@ export class Lanes {
   }
 
   constructor({ exercise, out, options, core, pool }) {
-    Object.assign(this, { exercise, out, options, core, pool, active: new Set(), aborted: false });
+    this.exercise = exercise;
+    this.out = out;
+    this.options = options;
+    this.core = core;
+    this.pool = pool;
+    this.active = new Set();
+    this.aborted = false;
   }
 
   /** Ctrl+C: the sandboxes in flight are closed (their grading ends at once, starting no child), and the pools start nothing more. */
@@ -251,6 +261,9 @@ export const JOBS_PER_THREAD = 4;
  * → { records (every submission of this shard, in student order), version, aborted, skipped, total, inputs (counts
  *   for run.json: submissions, escaped_names, duplicates, refused, skipped), refusedFiles (their paths), submissions (all
  *   found, every shard's) }
+ * @param {{ input?: string, submissions?: any[], exercise: any, out: string, jobs?: number, threads?: number, force?: boolean,
+ *   shard?: { index: number, count: number } | null, lang?: import('../types').Lang, seed?: number, timeoutMs?: number,
+ *   deadlineMs?: number, signal?: AbortSignal, onStart?: (o: any) => void, onDone?: (o: any) => void }} options
  */
 export async function gradeBatch({
   input,

@@ -26,19 +26,21 @@ export function runThreads({ exercise, out, options, threads, jobs, take, remain
     });
     workers.push(w);
     ended.push(
-      new Promise((resolve, reject) => {
-        w.on('message', (m) => {
-          if (m.type === 'want') {
-            if (!more()) return w.postMessage({ type: 'end' });
-            const item = take();
-            w.postMessage({ type: 'item', item, remaining: { ...remaining } });
-          } else if (m.type === 'done') finished(m.i, m.record);
-        });
-        w.on('error', reject);
-        w.on('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`a grading thread exited with code ${code}`)),
-        );
-      }),
+      /** @type {Promise<void>} */ (
+        new Promise((resolve, reject) => {
+          w.on('message', (m) => {
+            if (m.type === 'want') {
+              if (!more()) return w.postMessage({ type: 'end' });
+              const item = take();
+              w.postMessage({ type: 'item', item, remaining: { ...remaining } });
+            } else if (m.type === 'done') finished(m.i, m.record);
+          });
+          w.on('error', reject);
+          w.on('exit', (code) =>
+            code === 0 ? resolve() : reject(new Error(`a grading thread exited with code ${code}`)),
+          );
+        })
+      ),
     );
   }
   onStop(() => {

@@ -145,6 +145,9 @@ export function capOutput(text, lang) {
 
 const now = () => performance.now();
 
+/** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
+export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
+
 /**
  * Grade one submission. Returns the report (grader/types.d.ts Report): { exercise, seed, lang, backend,
  * status: 'pass'|'fail'|'error', message, said?, error?, output, passed, total, time_ms, work?, tests: [{ id,
@@ -157,11 +160,11 @@ const now = () => performance.now();
  * stack (the report carries only its message). `onTest(entry, { index, sameAs })` sees each test's
  * entry as soon as it is graded (a page shows progress with it); `sameAs` is the id of the earlier
  * test whose error or cause this one's message refers to (entry.same_as), else null.
+ * @param {{ exercise: any, source: string, track: any, sandbox: import('../types').Sandbox, core: any, fast?: any,
+ *   lang?: import('../types').Lang, seed?: number, timeoutMs?: number, memoryMb?: number, deadlineMs?: number,
+ *   onGraderError?: (e: Error) => void, onTest?: (entry: import('../types').TestEntry, at: { index: number, sameAs: string | null }) => void }} options
  * @returns {Promise<import('../types').Report>}
  */
-/** A pack's limit for one call into student code on a track (spec.json timeout_ms × the track's timeScale). */
-export const callLimitMs = (spec, track) => spec.timeout_ms * (track?.timeScale ?? 1);
-
 export async function grade({
   exercise,
   source,

@@ -15,7 +15,7 @@ export const perFunction = (hints) => Boolean(hints && typeof hints === 'object'
 /**
  * The hints shown for function `fn` (or for the exercise as a whole when `fn` is null or has none of its
  * own): the general ones, then `fn`'s, in `lang` and on the track with `variant`.
- * @param {object} hints  hints.json
+ * @param {any} hints  hints.json
  * @param {{ lang: string, variant?: string | null, fn?: string | null }} where
  * @returns {string[]}
  */

@@ -14,6 +14,8 @@ export const PACK_FILES = Object.freeze({
   texts: 'texts',
   fixtures: 'fixtures',
   aims: 'fixtures/aims.json',
+  /** The types of the pack's ctx.ref, generated from `bindings` (tools/ref-types, grader/core/ref-types.mjs). */
+  refTypes: 'ref.d.ts',
 });
 
 /** The task statement in `lang`, or a track's own (`variant` 'py': texts/task.ru.py.md). */

@@ -47,7 +47,7 @@ function keyOf(name, args) {
         throw new Uncacheable(typeof x);
     }
     if (ArrayBuffer.isView(x)) {
-      h.update(`v${x.constructor.name}${x.length}:`);
+      h.update(`v${x.constructor.name}${/** @type {any} */ (x).length}:`); // a DataView has no length: `undefined`
       return h.update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)).update(';');
     }
     if (Array.isArray(x)) {
@@ -123,7 +123,7 @@ export function cachedCore(core, { maxBytes = 64 * 2 ** 20 } = {}) {
   return new Proxy(core, {
     get(target, prop) {
       if (prop === 'refCache') return stats;
-      if (Object.hasOwn(methods, prop)) return methods[prop];
+      if (typeof prop === 'string' && Object.hasOwn(methods, prop)) return methods[prop];
       return Reflect.get(target, prop);
     },
   });

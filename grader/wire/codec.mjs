@@ -370,6 +370,9 @@ function checkMeasured(m) {
  * Trusted side: one reply (JSON text, at most LIMITS.replyBytes, which the host enforces while
  * reading) → a checked response. Never throws: anything malformed becomes
  * { ok: false, kind: 'invalid', reason: 'reply' }. `functions`: the names a load asked for.
+ * @param {any} text
+ * @param {{ functions?: string[] }} [options]
+ * @returns {import('../types').Reply}
  */
 export function decodeResponse(text, { functions = [] } = {}) {
   try {
@@ -406,11 +409,13 @@ export function decodeResponse(text, { functions = [] } = {}) {
         return { ok: true, functions: [...new Set(r.functions)], error, output, ...work };
       }
       if (!hasOwn(r, 'value')) bad('no value');
+      /** @type {import('../types').Reply} */
       const res = { ok: true, value: checkValue(r.value), output, ...work };
       if (hasOwn(r, 'measured')) res.measured = checkMeasured(r.measured);
       return res;
     }
     if (!KINDS.includes(r.kind)) bad('kind');
+    /** @type {import('../types').Reply} */
     const res = {
       ok: false,
       kind: r.kind,

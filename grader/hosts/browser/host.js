@@ -57,25 +57,27 @@ class Realm {
     this.pending = new Map();
     this.nextId = 1;
     this.dead = null;
-    this.ready = new Promise((resolve) => {
-      this.readyNow = resolve; // kill() also settles it: a worker that died while starting is not waited for
-      this.worker.onmessage = (e) => {
-        if (e.data.ready) return resolve();
-        if (e.data.failed) return this.kill('crash', e.data.failed);
-        if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
-        if (e.data.grew) {
-          this.grew = e.data.id;
-          return;
-        } // it took an eighth of the budget: see request()
-        const p = this.pending.get(e.data.id);
-        if (!p) return;
-        this.pending.delete(e.data.id);
-        const r = e.data.response;
-        // Checked before anything reads it: a reply over the cap is not parsed.
-        if (typeof r !== 'string' || r.length > LIMITS.replyBytes) return this.kill('invalid', 'reply too large');
-        p.resolve({ response: r, grew: this.grew === e.data.id });
-      };
-    });
+    this.ready = /** @type {Promise<void>} */ (
+      new Promise((resolve) => {
+        this.readyNow = resolve; // kill() also settles it: a worker that died while starting is not waited for
+        this.worker.onmessage = (e) => {
+          if (e.data.ready) return resolve();
+          if (e.data.failed) return this.kill('crash', e.data.failed);
+          if (e.data.memory) return this.kill('memory'); // the worker's allocation budget ran out
+          if (e.data.grew) {
+            this.grew = e.data.id;
+            return;
+          } // it took an eighth of the budget: see request()
+          const p = this.pending.get(e.data.id);
+          if (!p) return;
+          this.pending.delete(e.data.id);
+          const r = e.data.response;
+          // Checked before anything reads it: a reply over the cap is not parsed.
+          if (typeof r !== 'string' || r.length > LIMITS.replyBytes) return this.kill('invalid', 'reply too large');
+          p.resolve({ response: r, grew: this.grew === e.data.id });
+        };
+      })
+    );
     this.warm = this.ready.then(() => this.request({ op: 'load', source: track.warmUp, functions: [] }, 5000, true));
     // A worker that dies (out of memory, a crash) answers nothing again: fail what is waiting.
     this.worker.onerror = (e) => {
@@ -128,7 +130,7 @@ const CLOSED = () => ({ ok: false, output: '', line: null, column: null, cpuMs: 
 
 export class BrowserSandbox {
   /**
-   * @param {{ memory?: 'run' | 'request', track?: object }} [o] how the worker counts memory: over the
+   * @param {{ memory?: 'run' | 'request', track?: any, counted?: boolean }} [o] how the worker counts memory: over the
    * whole run (grading, as the Node host) or per request (the Scale panel, which times growing sizes);
    * the track whose guest the workers run (grader/tracks/index.mjs), given by the page: this host
    * imports no track (a track's worker.js is built on ./worker-core.js); `counted: false`: bounded by the
@@ -155,6 +157,11 @@ export class BrowserSandbox {
     return r;
   }
 
+  /**
+   * @param {any} request
+   * @param {{ timeoutMs: number, deadlineMs?: number, functions?: string[] }} limits
+   * @returns {Promise<import('../../types').Reply>}
+   */
   async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     const realm = this.realm;
     const t0 = performance.now();
@@ -188,6 +195,11 @@ export class BrowserSandbox {
    * are found before this by the track's prepareSource (JavaScript: acorn), or by the guest's compiler
    * here (Python: `error.syntax`), with their line.
    */
+  /**
+   * @param {string} source
+   * @param {import('../../types').LoadRequestOptions} [options]
+   * @returns {Promise<import('../../types').Reply>}
+   */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     if (this.closed) return CLOSED();
     this.realm?.kill();
@@ -196,6 +208,12 @@ export class BrowserSandbox {
     return this.#request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
+  /**
+   * @param {string} name
+   * @param {unknown[]} args
+   * @param {import('../../types').CallRequestOptions} [options]
+   * @returns {Promise<import('../../types').Reply>}
+   */
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (this.closed) return CLOSED();
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');

@@ -56,7 +56,7 @@ const charge = (obj, bytes) => {
 // Counting constructors in place of the built-in ones (countingConstructor: instanceof, methods and
 // species work as before, no path back to the uncounted originals).
 const BaseArrayBuffer = self.ArrayBuffer;
-self.ArrayBuffer = countingConstructor(BaseArrayBuffer, (obj) => charge(obj, obj.byteLength));
+self.ArrayBuffer = /** @type {any} */ (countingConstructor(BaseArrayBuffer, (obj) => charge(obj, obj.byteLength)));
 for (const name of TYPED_ARRAYS) {
   // A view over an existing buffer allocates nothing (the buffer was counted when it was made).
   self[name] = countingConstructor(self[name], (obj, args) => {

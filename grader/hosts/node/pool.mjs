@@ -13,7 +13,10 @@ import { NodeSandbox } from './sandbox.mjs';
 
 export class PoolClosed extends Error {}
 
-/** track: grader/tracks/index.mjs's entry; size: sandboxes kept waiting (0: none, each take starts one); memoryMb: their cap. */
+/**
+ * track: grader/tracks/index.mjs's entry; size: sandboxes kept waiting (0: none, each take starts one); memoryMb: their cap.
+ * @param {{ track?: any, size?: number, memoryMb?: number }} [options]
+ */
 export function createPool({ track, size = 1, memoryMb } = {}) {
   const waiting = []; // promises of NodeSandbox, oldest first
   let closed = false;

@@ -260,6 +260,9 @@ class Child {
    * One request → its checked response with `cpuMs` (never throws). timeoutMs: the CPU time it may
    * use (SIGINT past it, SIGKILL GRACE_MS later); deadlineMs: wall ms from now after which the child
    * is killed whatever it did (at most WALL_FACTOR × timeoutMs).
+   * @param {any} request
+   * @param {{ timeoutMs: number, deadlineMs?: number, functions?: string[] }} limits
+   * @returns {Promise<import('../../types').Reply>}
    */
   async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     if (!(await this.ready) || this.dead) return { ...this.#verdict(), cpuMs: 0 };
@@ -433,6 +436,11 @@ export class NodeSandbox {
     };
   }
 
+  /**
+   * @param {string} source
+   * @param {import('../../types').LoadRequestOptions} [options]
+   * @returns {Promise<import('../../types').Reply>}
+   */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     this.untouched = false;
     if (this.loaded) {
@@ -447,7 +455,13 @@ export class NodeSandbox {
     );
   }
 
-  /** `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is. */
+  /**
+   * `fresh`: in a new child (the submission loaded again first), as the grader's retry of a timeout is.
+   * @param {string} name
+   * @param {unknown[]} args
+   * @param {import('../../types').CallRequestOptions} [options]
+   * @returns {Promise<import('../../types').Reply>}
+   */
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     this.untouched = false;
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });

@@ -213,6 +213,7 @@ const INFO_FD = 4;
  * limits rather than Node's, other kernel `limits`.
  */
 export function spawnChild(memoryMb, { script = CHILD, permission = true, limits = kernelLimits(memoryMb) } = {}) {
+  /** @type {{ env: {}, stdio: import('node:child_process').IOType[], windowsHide: boolean }} */
   const opts = { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true };
   const command = [...nodeFlags(memoryMb, script, permission), script];
   if (!isolation().on) return spawn(process.execPath, command, opts);
