@@ -2,7 +2,8 @@
 // modules that build and read them: the report that grade() returns (grader/core/grade.mjs) and its parts,
 // which the CLI's reporters, the page, grade-batch and a grading service read (grader/README.md, Reports,
 // says the same in words); a suite's context, Ctx<Ref> (Ref: a pack's generated ref.d.ts); the sandbox's
-// contract (Sandbox, Reply) that both hosts keep and grade() uses. The tracks' contract is not typed here yet.
+// contract (Sandbox, Reply) that both hosts keep and grade() uses; a track (Track) and a pack as grade() is
+// given it (Pack). tests/js/docs.test.mjs checks that the READMEs' contract tables name exactly these members.
 
 /** A language of the messages (grader/core/messages.mjs LANGS). */
 export type Lang = 'ru' | 'en';
@@ -224,5 +225,84 @@ export interface Sandbox {
   load(source: string, options?: LoadRequestOptions): Promise<Reply>;
   call(name: string, args: unknown[], options?: CallRequestOptions): Promise<Reply>;
   close(): Promise<void> | void;
+  /** What `timeoutMs` and every answer's `cpuMs` count: the child's CPU time (Node) or the wall clock (a page). */
+  readonly clock: 'cpu' | 'wall';
   [other: string]: any;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A track (grader/tracks/README.md, "The contract"): the language of a submission, one folder.
+
+/** An error a track read in a submission: where, and what (grader/core/syntax.mjs reads it further). */
+export interface SourceError {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** What a track's prepareSource() gives back when the source can be read. */
+export interface PreparedSource {
+  ok: true;
+  /** The student's text, for reading (error lines, hints). */
+  source: string;
+  /** The text to load where the track inserts the work count's ticks. */
+  run?: string;
+  /** An error's column in `run` → the student's. */
+  columnOf?(line: number, column: number): number;
+  /** `columnOf` for every stack frame a message or printed output quotes. */
+  studentText?(text: string): string;
+  /** The text loaded when the whole script could not be: its declarations only. */
+  declarations: string;
+  /** Exported name → the local one (`export { impl as softmax }`). */
+  aliases: Record<string, string>;
+  names: string[];
+  /** Property names the code reads with a dot (`K.T` → `T`). */
+  members: string[];
+  /** What top-level function `fn` and the functions it calls read, or null where the track cannot tell. */
+  reads?(fn: string): { members: Set<string>; functions: Set<string>; [what: string]: unknown } | null;
+  /** The declarations without the statement at `line` (the Python track's fallback), or null. */
+  withoutLine?(source: string, line: number): string | null;
+}
+
+/** A track: the language of a submission (grader/tracks/README.md, "The contract"). */
+export interface Track {
+  name: string;
+  label: string;
+  short: string;
+  order: number;
+  extensions: string[];
+  files: { starter: string; solution: string; submission: string };
+  prepareSource(source: string): PreparedSource | { ok: false; error: SourceError };
+  tokens(source: string): { value: string; offset: number; op?: boolean }[];
+  guest: { entry: string; wasm: { file: string; package: string } | null };
+  realm: { strings: boolean; wasm: boolean; reusable: boolean };
+  explain: {
+    error?(error: { message: string; line?: number | null }, source: string): Sentence | null;
+    syntax?(error: SourceError): string | null;
+    keepdims?: string;
+  };
+  lexicon?: {
+    comments: [string, string][];
+    strings: [string, string, boolean][];
+    name: { start: RegExp; part: RegExp };
+    keywords: string[];
+  };
+  timeScale?: number;
+  budgetMs?: number;
+  workPerMs?: number;
+  variant?: string;
+  warmUp?: string;
+  scaleProbe?(fn: string, name: string): string;
+}
+
+/** A pack as grade() is given it (`loadExercise(slug)` in Node, the page's build; grader/core/pack-layout.mjs). */
+export interface Pack {
+  slug: string;
+  /** spec.json: functions, tests, tolerance, mistakes, panels, … (exercises/README.md). */
+  spec: { slug: string; functions: string[]; tests: { id: string; [field: string]: unknown }[]; [field: string]: unknown };
+  /** suite.mjs: one async function per test id, given the test's ctx. */
+  suite: Record<string, unknown>;
+  /** messages.json: the pack's own sentences, per lang. */
+  messages?: Record<string, Record<string, string>> | null;
+  hints?: unknown;
 }

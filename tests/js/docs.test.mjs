@@ -5,6 +5,8 @@
 // - every folder of the source (grader/, server/, tools/, web/, wasm/, platforms/) has a README that names each of
 //   its files, or is named by the nearest README above it;
 // - grader/README.md's report shape names the fields of types.d.ts's Report and TestEntry, in order;
+// - grader/tracks/README.md's contract table, grader/hosts/README.md's sandbox block and exercises/README.md's
+//   table of ctx name exactly the members of types.d.ts's Track, Sandbox and Ctx;
 // - every repo path written in backticks in a README exists (or is a build output git ignores);
 // - every command in a README code block marked ```sh checked runs with exit 0 (keep them cheap).
 import { test } from 'node:test';
@@ -139,6 +141,52 @@ test("grader/README.md's report shape is the Report and TestEntry of grader/type
   const block = codeBlocks(section)[0];
   assert.ok(block, 'grader/README.md: the Report section has no code block');
   assert.equal(block.lines.join(' ').replace(/\s+/g, ' ').trim(), `{ ${report.join(', ')} }`);
+});
+
+/** The members of `interface name` in a .d.ts text (fields and methods at its top level), as a sorted list. */
+function membersOf(dts, name) {
+  const body = new RegExp(`export interface ${name}(?:<[^>]*>)? \\{([\\s\\S]*?)\\n\\}`).exec(dts);
+  assert.ok(body, `grader/types.d.ts has no interface ${name}`);
+  return [...body[1].matchAll(/^ {2}(?:readonly )?(\w+)\??[(:]/gm)].map((m) => m[1]).sort();
+}
+
+/** The section of a Markdown text that starts at `heading` and ends at the next heading of its level or above. */
+function sectionOf(md, heading) {
+  const at = md.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `no section ${heading}`);
+  const level = /^#+/.exec(heading)[0].length;
+  const rest = md.slice(at + heading.length + 2);
+  const end = rest.search(new RegExp(`\\n#{1,${level}} `));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+test("grader/tracks/README.md's contract table names exactly the members of types.d.ts's Track", () => {
+  const section = sectionOf(
+    read('grader/tracks/README.md'),
+    "## The contract (each track's `index.mjs`, a frozen object)",
+  );
+  const named = section
+    .split('\n')
+    .filter((l) => l.startsWith('| `'))
+    .flatMap((l) => [...l.split('|')[1].matchAll(/`(\w+)/g)].map((m) => m[1]));
+  assert.deepEqual([...new Set(named)].sort(), membersOf(read('grader/types.d.ts'), 'Track'));
+});
+
+test("grader/hosts/README.md's sandbox contract names exactly the members of types.d.ts's Sandbox", () => {
+  const block = codeBlocks(sectionOf(read('grader/hosts/README.md'), '## The sandbox contract'))[0];
+  assert.ok(block, 'the sandbox contract has no code block');
+  const named = block.lines.map((l) => /^(\w+)[(:]/.exec(l)?.[1]).filter(Boolean);
+  assert.deepEqual([...new Set(named)].sort(), membersOf(read('grader/types.d.ts'), 'Sandbox'));
+});
+
+test("exercises/README.md's table of ctx names exactly the members of types.d.ts's Ctx", () => {
+  const md = read('exercises/README.md');
+  const table = md.slice(md.indexOf('What a test gets in `ctx`'), md.indexOf('| kit: '));
+  const named = table
+    .split('\n')
+    .filter((l) => l.startsWith('| `'))
+    .flatMap((l) => [...l.split('|')[1].matchAll(/`(?:await )?ctx\.(\w+)/g)].map((m) => m[1]));
+  assert.deepEqual([...new Set(named)].sort(), membersOf(read('grader/types.d.ts'), 'Ctx'));
 });
 
 test('every repo path in backticks in a README exists', () => {
