@@ -40,8 +40,7 @@ export function findLayout(memory, { modules, probe, pystackBytes }) {
     if (pystack < 0 && b - a === pystackBytes && a <= c && c <= b && a > 0) pystack = i;
     // next, alloc table start, its byte length, finaliser table, pool start, pool end
     const [atb, len, , pool, end] = [H[i + 1], H[i + 2], H[i + 3], H[i + 4], H[i + 5]];
-    if (area < 0 && len > 0 && end - pool === len * 4 * BLOCK && atb < pool && pool <= probe && probe < end)
-      area = i;
+    if (area < 0 && len > 0 && end - pool === len * 4 * BLOCK && atb < pool && pool <= probe && probe < end) area = i;
   }
   if (pystack < 0 || area < 0 || pystack > area) return null;
   return { pystack, area, roots: [Math.max(0, pystack - 64), area + AREA_WORDS] };
