@@ -118,12 +118,19 @@ function recorder(known, lineOf, stopSize) {
     largest = null,
     stopped = false,
     clock = 1;
-  const live = new Map(); // buffer → { bytes, from, to, line }
+  // buffer → { bytes, from, to, line }, held weakly (an array the call dropped is freed during it, as
+  // out of measurement), and every record in `records`
+  const live = new WeakMap(),
+    records = [];
+  const record = (buffer, r) => {
+    live.set(buffer, r);
+    records.push(r);
+  };
   const use = (data) => {
     const buffer = data.buffer;
     const r = live.get(buffer);
     if (r) r.to = clock++;
-    else if (!seen.has(buffer)) live.set(buffer, { bytes: buffer.byteLength, from: 0, to: clock++, line: null }); // made before the call
+    else if (!seen.has(buffer)) record(buffer, { bytes: buffer.byteLength, from: 0, to: clock++, line: null }); // made before the call
   };
   const hook = (data, shape, dtype) => {
     const buffer = data.buffer;
@@ -134,7 +141,7 @@ function recorder(known, lineOf, stopSize) {
       throw new MeasureStop(`stopped at an array of ${stopSize} elements`);
     }
     const line = lineOf ? lineOf() : null;
-    live.set(buffer, { bytes: buffer.byteLength, from: clock, to: clock, line });
+    record(buffer, { bytes: buffer.byteLength, from: clock, to: clock, line });
     clock++;
     bytes += data.byteLength;
     if (largest === null || data.length > largest.size)
@@ -167,7 +174,7 @@ function recorder(known, lineOf, stopSize) {
       bytes,
       largest,
       kept: {
-        np: livePeak([...live.values()]),
+        np: livePeak(records),
         typed: { bytes: t.bytes, line: t.line },
         lists: l,
         heap: { bytes: 0, line: null },

@@ -472,6 +472,40 @@ test('the Python guest in the Node host: None, tuples, lists, errors with lines,
   }
 });
 
+test('the Python guest frees during a call the arrays Python no longer reaches, and keeps those it does (heapscan.mjs)', async () => {
+  const sb = await NodeSandbox.create({ track: TRACKS.python });
+  try {
+    const src = [
+      'import numpy as np',
+      '',
+      'class Box:',
+      '    pass',
+      '',
+      'def churn(x):',
+      '    # 1.6 GiB made in one call, 16 MiB alive at a time: past the 512 MiB limit unless freed during it',
+      '    keep = x + 1',
+      '    lst = [np.full((2,), float(i)) for i in range(5)]',
+      '    tup = (np.arange(3.0),)',
+      '    box = Box()',
+      '    box.a = np.ones((3,))',
+      '    seen = {"k": np.ones((2,))}',
+      '    for i in range(100):',
+      '        junk = np.zeros((1024, 1024)) + i',
+      "    # a running total that only sum()'s C frame holds, used at every item: kept across scans",
+      '    total = sum(np.ones((512, 1024)) for _ in range(40))',
+      '    return [keep.sum(), sum(v.sum() for v in lst), tup[0].sum(), box.a.sum(), seen["k"].sum(), total[0, 0], junk[0, 0]]',
+      '',
+    ].join('\n');
+    const load = await sb.load(src, { functions: ['churn'], timeoutMs: 5000 });
+    assert.deepEqual(load.functions, ['churn']);
+    const r = await sb.call('churn', [nd([2], [1, 2])], { timeoutMs: 60000 });
+    assert.ok(r.ok, `${r.kind} ${r.message}`);
+    assert.deepEqual(r.value, [5, 20, 3, 3, 2, 40, 99]);
+  } finally {
+    await sb.close();
+  }
+});
+
 test('the Python guest: NumPy scalars from the left, what MicroPython cannot do is said, np.random.seed keeps its stream', async () => {
   const sb = await NodeSandbox.create({ track: TRACKS.python });
   try {

@@ -1,7 +1,8 @@
 // The bridge between the Python track's numpy module (./numpy.py) and the np engine (grader/np): one
 // JS function, `bridge(op, ...args)`, that Python calls with primitives only (numbers, strings,
 // booleans, null) and that answers with primitives only, never throwing:
-//   - an array is an opaque integer handle into the table here (>= 1); Python never holds a JS object;
+//   - an array is an opaque integer handle into the table here (from 2^28 up); Python never holds a JS
+//     object;
 //   - a scalar result is a string: 'f' + 16 hex digits (the float64's bytes, little-endian, so no digit
 //     is lost on the way into Python), 'i' + decimal digits (int64), 'b1' / 'b0' (bool);
 //   - a failure answers null and keeps [name, message] for op 'error' (JS exceptions must not cross
@@ -15,12 +16,17 @@
 // is; it is refreshed from the root whenever it is read and written back when it is assigned to, so
 // `x[0][1] = 5`, `row = x[0]; row[:] = 0` and `K.T[0, 0] = 1` change x and K as in NumPy.
 //
-// Handles live until release(): after a request the host asks the runtime (./runtime.py) to release,
-// and once the arrays made since the last release hold RELEASE_BYTES (or RELEASE_HANDLES handles), it
-// frees those the submission's globals no longer reach; below that nothing is walked.
+// Handles are freed two ways. During a call: once the arrays made since the last scan hold SCAN_BYTES,
+// the interpreter's memory is scanned for the handles Python still reaches (./heapscan.mjs: MicroPython
+// collects nothing while a call runs, so no finaliser can say it), and a handle that two scans in a row
+// missed, unused in between, is freed; so a loop of many small operations keeps what it uses, not all
+// it made. After a request: the host asks the runtime (./runtime.py) to release, and once the arrays
+// made since the last release hold RELEASE_BYTES (or RELEASE_HANDLES handles), it frees those the
+// submission's globals no longer reach; below that nothing is walked. Freeing twice is harmless.
 import np, { NDArray, touchArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 import { RANK, promote } from '../../np/dtypes.mjs';
+import { findLayout, reachable } from './heapscan.mjs';
 
 const clock =
   typeof performance === 'object' && performance && typeof performance.now === 'function'
@@ -59,6 +65,11 @@ const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 
 const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
+const SCAN_BYTES = 32 * 2 ** 20;
+// The first handle: handles are numbered from 2^28 up (Python small ints go to 2^30 - 1), far from the
+// small numbers a program's memory is full of (counters, lengths, bytes of its code), which a scan would
+// otherwise take for handles and keep their arrays.
+const HANDLE_BASE = 2 ** 28;
 
 // The engine functions numpy.py reaches through op 'np' (one entry each, no other code here).
 const ENGINE = new Set([
@@ -146,9 +157,21 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
   return out(r, dtype || common);
 }
 
-export function createBridge() {
+/**
+ * `wasm` (the guest's, optional): { memory() → the interpreter's WebAssembly.Memory, stack() → [current,
+ * base] of its C shadow stack, pystackBytes }, for the scan during a call; without it handles live until
+ * release().
+ */
+export function createBridge(wasm = null) {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
-  let next = 1,
+  let layout = null, // where the interpreter keeps its state (op 'layout'), null: no scans
+    sinceScan = 0, // bytes of arrays made since the last scan
+    scanAt = SCAN_BYTES, // … at which the next scan runs
+    callStart = 0, // the first handle made by the bridge call in progress (never a candidate)
+    scans = 0,
+    scanFreed = 0;
+  const suspects = new Set(); // handles the last scan missed and nothing used since
+  let next = HANDLE_BASE,
     lastError = ['RuntimeError', ''],
     legacy = np.random.default_rng(0);
   let fresh = []; // handles made since the last release
@@ -165,10 +188,42 @@ export function createBridge() {
     const h = next++;
     table.set(h, view ? { arr, root: view.root, at: view.at } : { arr });
     fresh.push(h);
-    freshBytes += arr?.data?.byteLength ?? 0;
+    const bytes = arr?.data?.byteLength ?? 0;
+    freshBytes += bytes;
+    sinceScan += bytes;
+    if (layout && sinceScan >= scanAt) scan();
     return h;
   };
+  /**
+   * Frees the arrays Python no longer reaches: missed by this scan and the last, unused in between. The
+   * next scan waits for SCAN_BYTES of new arrays, or for 4 bytes of them per byte this one read, so
+   * that a program with a large heap of its own pays for its scans in proportion to the arrays it makes.
+   * A scan that fails (a layout that no longer holds) turns scanning off: arrays then live until release.
+   */
+  const scan = () => {
+    sinceScan = 0;
+    scans++;
+    const candidates = [];
+    for (const [h, e] of table) if (h < callStart && e.arr) candidates.push(h);
+    let live;
+    try {
+      live = reachable(wasm.memory(), layout, wasm.stack(), candidates);
+    } catch {
+      layout = null;
+      return;
+    }
+    scanAt = Math.max(SCAN_BYTES, 4 * live.read);
+    for (const h of candidates) {
+      if (live.has(h)) suspects.delete(h);
+      else if (suspects.has(h)) {
+        table.delete(h);
+        suspects.delete(h);
+        scanFreed++;
+      } else suspects.add(h);
+    }
+  };
   const entry = (h) => {
+    suspects.delete(h); // a use: reached after all (a value a scan cannot see)
     const e = typeof h === 'number' ? table.get(h) : undefined;
     if (!e)
       throw Object.assign(
@@ -497,7 +552,12 @@ export function createBridge() {
       if (argAt >= args.length) throw new TypeError('internal: no more arguments');
       return args[argAt++];
     },
-    // ---- lifetime: keep(...handles) the runtime still reaches, then release(all)
+    // ---- lifetime: where the interpreter's state is (once, from runtime.py: id(sys.modules), id() of
+    // an object in its heap), keep(...handles) the runtime still reaches, then release(all)
+    layout: (modules, probe) => {
+      layout = wasm ? findLayout(wasm.memory(), { modules, probe, pystackBytes: wasm.pystackBytes }) : null;
+      return layout ? 1 : 0;
+    },
     needs_release: () => freshBytes >= RELEASE_BYTES || fresh.length >= RELEASE_HANDLES,
     keep: (...hs) => {
       for (const h of hs) kept.add(h);
@@ -514,6 +574,7 @@ export function createBridge() {
 
   /** The one function Python sees. Never throws; null means "ask op 'error'". */
   const bridge = (op, ...args) => {
+    callStart = next;
     try {
       const f = Object.hasOwn(OPS, op) ? OPS[op] : null;
       if (!f) throw new TypeError(`internal: no bridge op ${String(op)}`);
@@ -573,6 +634,10 @@ export function createBridge() {
     takeHeap: () => heap,
     get size() {
       return table.size;
+    },
+    /** Scans during calls so far, and the handles they freed (tests, tools). */
+    get scans() {
+      return { scans, freed: scanFreed, on: layout !== null };
     },
   };
 }

@@ -103,6 +103,7 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
   const module = wasm instanceof WA.Module ? wasm : new WA.Module(wasm);
   mark('wasm compiled');
   const loadMicroPython = await createMicroPython(shadow);
+  let instance = null;
   const mp = await loadMicroPython({
     heapsize: HEAP_BYTES,
     pystack: PYSTACK_WORDS,
@@ -110,12 +111,20 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     stdout,
     stderr: () => {},
     instantiateWasm: (imports, done) => {
-      done(new WA.Instance(module, imports), module);
+      instance = new WA.Instance(module, imports);
+      done(instance, module);
       return {};
     },
   });
   mark('interpreter started');
-  const bridge = createBridge();
+  // The bridge reads the interpreter's memory during a call to free the arrays Python no longer reaches
+  // (./heapscan.mjs); the instance stays in this closure.
+  const exports = instance.exports;
+  const bridge = createBridge({
+    memory: () => exports.memory,
+    stack: () => [exports.emscripten_stack_get_current(), exports.emscripten_stack_get_base()],
+    pystackBytes: PYSTACK_WORDS * 4,
+  });
   try {
     mp.FS.mkdir('/lib');
   } catch {

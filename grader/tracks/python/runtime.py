@@ -31,6 +31,11 @@ def install(B, limits, stdlib):
         setattr(numpy, k, names[k])
     delattr(numpy, '_build')
     wrap, ndarray, Generator, rebind = internals
+    # Where the interpreter keeps its state and heap, for the bridge's scans during a call (heapscan.mjs):
+    # the state's dict of modules, and an object in the heap.
+    probe = [0]
+    B('layout', id(sys.modules), id(probe))
+    del probe
     max_depth, max_elements, max_string = limits
 
     # This module's namespace is reachable from student code (`__import__.__globals__`, the globals
@@ -651,15 +656,17 @@ def install(B, limits, stdlib):
         B('functions', ','.join(found))
 
     # ---- a measured call: the interpreter's heap (lists, numbers, objects) sampled while the function
-    # runs, and once when it returns; kept.heap is its highest above the start. A sample collects first
-    # (garbage would otherwise pile up to megabytes between the interpreter's own collections), so it is
-    # what is alive then. It scans the whole heap (milliseconds), so it is taken at every 32nd call into
-    # numpy, then at every 64th after 32 samples, and so on: counted in calls, so the same for every run
-    # and host, and cheap for a loop that makes thousands of calls, while a structure kept across a
-    # computation is seen. The interpreter's npm glue keeps memory for every call into JavaScript, even
-    # after a collection (measured: 130-150 bytes per numpy operation in a loop, some 110 more when it
-    # answers a scalar, as a string), so a sample leaves out PER_CALL bytes for each call so far and as
-    # many again for each string answer: a loop's calls into numpy are not the student's data.
+    # runs, and once when it returns; kept.heap is its highest above the start. A sample calls collect()
+    # first, but this build (MICROPY_GC_SPLIT_HEAP_AUTO) collects only when a call from JavaScript has
+    # returned (README.md, Lifetime): inside the call collect() only marks a collection as pending, so a
+    # sample is what the call has allocated so far, its garbage included. It is taken at every 32nd call
+    # into numpy, then at every 64th after 32 samples, and so on: counted in calls, so the same for every
+    # run and host, while a structure kept across a computation is seen. Each call into numpy leaves its
+    # garbage (its arguments, the answer's string, the ndarray's object: measured 130-150 bytes per
+    # numpy operation in a loop, some 110 more when it answers a scalar, as a string; no leak of the npm
+    # glue: the collection after the call frees it), so a sample leaves out PER_CALL bytes for each call
+    # so far and as many again for each string answer: a loop's calls into numpy are not the student's
+    # data.
 
     PER_CALL = 256
 
