@@ -16,7 +16,8 @@
 // is; it is refreshed from the root whenever it is read and written back when it is assigned to, so
 // `x[0][1] = 5`, `row = x[0]; row[:] = 0` and `K.T[0, 0] = 1` change x and K as in NumPy.
 //
-// Handles are freed two ways. During a call: once the arrays made since the last scan hold SCAN_BYTES,
+// Handles are freed two ways. During a call: once the request has made SCAN_FROM bytes of arrays, and
+// then each time the arrays made since the last scan hold SCAN_BYTES,
 // the interpreter's memory is scanned for the handles Python still reaches (./heapscan.mjs: MicroPython
 // collects nothing while a call runs, so no finaliser can say it), and a handle that two scans in a row
 // missed, unused in between, is freed; so a loop of many small operations keeps what it uses, not all
@@ -66,6 +67,11 @@ const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
 const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
 const SCAN_BYTES = 32 * 2 ** 20;
+// Scans start only once a request has made this much in arrays (a quarter of the default memory budget):
+// a scan cannot see a value that only a C function of the interpreter holds in a WebAssembly local (the
+// partial list of `list(gen)`, say), so below this nothing is ever freed during a call, and the freeing
+// serves the programs that would otherwise be stopped for their memory.
+const SCAN_FROM = 128 * 2 ** 20;
 // The first handle: handles are numbered from 2^28 up (Python small ints go to 2^30 - 1), far from the
 // small numbers a program's memory is full of (counters, lengths, bytes of its code), which a scan would
 // otherwise take for handles and keep their arrays.
@@ -191,7 +197,7 @@ export function createBridge(wasm = null) {
     const bytes = arr?.data?.byteLength ?? 0;
     freshBytes += bytes;
     sinceScan += bytes;
-    if (layout && sinceScan >= scanAt) scan();
+    if (layout && freshBytes >= SCAN_FROM && sinceScan >= scanAt) scan();
     return h;
   };
   /**
