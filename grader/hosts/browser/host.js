@@ -9,7 +9,8 @@
 //
 // One BrowserSandbox runs one track's guest (its worker script, and the WebAssembly module it needs).
 // Every load() gets a fresh worker (a fresh realm: top-level `const`s of the previous run are gone);
-// one spare worker is kept warm so that this costs no startup time. A request that overruns its time
+// one spare worker is kept warm so that this costs no startup time; it is started once the requests
+// pause (SPARE_IDLE_MS), not while a Check still runs on the student's cores. A request that overruns its time
 // limit (or the grader's overall deadline) gets the worker terminated; the next call loads the same
 // source into a new worker with the same budget as the first load, so the remaining tests still run.
 // A worker that dies on its own (an uncaught error of the engine) is reported as `crash`. A Web
@@ -126,6 +127,9 @@ const DEAD = {
   closed: () => ({ kind: 'crash', message: 'the sandbox was closed' }),
 };
 
+// How long the host waits after a request before it starts the next spare realm (see #spareWhenIdle).
+const SPARE_IDLE_MS = 150;
+
 const CLOSED = () => ({ ok: false, output: '', line: null, column: null, cpuMs: 0, ...DEAD.closed() });
 
 export class BrowserSandbox {
@@ -152,9 +156,23 @@ export class BrowserSandbox {
   }
 
   #take() {
-    const r = this.spare.dead ? new Realm(this.memory, this.track) : this.spare; // a spare can die too (warm-up overran)
-    this.spare = new Realm(this.memory, this.track);
+    const r = this.spare && !this.spare.dead ? this.spare : new Realm(this.memory, this.track); // a spare can die too (warm-up overran)
+    this.spare = null;
+    this.#spareWhenIdle();
     return r;
+  }
+
+  /**
+   * The next spare is started once no request has come for SPARE_IDLE_MS: starting a worker and warming
+   * it costs a core for tens of ms, which during a Check would be taken from the Check itself (the page
+   * and its workers share the student's cores); a request that needs a realm before then starts one.
+   */
+  #spareWhenIdle() {
+    clearTimeout(this.spareTimer);
+    if (this.closed || this.spare) return;
+    this.spareTimer = setTimeout(() => {
+      if (!this.closed && !this.spare) this.spare = new Realm(this.memory, this.track);
+    }, SPARE_IDLE_MS);
   }
 
   /**
@@ -168,6 +186,7 @@ export class BrowserSandbox {
     // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
     // same on a busy laptop as on an idle one; the wall clock is then only the backstop.
     const clockMs = this.counted ? timeoutMs * LIMITS.workBackstop : timeoutMs;
+    if (!this.spare) this.#spareWhenIdle(); // still busy: the spare waits
     const r = await realm.request(
       this.counted ? { ...request, limitMs: timeoutMs } : request,
       Math.min(clockMs, deadlineMs),
@@ -239,13 +258,14 @@ export class BrowserSandbox {
 
   /** Resolves once a realm is up and warmed for the next load (the page is ready to grade). */
   whenReady() {
-    if (this.spare.dead) this.spare = new Realm(this.memory, this.track);
+    if (!this.spare || this.spare.dead) this.spare = new Realm(this.memory, this.track);
     return this.spare.warm;
   }
 
   /** Ends its workers; a request still running, and every later one, answers as a closed sandbox (Stop). */
   close() {
     this.closed = true;
+    clearTimeout(this.spareTimer);
     this.realm?.kill();
     this.spare?.kill();
     this.realm = this.spare = null;
