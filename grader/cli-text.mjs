@@ -29,14 +29,19 @@ const TRACKS = Object.values(catalog.TRACKS);
 const DEFAULT = catalog.DEFAULT_TRACK;
 const OTHERS = TRACKS.filter((t) => t !== DEFAULT);
 /** "A, B or C" in `lang` ('или', 'or'). */
-const listed = (items, or) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${or} ${items.at(-1)}`);
-const LABELS = { ru: listed(TRACKS.map((t) => t.label), 'или'), en: listed(TRACKS.map((t) => t.label), 'or') };
+const listed = (items, or) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${or} ${items.at(-1)}`;
+const labels = TRACKS.map((t) => t.label);
+const LABELS = { ru: listed(labels, 'или'), en: listed(labels, 'or') };
 const TRACK_CHOICE = catalog.TRACK_NAMES.join('|');
 /** An option's line: its name, then its text from column 25 (on the next line when the name is longer). */
-const option = (name, text) => `  ${name}${name.length < 21 ? ' '.repeat(23 - name.length) : `\n${' '.repeat(25)}`}${text}`;
+const option = (name, text) =>
+  `  ${name}${name.length < 21 ? ' '.repeat(23 - name.length) : `\n${' '.repeat(25)}`}${text}`;
 /** By extension: ".py — python, иначе js" (ru), ".py: python, else js" (en). */
-const byExtension = (arrow, otherwise) =>
-  [...OTHERS.flatMap((t) => t.extensions.map((e) => `${e}${arrow}${t.name}`)), `${otherwise} ${DEFAULT.name}`].join(', ');
+const byExtension = (arrow, otherwise) => {
+  const others = OTHERS.flatMap((t) => t.extensions.map((e) => `${e}${arrow}${t.name}`));
+  return [...others, `${otherwise} ${DEFAULT.name}`].join(', ');
+};
 /** The tracks whose time limits are scaled (`timeScale`), and every track's whole-submission budget. */
 const SCALED = TRACKS.filter((t) => (t.timeScale ?? 1) !== 1);
 const budget = (on) => TRACKS.map((t) => `${t.budgetMs ?? 10000 * (t.timeScale ?? 1)} ${on} ${t.label}`).join(', ');

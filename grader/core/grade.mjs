@@ -134,8 +134,7 @@ export const DEFAULT_DEADLINE_MS = 10000;
  * before the core's, and its spelling, a key `key.<variant>` (`d.batched_T.py`) in any of them used before
  * `key` (grader/tracks/<name>/info.mjs `variant`).
  */
-export const sayForTrack = (track, lang, key, params, pack) =>
-  render(lang, sentence(key, params), { pack, track });
+export const sayForTrack = (track, lang, key, params, pack) => render(lang, sentence(key, params), { pack, track });
 
 /** A test's output cut to OUTPUT_LIMIT with a note, at the same place in every language (so a report renders in another). */
 export function capOutput(text, lang) {

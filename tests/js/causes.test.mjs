@@ -80,13 +80,22 @@ test('render(): each language, a track spelling, a list of sentences each ended,
     kind: { ru: 'число', en: 'a number' },
   });
   assert.equal(render('en', tuple), '`attention` must return [out, weights]; it returned a number.');
-  assert.equal(render('en', tuple, { track: TRACKS.python }), '`attention` must return (out, weights); it returned a number.');
-  assert.equal(render('en', tuple, { track: TRACKS.js }), '`attention` must return [out, weights]; it returned a number.');
+  assert.equal(
+    render('en', tuple, { track: TRACKS.python }),
+    '`attention` must return (out, weights); it returned a number.',
+  );
+  assert.equal(
+    render('en', tuple, { track: TRACKS.js }),
+    '`attention` must return [out, weights]; it returned a number.',
+  );
   // A track's own sentences (grader/tracks/<name>/messages.mjs) are found on that track, from its description alone.
   const op = sentence('explain.operator', { op: '/', fix: 'np.divide(a, b)' });
   const js = catalog.trackNamed('js');
   assert.equal(render('en', op, { track: js }), 'JavaScript’s `/` does not work on arrays: use `np.divide(a, b)`.');
-  assert.equal(render('ru', op, { track: js }), 'Оператор JavaScript `/` не работает с массивами: используйте `np.divide(a, b)`.');
+  assert.equal(
+    render('ru', op, { track: js }),
+    'Оператор JavaScript `/` не работает с массивами: используйте `np.divide(a, b)`.',
+  );
   assert.equal(
     render('en', [sentence('missing', { fn: 'f' }), sentence('error', { fn: 'g', message: 'boom', where: '' })]),
     '`f` is not defined in your code. `g` raised an error: boom.',

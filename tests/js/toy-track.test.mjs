@@ -65,14 +65,25 @@ test('--help names the track from its description: --track, its extension, its l
   assert.equal(en.status, 0, en.stderr);
   assert.match(en.stdout, /grade <submission\.js\|\.py\|\.tjs> /);
   assert.match(en.stdout, /\[--track js\|python\|toy\]/);
-  assert.match(en.stdout, /^ {2}--track js\|python\|toy\n {25}the submission's language; default: from the extension \(\.py: python, \.tjs: toy, else js\)$/m);
+  assert.match(
+    en.stdout,
+    /^ {2}--track js\|python\|toy\n {25}the submission's language; default: from the extension \(\.py: python, \.tjs: toy, else js\)$/m,
+  );
   assert.match(en.stdout, /\(JavaScript, Python or Toy JS submissions\)/);
   assert.match(en.stdout, /11000 on JavaScript, 14000 on Python, 11000 on Toy JS/);
   const ru = cliIn(copy.dir, '--help');
   assert.match(ru.stdout, /\(\.py — python, \.tjs — toy, иначе js\)/);
   assert.match(ru.stdout, /\(JavaScript, Python или Toy JS\)/);
   // and a usage error lists it among the choices
-  const bad = cliIn(copy.dir, 'grade', join(copy.dir, 'exercises', 'sdpa', 'solution.tjs'), '--track', 'tyo', '--lang', 'en');
+  const bad = cliIn(
+    copy.dir,
+    'grade',
+    join(copy.dir, 'exercises', 'sdpa', 'solution.tjs'),
+    '--track',
+    'tyo',
+    '--lang',
+    'en',
+  );
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /toy/);
 });
