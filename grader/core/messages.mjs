@@ -82,22 +82,10 @@ const en = {
   nonfinite: '{what}: element {index} is {actual}, expected {expected}.',
   values:
     '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
-  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is; the parser's words are each track's own), and said once by the text reporter
   'syntax.unclosed': 'this `{bracket}` is never closed',
   'syntax.unfinished': 'the line ends with `{op}`, and the next line does not go on from it',
   'not_run.parse': 'Not run ({n} {n|test|tests}): the file does not parse.',
-  'parser.unexpected_token': 'unexpected token',
-  'parser.unexpected_character': 'unexpected character {name}',
-  'parser.unterminated_string': 'a string without its closing quote',
-  'parser.unterminated_template': 'a template string without its closing backquote',
-  'parser.unterminated_comment': 'a /* comment that is never closed',
-  'parser.redeclared': '`{name}` is already declared',
-  'parser.unexpected_keyword': 'the keyword `{name}` cannot stand here',
-  'parser.return_outside': '`return` outside a function',
-  'parser.invalid_syntax': 'invalid syntax',
-  'parser.unexpected_indent': 'unexpected indentation',
-  'parser.unindent': 'this indentation matches no outer block',
-  'parser.expected_indent': 'an indented block was expected',
   'error.run_explained': '{message} {cause}',
   // two parts of a label, such as a tuple's part after its call: "attention(Q, K, V) weights"
   'label.part': '{what} {name}',
@@ -187,22 +175,10 @@ const ru = {
   nonfinite: '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   values:
     '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
-  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is; the parser's words are each track's own), and said once by the text reporter
   'syntax.unclosed': 'скобка `{bracket}`, открытая здесь, нигде не закрыта',
   'syntax.unfinished': 'строка кончается на `{op}`, а следующая строка её не продолжает',
   'not_run.parse': 'Не запускались ({n} {n|тест|теста|тестов}): файл не разбирается.',
-  'parser.unexpected_token': 'неожиданный символ',
-  'parser.unexpected_character': 'недопустимый символ {name}',
-  'parser.unterminated_string': 'строка без закрывающей кавычки',
-  'parser.unterminated_template': 'шаблонная строка без закрывающей обратной кавычки',
-  'parser.unterminated_comment': 'комментарий /* не закрыт',
-  'parser.redeclared': '`{name}` уже объявлено',
-  'parser.unexpected_keyword': 'ключевое слово `{name}` здесь стоять не может',
-  'parser.return_outside': '`return` вне функции',
-  'parser.invalid_syntax': 'неверный синтаксис',
-  'parser.unexpected_indent': 'лишний отступ',
-  'parser.unindent': 'этот отступ не совпадает ни с одним внешним блоком',
-  'parser.expected_indent': 'здесь нужен блок с отступом',
   'error.run_explained': '{type}: {cause}',
   'label.part': '{what} {name}',
   'output.truncated': '… вывод обрезан',
