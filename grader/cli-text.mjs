@@ -3,6 +3,8 @@
 // the whole CLI, so help, errors and the report always speak the same language. Also the spelling
 // check behind "did you mean --format?", and `grade`'s options (GRADE_OPTIONS).
 
+import { catalog } from './tracks/catalog.mjs';
+
 // `grade`'s options as node:util's parseArgs reads them: cli-main.mjs parses with them, and cli.mjs reads
 // the same arguments with them to start the submission's sandbox early.
 export const GRADE_OPTIONS = {
@@ -20,9 +22,35 @@ export const GRADE_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 
+// The tracks, each in its own words (its name, label, extensions, limits), read from the tracks'
+// descriptions (grader/tracks/catalog.mjs): nothing here names a track, so a track folder added is
+// in the usage lines and the help at once.
+const TRACKS = Object.values(catalog.TRACKS);
+const DEFAULT = catalog.DEFAULT_TRACK;
+const OTHERS = TRACKS.filter((t) => t !== DEFAULT);
+/** "A, B or C" in `lang` ('или', 'or'). */
+const listed = (items, or) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${or} ${items.at(-1)}`;
+const labels = TRACKS.map((t) => t.label);
+const LABELS = { ru: listed(labels, 'или'), en: listed(labels, 'or') };
+const TRACK_CHOICE = catalog.TRACK_NAMES.join('|');
+/** An option's line: its name, then its text from column 25 (on the next line when the name is longer). */
+const option = (name, text) =>
+  `  ${name}${name.length < 21 ? ' '.repeat(23 - name.length) : `\n${' '.repeat(25)}`}${text}`;
+/** By extension: ".py — python, иначе js" (ru), ".py: python, else js" (en). */
+const byExtension = (arrow, otherwise) => {
+  const others = OTHERS.flatMap((t) => t.extensions.map((e) => `${e}${arrow}${t.name}`));
+  return [...others, `${otherwise} ${DEFAULT.name}`].join(', ');
+};
+/** The tracks whose time limits are scaled (`timeScale`), and every track's whole-submission budget. */
+const SCALED = TRACKS.filter((t) => (t.timeScale ?? 1) !== 1);
+const budget = (on) => TRACKS.map((t) => `${t.budgetMs ?? 10000 * (t.timeScale ?? 1)} ${on} ${t.label}`).join(', ');
+/** The help's first example grades a pack solution by its extension alone: the first track after the default's. */
+const EXAMPLE = (OTHERS[0] ?? DEFAULT).files.solution;
+
 // The usage lines: the same in both languages, and the same as README.md's grading block.
 export const USAGE = `node grader/cli.mjs list
-node grader/cli.mjs grade <submission.js|.py> [--exercise SLUG] [--track js|python] [--format text|json|gradescope]
+node grader/cli.mjs grade <submission${TRACKS.flatMap((t) => t.extensions).join('|')}> [--exercise SLUG] [--track ${TRACK_CHOICE}] [--format text|json|gradescope]
                           [--seed N] [--lang ru|en] [--timeout-ms N] [--deadline-ms N]
                           [--backend auto|simd|wasm|webgpu] [--hints N] [--verbose] [--require-isolation]
 node grader/cli.mjs grade-batch <folder|zip> --exercise SLUG --out DIR [--jobs N] [--force] [--shard I/N]
@@ -32,7 +60,7 @@ node grader/cli.mjs grade-batch merge <out dirs…> --out DIR [--allow-partial] 
 node grader/cli.mjs grade-batch gradebook <out dirs…> --out FILE.csv [--gradebook canvas|moodle]`;
 
 const HELP = {
-  ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (JavaScript или Python).
+  ru: (slug) => `attnlab: проверка решений упражнений курса по вниманию (${LABELS.ru}).
 
 Использование:
 ${USAGE.replace(/^/gm, '  ')}
@@ -45,17 +73,17 @@ ${USAGE.replace(/^/gm, '  ')}
 Параметры grade:
   --exercise SLUG        упражнение; по умолчанию — папка exercises/<slug>/, в которой лежит файл,
                          иначе то, чьи функции файл определяет
-  --track js|python      язык решения; по умолчанию по расширению (.py — python, иначе js)
+${option(`--track ${TRACK_CHOICE}`, `язык решения; по умолчанию по расширению (${byExtension(' — ', 'иначе')})`)}
   --format text|json|gradescope
                          вид отчёта; по умолчанию text (json — results.json Exercism v3,
                          gradescope — results.json Gradescope)
   --lang ru|en           язык сообщений, справки и ошибок; по умолчанию ru
   --seed N               сид случайных входов (0…4294967295); по умолчанию сид упражнения
   --timeout-ms N         предел одного вызова кода студента, мс; по умолчанию timeout_ms упражнения
-                         (1000, на Python ×4)
-  --deadline-ms N        бюджет всего решения: время процессора на все его запросы, мс;
-                         по умолчанию 11000 на JavaScript, 14000 на Python (после него
-                         остальные тесты не запускаются)
+                         (1000${SCALED.map((t) => `, на ${t.label} ×${t.timeScale}`).join('')})
+  --deadline-ms N        бюджет всего решения: время процессора на все его запросы, мс (после
+                         него остальные тесты не запускаются); по умолчанию
+                         ${budget('на')}
   --backend auto|simd|wasm|webgpu
                          быстрый путь float32 для больших скрытых тестов; по умолчанию auto
   --hints N              показать первые N подсказок к функции, которая не проходит первой (от намёка
@@ -99,10 +127,10 @@ ${USAGE.replace(/^/gm, '  ')}
      1 МиБ), испорченное упражнение, нет изоляции при --require-isolation
 
 Примеры:
-  node grader/cli.mjs grade exercises/${slug}/solution.py
-  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade exercises/${slug}/${EXAMPLE}
+  node grader/cli.mjs grade my_attention${DEFAULT.extensions[0]} --exercise ${slug} --format json --lang en
   node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
-  en: (slug) => `attnlab: grades exercises of the course on attention (JavaScript or Python submissions).
+  en: (slug) => `attnlab: grades exercises of the course on attention (${LABELS.en} submissions).
 
 Usage:
 ${USAGE.replace(/^/gm, '  ')}
@@ -115,17 +143,17 @@ Commands:
 Options of grade:
   --exercise SLUG        the exercise; default: the exercises/<slug>/ folder the file is in, else
                          the one whose functions the file defines
-  --track js|python      the submission's language; default: from the extension (.py: python, else js)
+${option(`--track ${TRACK_CHOICE}`, `the submission's language; default: from the extension (${byExtension(': ', 'else')})`)}
   --format text|json|gradescope
                          the report's form; default text (json: Exercism v3 results.json,
                          gradescope: Gradescope results.json)
   --lang ru|en           the language of messages, help and errors; default ru
   --seed N               the seed of the random inputs (0…4294967295); default: the exercise's seed
   --timeout-ms N         the limit of one call into the student's code, in ms; default: the
-                         exercise's timeout_ms (1000, ×4 on Python)
-  --deadline-ms N        the whole submission's budget: CPU time of all its requests, in ms;
-                         default 11000 on JavaScript, 14000 on Python (past it the other
-                         tests are not run)
+                         exercise's timeout_ms (1000${SCALED.map((t) => `, ×${t.timeScale} on ${t.label}`).join('')})
+  --deadline-ms N        the whole submission's budget: CPU time of all its requests, in ms (past
+                         it the other tests are not run); default
+                         ${budget('on')}
   --backend auto|simd|wasm|webgpu
                          the float32 fast path for large hidden tests; default auto
   --hints N              show the first N hints for the function that fails first (from a nudge to
@@ -166,8 +194,8 @@ Exit codes:
      exercise pack, no isolation with --require-isolation
 
 Examples:
-  node grader/cli.mjs grade exercises/${slug}/solution.py
-  node grader/cli.mjs grade my_attention.js --exercise ${slug} --format json --lang en
+  node grader/cli.mjs grade exercises/${slug}/${EXAMPLE}
+  node grader/cli.mjs grade my_attention${DEFAULT.extensions[0]} --exercise ${slug} --format json --lang en
   node grader/cli.mjs grade-batch submissions.zip --exercise ${slug} --out results/ --jobs 4`,
 };
 

@@ -16,7 +16,7 @@ export { NodeSandbox } from './hosts/node/sandbox.mjs';
 export { createPool, PoolClosed } from './hosts/node/pool.mjs';
 export { cachedCore } from './core/ref-cache.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
-export { workerEntry } from './hosts/browser/workers.mjs';
+export { workerShell, workerGuest, WORKER_GUEST } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';
 export { trackFolders, trackFile, catalog, loadTrack } from './tracks/catalog.mjs';
 // The CLI's spelling check ("did you mean …?"), for the tools' own arguments too (tools/check-pack).

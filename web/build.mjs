@@ -26,7 +26,9 @@ import {
   guestPlugins,
   guestWasm,
   workerFile,
-  workerEntry,
+  workerShell,
+  workerGuest,
+  WORKER_GUEST,
   trackFile,
   trackFolders,
 } from '../grader/index.mjs';
@@ -161,6 +163,16 @@ const solutionFiles = (pack, track) =>
 // each track's index.mjs, and `import { editors } from 'attnlab:editors'` (web/src/editor.js) one that
 // imports each track's editor.mjs (its editor mode; a track without one gets the default's). Adding a
 // track folder needs no edit here.
+// The worker shell's import of its track's guest (grader/hosts/browser/workers.mjs WORKER_GUEST), resolved
+// to that track's folder's worker.js in the build of its worker.
+const workerGuestPlugin = (track) => ({
+  name: 'worker-guest',
+  setup(b) {
+    const filter = new RegExp(`^${WORKER_GUEST}$`);
+    b.onResolve({ filter }, () => ({ path: fileURLToPath(workerGuest(track)) }));
+  },
+});
+
 const tracksPlugin = {
   name: 'tracks',
   setup(b) {
@@ -249,11 +261,14 @@ export async function build({ dev = false, quiet = false, force = false, plugins
       format: 'iife',
       outdir: out,
     }),
-    // One worker per track (grader/tracks/<name>/worker.js), each with its own CSP (web/csp.mjs).
+    // One worker per track, each with its own CSP (web/csp.mjs): the browser host's shell
+    // (grader/hosts/browser/worker.js) with the track's guest (grader/tracks/<name>/worker.js) as its
+    // `attnlab:worker-guest`.
     ...tracks.map((t) =>
       esbuild.build({
         ...common,
-        entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: fileURLToPath(workerEntry(t.name)) },
+        plugins: [workerGuestPlugin(t.name), ...common.plugins],
+        entryPoints: { [workerFile(t.name).replace(/\.js$/, '')]: fileURLToPath(workerShell) },
         format: 'iife',
         outdir: out,
       }),

@@ -55,10 +55,14 @@ export function explainError(error, source, track) {
 }
 
 /**
- * A syntax error the track's compiler reports in its own words, explained where a NumPy user would
- * not expect it: the track's `explain.syntax` hook (Python: MicroPython refuses `*x` inside a tuple).
+ * A syntax error the track reports in its own words (its compiler, or its own reading of the source),
+ * explained where a student would not expect it: the track's `explain.syntax` hook (Python: MicroPython
+ * refuses `*x` inside a tuple), which returns a message key, or a key and its params, or null.
  * @param {{ message: string }} error
  * @param {{ explain?: { syntax?: Function } }} track
- * @returns {string | null} a message key
+ * @returns {{ key: string, params: object } | null}
  */
-export const explainSyntax = (error, track) => track?.explain?.syntax?.(error) ?? null;
+export function explainSyntax(error, track) {
+  const why = track?.explain?.syntax?.(error) ?? null;
+  return typeof why === 'string' ? { key: why, params: {} } : why;
+}

@@ -130,11 +130,11 @@ const missingAfterLoad = (note) =>
 export const DEFAULT_DEADLINE_MS = 10000;
 
 /**
- * A sentence with the track's spelling: a key `key.<variant>` (`d.batched_T.py`) in the pack's messages or
- * the core's is used before `key` on that track (grader/tracks/<name>/index.mjs `variant`).
+ * A sentence on a track: its own messages (grader/tracks/<name>/messages.mjs) looked up after the pack's,
+ * before the core's, and its spelling, a key `key.<variant>` (`d.batched_T.py`) in any of them used before
+ * `key` (grader/tracks/<name>/info.mjs `variant`).
  */
-export const sayForTrack = (track, lang, key, params, pack) =>
-  render(lang, sentence(key, params), { pack, variant: track?.variant });
+export const sayForTrack = (track, lang, key, params, pack) => render(lang, sentence(key, params), { pack, track });
 
 /** A test's output cut to OUTPUT_LIMIT with a note, at the same place in every language (so a report renders in another). */
 export function capOutput(text, lang) {
@@ -216,7 +216,7 @@ export async function grade({
     tests: [],
   };
   const t = sentence;
-  const text = (said) => render(lang, said, { pack: exercise.messages, variant: track.variant });
+  const text = (said) => render(lang, said, { pack: exercise.messages, track });
   /**
    * A test's entry; `verdict`: null (passed), a Sentence (the whole message, and its cause), or
    * { said, cause, same_as? } (what the message says, why the test did not pass, the test it refers to).
@@ -261,7 +261,7 @@ export async function grade({
     // where.message: the parser's words as a Sentence, or the compiler's own text
     const syntax = t('syntax', { ...at, message: where.message });
     const why = explainSyntax(error, track);
-    reportSays(why ? [syntax, t(why)] : syntax);
+    reportSays(why ? [syntax, t(why.key, why.params)] : syntax);
     const said = syntax.params.message;
     report.error = {
       ...where,
@@ -519,7 +519,7 @@ function makeContext({
       .map((s) => asSentence(s, 'the problem'));
     const c = cause ? asSentence(cause, 'the cause') : null;
     if (!p.length) throw new TypeError('ctx.fail(problem, cause): no problem given');
-    return new Failure(render(lang, c ? [...p, c] : p, { pack: exercise.messages, variant: track.variant }), {
+    return new Failure(render(lang, c ? [...p, c] : p, { pack: exercise.messages, track }), {
       problem: p,
       cause: c,
       error,

@@ -1,6 +1,7 @@
-// The grader's own sentences, in Russian and English: what any exercise can say (loading, limits,
-// shapes, values). Each pack adds its own in messages.json (its diagnoses, under `d.`), which
-// `say()` looks up first. `{name}` fields are filled in by `say()`.
+// The grader's own sentences, in Russian and English: what any exercise can say on any track (loading,
+// limits, shapes, values). Each pack adds its own in messages.json (its diagnoses, under `d.`), which
+// `say()` looks up first, and each track its own (grader/tracks/<name>/messages.mjs: the keys its
+// explanations return, its spelling of a sentence), looked up next. `{name}` fields are filled in by `say()`.
 // A report keeps what it says as data (a Sentence: a key and its params, sentence() below), so that
 // it can be counted by key and rendered (render()) in any language after grading.
 import { capText } from '../wire/text.mjs';
@@ -19,8 +20,6 @@ const en = {
   seed: 'seed {seed}',
   backend: 'fast path {backend}',
   syntax: 'Syntax error at line {line}, column {column}: {message}',
-  'syntax.star_display':
-    'This runtime (MicroPython) cannot unpack with `*` inside a tuple or list written out, such as `(*lead, T, d)`: build it as `tuple(lead) + (T, d)`. Unpacking into a call, `f(*args)`, works.',
   'load.error': 'While loading, your script stopped with an error at line {line}: {message}.',
   'load.import':
     'The import at line {line} failed ({message}): this runtime does not have that module, so your script stopped there.',
@@ -57,8 +56,6 @@ const en = {
   'error.explained': '`{fn}` raised an error{where}: {message}',
   'cause.same': 'The same cause as in the test “{test}”.',
   'cause.callee': '`{fn}` calls your `{callee}`, which fails the test “{test}”: the cause is there, fix it first.',
-  'explain.operator': 'JavaScript’s `{op}` does not work on arrays: use `{fix}`.',
-  'explain.math': '`Math.{name}` works on single numbers only: for an array use `np.{np}(…)`.',
   'explain.keepdims':
     'A max or sum lost its axis: {b} is {a} without the last axis it was taken over. Keep that axis with `{keepdims}`, so that the result lines up row by row.',
   'explain.broadcast': 'The shapes {a} and {b} do not line up from the right (each axis must be equal or 1).',
@@ -85,26 +82,10 @@ const en = {
   nonfinite: '{what}: element {index} is {actual}, expected {expected}.',
   values:
     '{what}: {count} of {total} {total|element|elements} {count|differs|differ}. First at {index}: expected {expected}, got {actual}. Largest absolute error: {maxAbsErr}.',
-  // Python spellings (the track's variant, grade.mjs sayForTrack)
-  'not_tuple.py': '`{fn}` must return ({names}); it returned {kind}.',
-  'dtype.bool.py':
-    '{what} must be a boolean mask (True/False), but it holds numbers. Make it with a comparison, or `.astype(bool)`.',
-  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is; the parser's words are each track's own), and said once by the text reporter
   'syntax.unclosed': 'this `{bracket}` is never closed',
   'syntax.unfinished': 'the line ends with `{op}`, and the next line does not go on from it',
   'not_run.parse': 'Not run ({n} {n|test|tests}): the file does not parse.',
-  'parser.unexpected_token': 'unexpected token',
-  'parser.unexpected_character': 'unexpected character {name}',
-  'parser.unterminated_string': 'a string without its closing quote',
-  'parser.unterminated_template': 'a template string without its closing backquote',
-  'parser.unterminated_comment': 'a /* comment that is never closed',
-  'parser.redeclared': '`{name}` is already declared',
-  'parser.unexpected_keyword': 'the keyword `{name}` cannot stand here',
-  'parser.return_outside': '`return` outside a function',
-  'parser.invalid_syntax': 'invalid syntax',
-  'parser.unexpected_indent': 'unexpected indentation',
-  'parser.unindent': 'this indentation matches no outer block',
-  'parser.expected_indent': 'an indented block was expected',
   'error.run_explained': '{message} {cause}',
   // two parts of a label, such as a tuple's part after its call: "attention(Q, K, V) weights"
   'label.part': '{what} {name}',
@@ -134,8 +115,6 @@ const ru = {
   seed: 'сид {seed}',
   backend: 'быстрый путь {backend}',
   syntax: 'Синтаксическая ошибка в строке {line}, столбец {column}: {message}',
-  'syntax.star_display':
-    'Здесь (MicroPython) нельзя распаковывать `*` внутри записанного кортежа или списка, как в `(*lead, T, d)`: соберите его так: `tuple(lead) + (T, d)`. Распаковка в вызове, `f(*args)`, работает.',
   'load.error': 'При загрузке скрипт остановился с ошибкой в строке {line}: {message}.',
   'load.import': 'Импорт в строке {line} не удался ({message}): такого модуля здесь нет, и скрипт остановился на нём.',
   'load.timeout': 'Скрипт не загрузился за {ms} мс (бесконечный цикл на верхнем уровне?).',
@@ -172,8 +151,6 @@ const ru = {
   'cause.same': 'Причина та же, что и в тесте «{test}».',
   'cause.callee':
     '`{fn}` вызывает вашу `{callee}`, а она не проходит тест «{test}»: причина там, исправьте сначала её.',
-  'explain.operator': 'Оператор JavaScript `{op}` не работает с массивами: используйте `{fix}`.',
-  'explain.math': '`Math.{name}` работает только с отдельными числами: для массива используйте `np.{np}(…)`.',
   'explain.keepdims':
     'У максимума или суммы пропала ось: {b} — это {a} без последней оси, вдоль которой они считались. Сохраните её с `{keepdims}`, чтобы результат согласовался построчно.',
   'explain.broadcast': 'Формы {a} и {b} не согласуются справа налево (каждая ось должна совпадать или быть равна 1).',
@@ -198,26 +175,10 @@ const ru = {
   nonfinite: '{what}: элемент {index} равен {actual}, ожидалось {expected}.',
   values:
     '{what}: {count|не совпадает|не совпадают|не совпадают} {count} из {total} {total|элемента|элементов|элементов}. Первое расхождение в {index}: ожидалось {expected}, получено {actual}. Наибольшая абсолютная ошибка: {maxAbsErr}.',
-  // написание для Python (вариант трека, grade.mjs sayForTrack)
-  'not_tuple.py': '`{fn}` должна вернуть ({names}), а вернула {kind}.',
-  'dtype.bool.py':
-    '{what}: нужна булева маска (True/False), а в ней числа. Получите её сравнением или `.astype(bool)`.',
-  // a syntax error read by core/syntax.mjs (where it is, the parser's words), and said once by the text reporter
+  // a syntax error read by core/syntax.mjs (where it is; the parser's words are each track's own), and said once by the text reporter
   'syntax.unclosed': 'скобка `{bracket}`, открытая здесь, нигде не закрыта',
   'syntax.unfinished': 'строка кончается на `{op}`, а следующая строка её не продолжает',
   'not_run.parse': 'Не запускались ({n} {n|тест|теста|тестов}): файл не разбирается.',
-  'parser.unexpected_token': 'неожиданный символ',
-  'parser.unexpected_character': 'недопустимый символ {name}',
-  'parser.unterminated_string': 'строка без закрывающей кавычки',
-  'parser.unterminated_template': 'шаблонная строка без закрывающей обратной кавычки',
-  'parser.unterminated_comment': 'комментарий /* не закрыт',
-  'parser.redeclared': '`{name}` уже объявлено',
-  'parser.unexpected_keyword': 'ключевое слово `{name}` здесь стоять не может',
-  'parser.return_outside': '`return` вне функции',
-  'parser.invalid_syntax': 'неверный синтаксис',
-  'parser.unexpected_indent': 'лишний отступ',
-  'parser.unindent': 'этот отступ не совпадает ни с одним внешним блоком',
-  'parser.expected_indent': 'здесь нужен блок с отступом',
   'error.run_explained': '{type}: {cause}',
   'label.part': '{what} {name}',
   'output.truncated': '… вывод обрезан',
@@ -270,12 +231,20 @@ export const SENTENCES = { en, ru };
 
 /**
  * A sentence in `lang` with its `{name}` fields filled in and `{name|…}` plural forms agreed.
- * `pack`: an exercise's own messages ({ ru: {...}, en: {...} }, its messages.json), looked up before
- * the core's (a track's spelling of a key, `key.py`, is chosen by grade.mjs sayForTrack).
+ * `pack`: an exercise's own messages ({ ru: {...}, en: {...} }, its messages.json), looked up first;
+ * `own`: the track's own messages (the same shape, its `messages`: grader/tracks/<name>/messages.mjs),
+ * looked up next, before the core's (a track's spelling of a key, `key.py`, is chosen by render()).
  */
-export function say(lang, key, params = {}, pack = null) {
+export function say(lang, key, params = {}, pack = null, own = null) {
   const table = SENTENCES[lang] ? lang : 'ru';
-  const text = pack?.[table]?.[key] ?? SENTENCES[table][key] ?? pack?.en?.[key] ?? en[key] ?? key;
+  const text =
+    pack?.[table]?.[key] ??
+    own?.[table]?.[key] ??
+    SENTENCES[table][key] ??
+    pack?.en?.[key] ??
+    own?.en?.[key] ??
+    en[key] ??
+    key;
   return text
     .replace(/\{(\w+)((?:\|[^|{}]*)+)\}/g, (_, k, forms) => plural(table, Number(params[k]), forms.slice(1).split('|')))
     .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
@@ -372,29 +341,35 @@ const ended = (p) => (/[.!?…:]$/.test(p) ? p : `${p}.`);
 /**
  * A Sentence, or a list of them, as text in `lang`: each param rendered first (a Sentence in its place,
  * { ru, en } in `lang`); a list's sentences each ended with a full stop and joined with spaces.
- * `pack`: the exercise's messages (its messages.json); `variant`: the track's spelling of a key
- * (`key.py`, grader/tracks/<name>/index.mjs `variant`), used where the pack or the core has one.
+ * `pack`: the exercise's messages (its messages.json); `track`: the submission's track, whole or its
+ * description (grader/tracks/<name>/info.mjs): its own `messages`, looked up after the pack's and before
+ * the core's, and its `variant`, the spelling of a key (`key.py`) used where the pack, the track or the
+ * core has one (`variant`: that spelling given alone).
  * @param {string} lang
  * @param {import('../types').Sentence | import('../types').Sentence[] | null} said
- * @param {{ pack?: Record<string, Record<string, string>> | null, variant?: string | null }} [options]
+ * @param {{ pack?: Record<string, Record<string, string>> | null, track?: { variant?: string | null, messages?: Record<string, Record<string, string>> | null } | null, variant?: string | null }} [options]
  * @returns {string}
  */
-export function render(lang, said, { pack = null, variant = null } = {}) {
+export function render(lang, said, { pack = null, track = null, variant = track?.variant ?? null } = {}) {
+  const own = track?.messages ?? null;
   if (Array.isArray(said))
     return said
       .filter(Boolean)
-      .map((s) => ended(render(lang, s, { pack, variant })))
+      .map((s) => ended(render(lang, s, { pack, track, variant })))
       .join(' ');
   if (!isSentence(said)) return said == null ? '' : String(said);
   const param = (v) =>
     isSentence(v) || Array.isArray(v)
-      ? render(lang, v, { pack, variant })
+      ? render(lang, v, { pack, track, variant })
       : isLocalized(v)
         ? (v[lang] ?? v.en ?? Object.values(v)[0])
         : v;
   const params = Object.fromEntries(Object.entries(said.params ?? {}).map(([k, v]) => [k, param(v)]));
   const v = variant ? `${said.key}.${variant}` : null;
-  const has = (k) => Boolean(pack?.[lang]?.[k] ?? pack?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k]);
+  const has = (k) =>
+    Boolean(
+      pack?.[lang]?.[k] ?? pack?.en?.[k] ?? own?.[lang]?.[k] ?? own?.en?.[k] ?? SENTENCES[lang]?.[k] ?? SENTENCES.en[k],
+    );
   // (trimmed at the end: a list param, last in its sentence, may be empty)
-  return say(lang, v && has(v) ? v : said.key, params, pack).trimEnd();
+  return say(lang, v && has(v) ? v : said.key, params, pack, own).trimEnd();
 }

@@ -4,6 +4,8 @@
 // - A bracket that is never closed is blamed where it opens: parsers notice it later (MicroPython on
 //   the next line, acorn at the next token that cannot fit), so `np.exp(x` on line 10 was reported
 //   on line 11.
+// - The parser's own words (acorn's, MicroPython's) are each track's: its `explain.parser` patterns,
+//   worded in its messages.mjs.
 // - A line that ends with an operator the next line cannot continue (`return T +` then `}`) is blamed
 //   at that operator, not at the next line's first token.
 // Each track lists its tokens (`track.tokens(source)` → [{ value, offset, op }], `op`: punctuation),
@@ -49,26 +51,15 @@ const CONTINUES = new Set([
   '?',
 ]);
 
-// The parser messages students meet most, by pattern (acorn's and MicroPython's words) → a message key.
-/** @type {[RegExp, string][]} */
-const PARSER = [
-  [/^Unexpected token$/, 'parser.unexpected_token'],
-  [/^Unexpected character '(.*)'$/, 'parser.unexpected_character'],
-  [/^Unterminated string constant$/, 'parser.unterminated_string'],
-  [/^Unterminated template$/, 'parser.unterminated_template'],
-  [/^Unterminated comment$/, 'parser.unterminated_comment'],
-  [/^Identifier '(.*)' has already been declared$/, 'parser.redeclared'],
-  [/^Unexpected keyword '(.*)'$/, 'parser.unexpected_keyword'],
-  [/^'return' outside of function$|^'return' outside function$/, 'parser.return_outside'],
-  [/^invalid syntax$/, 'parser.invalid_syntax'],
-  [/^IndentationError: unexpected indent$/, 'parser.unexpected_indent'],
-  [/^IndentationError: unindent doesn't match any outer indent level$|^IndentationError: unindent/, 'parser.unindent'],
-  [/^IndentationError: expected an indented block/, 'parser.expected_indent'],
-];
-
-/** The parser's message as { key, params: { name } } when it is one the grader words itself, else null. */
-export function parserMessage(message) {
-  for (const [re, key] of PARSER) {
+/**
+ * The parser's message as { key, params: { name } } when it is one the track words itself (its
+ * `explain.parser`: [pattern, message key] pairs, the first group a name; the keys in its messages.mjs),
+ * else null.
+ * @param {string} message
+ * @param {{ explain?: { parser?: [RegExp, string][] } }} [track]
+ */
+export function parserMessage(message, track) {
+  for (const [re, key] of track?.explain?.parser ?? []) {
     const m = re.exec(String(message));
     if (m) return { key, params: { name: m[1] ?? '' } };
   }
@@ -159,11 +150,11 @@ export function locateSyntax(source, error, track) {
 /**
  * A syntax error as the student reads it, the same on Check (grade.mjs) and on the page's Run: where the
  * mistake is (locateSyntax) and what it is in the student's language (`t(key, params)`: a sentence of
- * core/messages.mjs in that language). → { ...error, line, column, message, sourceLine }
+ * core/messages.mjs or of the track's messages.mjs, in that language). → { ...error, line, column, message, sourceLine }
  */
 export function readSyntax(source, error, track, t) {
   const found = locateSyntax(source, error, track),
-    parser = parserMessage(error.message);
+    parser = parserMessage(error.message, track);
   const message = found.reason
     ? t(found.reason.key, found.reason.params)
     : parser

@@ -6,12 +6,12 @@ import { visible } from '../wire/text.mjs';
 /**
  * A report's texts rendered again from its data in `lang` (a report graded in Russian, read in
  * English): each test's name and message, the report's message, from `exercise` (its spec's names, its
- * messages) on `track` (its spelling of a key). The report itself is left as it is.
+ * messages) on `track` (its own messages, its spelling of a key). The report itself is left as it is.
  * @param {import('../types').Report} report
  * @returns {import('../types').Report}
  */
 export function renderReport(report, { lang, exercise, track }) {
-  const opts = { pack: exercise.messages, variant: track?.variant };
+  const opts = { pack: exercise.messages, track };
   const names = new Map(exercise.spec.tests.map((t) => [t.id, t.name]));
   // An output cut to its limit ends with the note of the report's language (grade.mjs capOutput).
   const [was, now] = [report.lang, lang].map((l) => `\n${say(l, 'output.truncated')}`);

@@ -3,7 +3,9 @@
 // pack's Toy JS starter and solution), `web/build.mjs` builds the page with the track offered, and the
 // page grades it as the CLI does: the solution 7/7, the no-scaling fixture with the statuses and
 // messages of its expected_results.json (the JavaScript track's, reviewed), a loop refused with its
-// line; its worker is served with the CSP derived from its realm (eval only).
+// line and explained in the track's own sentence (`toy.no_loops`, its messages.mjs, rendered); its worker
+// (the browser host's shell with the track's worker.js as its guest) is served with the CSP derived from
+// its realm (eval only).
 // Run: node --test tests/browser/toy-track.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,13 +66,21 @@ test("a mistake gets the JavaScript track's statuses and messages (no-scaling)",
   );
 });
 
-test('a loop is refused with its line, every test listed', async () => {
+test("a loop is refused with its line, every test listed, and explained in the track's own sentence", async () => {
   await lib.setCode(page, await read('exercises/sdpa/fixtures/pass-loops/submission.js'));
   assert.deepEqual(await lib.check(page), { passed: 0, total: 7 });
   const report = await page.evaluate(() => window.attnlab.state.report);
   assert.equal(report.status, 'error');
   assert.match(report.message, /Toy JS has no loops: `while` is not allowed/);
   assert.match(report.message, /line 10\b/);
+  assert.deepEqual(report.said.at(-1), { key: 'toy.no_loops', params: { keyword: 'while' } });
+  const sentence =
+    'Toy JS has no loops (`while` is one): compute over whole arrays with np, such as `np.sum(x, { axis: -1 })` instead of a loop that adds.';
+  assert.ok(report.message.endsWith(sentence), report.message);
+  // and the page shows it, rendered (its `code` spans as code), never its key
+  const shown = await page.evaluate(() => document.body.innerText);
+  assert.ok(shown.includes(sentence.replaceAll('`', '')), `the page shows the sentence: ${shown}`);
+  assert.doesNotMatch(shown, /toy\.no_loops/);
 });
 
 test("the track's worker is served with the CSP its realm asks for: eval only", async () => {

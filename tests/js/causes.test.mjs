@@ -23,6 +23,7 @@ import { diagnosesOf } from '../../grader/batch/summary.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
 import { TRACKS } from '../../grader/tracks/index.mjs';
+import { catalog } from '../../grader/tracks/catalog.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 
@@ -79,13 +80,30 @@ test('render(): each language, a track spelling, a list of sentences each ended,
     kind: { ru: 'число', en: 'a number' },
   });
   assert.equal(render('en', tuple), '`attention` must return [out, weights]; it returned a number.');
-  assert.equal(render('en', tuple, { variant: 'py' }), '`attention` must return (out, weights); it returned a number.');
+  assert.equal(
+    render('en', tuple, { track: TRACKS.python }),
+    '`attention` must return (out, weights); it returned a number.',
+  );
+  assert.equal(
+    render('en', tuple, { track: TRACKS.js }),
+    '`attention` must return [out, weights]; it returned a number.',
+  );
+  // A track's own sentences (grader/tracks/<name>/messages.mjs) are found on that track, from its description alone.
+  const op = sentence('explain.operator', { op: '/', fix: 'np.divide(a, b)' });
+  const js = catalog.trackNamed('js');
+  assert.equal(render('en', op, { track: js }), 'JavaScript’s `/` does not work on arrays: use `np.divide(a, b)`.');
+  assert.equal(
+    render('ru', op, { track: js }),
+    'Оператор JavaScript `/` не работает с массивами: используйте `np.divide(a, b)`.',
+  );
   assert.equal(
     render('en', [sentence('missing', { fn: 'f' }), sentence('error', { fn: 'g', message: 'boom', where: '' })]),
     '`f` is not defined in your code. `g` raised an error: boom.',
   );
-  // Every key the grader itself says exists in both languages.
+  // Every key the grader itself says exists in both languages, and so does every key of a track's own.
   assert.deepEqual(Object.keys(SENTENCES.ru).sort(), Object.keys(SENTENCES.en).sort());
+  for (const t of Object.values(catalog.TRACKS))
+    assert.deepEqual(Object.keys(t.messages?.ru ?? {}).sort(), Object.keys(t.messages?.en ?? {}).sort(), t.name);
 });
 
 test("a student's error that reads as a diagnosis is counted as the error it is", async () => {

@@ -14,6 +14,7 @@ import { grade } from '../../grader/core/grade.mjs';
 import { SENTENCES, say } from '../../grader/core/messages.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { NodeSandbox } from '../../grader/hosts/node/sandbox.mjs';
+import { TRACKS } from '../../grader/tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases, sentenceMark } from '../fixtures/cases.mjs';
 
@@ -31,9 +32,11 @@ const CAUSES = [
   ...Object.entries(exercise.messages[LANG])
     .filter(([k]) => k.startsWith('d.'))
     .map(([, v]) => v),
-  ...Object.entries(SENTENCES[LANG])
-    .filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py')
-    .map(([, v]) => v),
+  ...[SENTENCES[LANG], ...Object.values(TRACKS).map((t) => t.messages?.[LANG] ?? {})].flatMap((table) =>
+    Object.entries(table)
+      .filter(([k]) => k.startsWith('explain.') || k === 'not_tuple' || k === 'not_tuple.py')
+      .map(([, v]) => v),
+  ),
   say(LANG, 'cause.same', {}),
   say(LANG, 'error.same', {}),
   say(LANG, 'cause.callee', {}), // the function the test calls calls one that an earlier test explained

@@ -1,7 +1,7 @@
 // The import graph of grader/, web/, tools/ and server/ (static `import … from`, `export … from`, and import()
 // of a string literal), read from the source text, against the rules of grader/README.md (Structure):
 // - no cycle inside grader/, between its modules or between its rooms (core, wire, hosts, tracks, np, …);
-// - grader/core imports no host and no track (the entry gives it the tracks);
+// - grader/core imports no host and no track (the entry gives it the tracks); a track imports no host;
 // - web/, tools/ and server/ reach the grader only through grader/index.mjs, the page's code (web/src, and
 //   web/csp.mjs which it bundles) only through grader/browser.mjs; wasm/ only through its public
 //   entries; tools/ no test helper (tests/fixtures/, the fixtures' data and their listing, excepted).
@@ -146,6 +146,15 @@ test('grader/core imports no host, no track, and nothing above it (batch, the CL
     .flatMap(([f, ts]) =>
       ts.filter((t) => !/^grader\/(core|wire)\/|^grader\/limits\.mjs$/.test(t)).map((t) => `${f} → ${t}`),
     );
+  assert.deepEqual(bad, []);
+});
+
+test('a track imports no host, in any of its modules (.mjs and .js: the worker guests too)', () => {
+  // The hosts import the tracks (the browser host's worker shell gets its guest from the build, by a
+  // specifier of no file), never the reverse: a track is one folder that nothing outside names.
+  const tracks = [...GRADER].filter(([f]) => f.startsWith('grader/tracks/'));
+  assert.ok(tracks.some(([f]) => f.endsWith('.js')) && tracks.some(([f]) => f.endsWith('.mjs')), 'both kinds read');
+  const bad = tracks.flatMap(([f, ts]) => ts.filter((t) => t.startsWith('grader/hosts/')).map((t) => `${f} → ${t}`));
   assert.deepEqual(bad, []);
 });
 

@@ -15,7 +15,17 @@ import { explainError, explainSyntax } from '../../grader/core/explain.mjs';
 import { join } from 'node:path';
 import { TRACKS, TRACK_NAMES, DEFAULT_TRACK, trackOfFile, trackNamed, trackFor } from '../../grader/tracks/index.mjs';
 import { catalog } from '../../grader/tracks/catalog.mjs';
-import { trackFile, trackFolders, guestPlugins, guestWasm, workerEntry, workerFile } from '../../grader/index.mjs';
+import {
+  trackFile,
+  trackFolders,
+  guestPlugins,
+  guestWasm,
+  workerGuest,
+  workerShell,
+  workerFile,
+  WORKER_GUEST,
+  LANGS,
+} from '../../grader/index.mjs';
 import { workerCsp, WORKER_CSPS, WORKER_CSP, securityHeaders } from '../../web/csp.mjs';
 import { prepareSource } from '../../grader/tracks/python/source.mjs';
 import { grade, sayForTrack } from '../../grader/core/grade.mjs';
@@ -33,9 +43,16 @@ const file = (name, text) => {
 };
 const nd = (shape, data, dtype = 'float64') => ({ $array: { dtype, shape, data } });
 
-test('the table: two tracks found by listing their folders, in their order, each with the fields the rooms read', () => {
-  assert.deepEqual(TRACK_NAMES, ['js', 'python']);
-  assert.deepEqual(trackFolders, ['js', 'python']);
+test('the table: the tracks found by listing their folders, in their order, each with the fields the rooms read', () => {
+  // Every folder with an index.mjs is a track (this tree has two; tests/js/toy-track.test.mjs adds a third).
+  assert.deepEqual([...TRACK_NAMES].sort(), trackFolders);
+  assert.ok(TRACK_NAMES.length >= 2);
+  assert.deepEqual(
+    TRACK_NAMES,
+    [...TRACK_NAMES].sort((a, b) => TRACKS[a].order - TRACKS[b].order),
+    'in their order',
+  );
+  assert.equal(DEFAULT_TRACK, TRACKS[TRACK_NAMES[0]]);
   assert.equal(DEFAULT_TRACK, TRACKS.js);
   for (const t of Object.values(TRACKS)) {
     for (const k of [
@@ -56,6 +73,10 @@ test('the table: two tracks found by listing their folders, in their order, each
     ])
       assert.ok(k in t, `${t.name}.${k}`);
     assert.ok(Object.isFrozen(t));
+    // Its own sentences (messages.mjs, through its description): every key in every language.
+    assert.deepEqual(Object.keys(t.messages ?? {}).sort(), [...LANGS].sort(), `${t.name}.messages`);
+    for (const l of LANGS)
+      assert.deepEqual(Object.keys(t.messages[l]).sort(), Object.keys(t.messages.en).sort(), `${t.name}.messages.${l}`);
   }
   assert.equal(trackOfFile('a/b/solution.PY'), TRACKS.python);
   assert.equal(trackOfFile('x.js'), TRACKS.js);
@@ -79,7 +100,7 @@ test("errors explained by the track's hooks: JS names the operator, each spells 
   assert.equal(keepdims(TRACKS.python), 'keepdims=True');
   assert.equal(keepdims({ name: 'bare' }), 'keepdims'); // a track with no explain hooks still gets the core's
   const star = { message: 'SyntaxError: *x must be assignment target' };
-  assert.equal(explainSyntax(star, TRACKS.python), 'syntax.star_display');
+  assert.deepEqual(explainSyntax(star, TRACKS.python), { key: 'syntax.star_display', params: {} });
   assert.equal(explainSyntax(star, TRACKS.js), null);
 });
 
@@ -131,10 +152,10 @@ test('a CLI grade loads its own track and host and no other track: the modules o
       const modules = modulesOf(file);
       assert.ok(modules.includes(`grader/tracks/${own}/index.mjs`), `${file}: its track`);
       assert.ok(modules.includes('grader/hosts/node/sandbox.mjs'), `${file}: its host`);
-      // Of the other track only its description; no build-time module, no batch, no page host.
+      // Of the other track only its description (and the sentences it carries); no build-time module, no batch, no page host.
       assert.deepEqual(
         modules.filter((m) => m.startsWith(`grader/tracks/${other}/`)),
-        [`grader/tracks/${other}/info.mjs`],
+        [`grader/tracks/${other}/info.mjs`, `grader/tracks/${other}/messages.mjs`],
         file,
       );
       const extra = modules.filter((m) =>
@@ -154,13 +175,19 @@ test('a CLI grade loads its own track and host and no other track: the modules o
   }
 });
 
-test("a track's folder: its worker entry, its editor mode for the page, its build plugins; the worker CSP from its realm", async () => {
+test("a track's folder: its worker's guest, its editor mode for the page, its build plugins; the worker CSP from its realm", async () => {
   for (const name of TRACK_NAMES) {
     assert.ok(trackFile(name, 'worker.js'), `${name}/worker.js`);
     assert.ok(trackFile(name, 'guest-entry.mjs'), `${name}/guest-entry.mjs`);
-    assert.equal(fileURLToPath(workerEntry(name)), fileURLToPath(trackFile(name, 'worker.js')));
+    assert.equal(fileURLToPath(workerGuest(name)), fileURLToPath(trackFile(name, 'worker.js')));
     assert.equal(workerFile(name), `sandbox-worker-${name}.js`);
+    // The track's worker.js is its guest (a default export), not a worker: it imports no host.
+    const text = readFileSync(workerGuest(name), 'utf8');
+    assert.match(text, /^export default /m, `${name}/worker.js`);
+    assert.doesNotMatch(text, /from '[^']*hosts\//, `${name}/worker.js`);
   }
+  // The host owns the worker's shell, which imports the track's guest by the specifier the build resolves.
+  assert.match(readFileSync(workerShell, 'utf8'), new RegExp(`import install from '${WORKER_GUEST}'`));
   assert.equal(trackFile('js', 'build.mjs'), null);
   assert.equal(guestPlugins.length, 2); // the Python track's build.mjs: glue and bytecode
   assert.equal(guestWasm(TRACKS.js), null);

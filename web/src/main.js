@@ -272,7 +272,7 @@ function messageDom(text, quoted = []) {
  * only the error's type beside it, as Check does).
  */
 function readError(error, source) {
-  if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p));
+  if (error.syntax) return readSyntax(source, error, track, (k, p) => say(lang, k, p, null, track.messages));
   const why = explainError(error, source, track);
   const type = /^([A-Z]\w*(?:Error|Exception)):/.exec(String(error.message))?.[1];
   return why && type
@@ -281,7 +281,7 @@ function readError(error, source) {
         message: say(lang, 'error.run_explained', {
           message: error.message,
           type,
-          cause: say(lang, why.key, why.params),
+          cause: say(lang, why.key, why.params, null, track.messages),
         }),
       }
     : error;
@@ -724,7 +724,7 @@ const run = () =>
     // syntax error comes back from the load, as `error` with its line).
     const prepared = track.prepareSource(source);
     if (!prepared.ok) {
-      showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p)) });
+      showOutput({ error: readSyntax(source, prepared.error, track, (k, p) => say(lang, k, p, null, track.messages)) });
       afterwards(job, false, 'attnlab:ran');
       return;
     }

@@ -1,7 +1,7 @@
 // What every sandbox Web Worker shares, whatever its track: one realm per loaded submission; the page's
-// host (host.js) owns time limits and terminates the worker when a request overruns. A worker entry
-// (worker.js for JavaScript, worker-python.js for Python) calls startWorker(install) with its track's
-// guest; install({ config, hide }) → handle (or a promise of it), run once the page's first message
+// host (host.js) owns time limits and terminates the worker when a request overruns. The worker's entry,
+// the shell ./worker.js, calls startWorker(install) with its track's guest (the track folder's
+// worker.js); install({ config, hide }) → handle (or a promise of it), run once the page's first message
 // (the config: the memory mode, and for a track with WebAssembly its compiled module) has arrived.
 //
 // Each worker is served with its own Content-Security-Policy (web/csp.mjs: no network, no script URLs;

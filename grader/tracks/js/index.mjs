@@ -10,8 +10,22 @@ export default Object.freeze({
   prepareSource,
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // Errors explained (grader/core/explain.mjs): the operator or Math function that met an array; a
-  // lost axis is put back with this spelling.
-  explain: { error: explainError, keepdims: '{ axis: -1, keepdims: true }' },
+  // lost axis is put back with this spelling; the parser's words (grader/core/syntax.mjs).
+  explain: {
+    error: explainError,
+    keepdims: '{ axis: -1, keepdims: true }',
+    // acorn's messages students meet most → its sentences (./messages.mjs), read by grader/core/syntax.mjs
+    parser: [
+      [/^Unexpected token$/, 'parser.unexpected_token'],
+      [/^Unexpected character '(.*)'$/, 'parser.unexpected_character'],
+      [/^Unterminated string constant$/, 'parser.unterminated_string'],
+      [/^Unterminated template$/, 'parser.unterminated_template'],
+      [/^Unterminated comment$/, 'parser.unterminated_comment'],
+      [/^Identifier '(.*)' has already been declared$/, 'parser.redeclared'],
+      [/^Unexpected keyword '(.*)'$/, 'parser.unexpected_keyword'],
+      [/^'return' outside of function$/, 'parser.return_outside'],
+    ],
+  },
   // A program a host may load into a spare realm before it is needed, so that the first real load
   // does not pay for compiling np and the guest (it declares no globals).
   warmUp: `(() => {

@@ -1,6 +1,10 @@
 // The JavaScript track's description (grader/tracks/README.md): every field that is data, without the
 // track's code, so that the tracks can be listed and a submission's track decided without loading any
-// of them (grader/tracks/catalog.mjs); ./index.mjs is the whole track, this and its code.
+// of them (grader/tracks/catalog.mjs); ./index.mjs is the whole track, this and its code. Its one
+// import is data too: the track's own sentences (./messages.mjs), so that a report's causes render from
+// the descriptions alone.
+import messages from './messages.mjs';
+
 export default Object.freeze({
   name: 'js',
   order: 0, // the first track: the default (a file of no known extension; storage keys without a suffix)
@@ -43,4 +47,6 @@ export default Object.freeze({
   workPerMs: 200000,
   // Messages: a pack's `key.js` is used before `key` on this track (none needs one yet).
   variant: 'js',
+  // The track's own sentences ({ ru, en }: key → sentence), looked up after a pack's, before the core's.
+  messages,
 });

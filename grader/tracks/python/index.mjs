@@ -18,6 +18,18 @@ export default Object.freeze({
   explain: {
     keepdims: 'keepdims=True',
     syntax: ({ message }) => (/\*x must be assignment target/.test(String(message)) ? 'syntax.star_display' : null),
+    // MicroPython's compiler messages students meet most → its sentences (./messages.mjs), read by
+    // grader/core/syntax.mjs
+    parser: [
+      [/^'return' outside function$/, 'parser.return_outside'],
+      [/^invalid syntax$/, 'parser.invalid_syntax'],
+      [/^IndentationError: unexpected indent$/, 'parser.unexpected_indent'],
+      [
+        /^IndentationError: unindent doesn't match any outer indent level$|^IndentationError: unindent/,
+        'parser.unindent',
+      ],
+      [/^IndentationError: expected an indented block/, 'parser.expected_indent'],
+    ],
   },
   // As for JavaScript (grader/tracks/js/index.mjs): a warm-up program, and the Scale panel's probe
   // (`time.perf_counter` is the runtime's clock; the probe is appended after the student's module).

@@ -1,6 +1,10 @@
 // The Python track's description (grader/tracks/README.md): every field that is data, without the
 // track's code, so that the tracks can be listed and a submission's track decided without loading any
-// of them (grader/tracks/catalog.mjs); ./index.mjs is the whole track, this and its code.
+// of them (grader/tracks/catalog.mjs); ./index.mjs is the whole track, this and its code. Its one
+// import is data too: the track's own sentences (./messages.mjs), so that a report's causes render from
+// the descriptions alone.
+import messages from './messages.mjs';
+
 export default Object.freeze({
   name: 'python',
   order: 1,
@@ -44,4 +48,6 @@ export default Object.freeze({
   budgetMs: 14000,
   // Messages: a pack's `key.py` is used before `key` on this track (Python spellings).
   variant: 'py',
+  // The track's own sentences ({ ru, en }: key → sentence), looked up after a pack's, before the core's.
+  messages,
 });
