@@ -278,9 +278,13 @@ export interface Track {
   realm: { strings: boolean; wasm: boolean; reusable: boolean };
   explain: {
     error?(error: { message: string; line?: number | null }, source: string): Sentence | null;
-    syntax?(error: SourceError): string | null;
+    syntax?(error: SourceError): string | Sentence | null;
     keepdims?: string;
+    /** Its parser's messages students meet most: [pattern, message key] (the first group a `name`). */
+    parser?: [RegExp, string][];
   };
+  /** The track's own sentences per lang (its messages.mjs), looked up after a pack's and before the core's. */
+  messages?: Partial<Record<Lang, Record<string, string>>>;
   lexicon?: {
     comments: [string, string][];
     strings: [string, string, boolean][];
