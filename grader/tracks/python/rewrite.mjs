@@ -323,3 +323,86 @@ function blankLineAbove(source, start) {
     return /^[ \t\r]*$/.test(text) ? { start: prevStart, end: lineStart - 1 - (text.endsWith('\r') ? 1 : 0) } : null;
   }
 }
+
+// ---- the work count's ticks (grader/tracks/work.mjs; runtime.py counts them): every `for` iterates
+// over `__attnlab_tk__((…))` (a statement's up to its header's `:`, a comprehension's up to its next
+// `if`, `for` or closing bracket at its depth) and every `while` tests `__attnlab_tw__() and (…)`.
+// Inserted within the line, never a line break: lines and indentation stay the student's (the runtime
+// reports lines only). A function's entry is not ticked (a statement there would need a line).
+export const TICK_FOR = '__attnlab_tk__';
+export const TICK_WHILE = '__attnlab_tw__';
+const TICK_NAMES = new Set([TICK_FOR, TICK_WHILE]);
+
+/** The first student token naming a tick (a submission may not bind or read them), or null. */
+export function tickNameUsed(source) {
+  for (const line of logicalLines(source))
+    for (const t of line.tokens) if (t.type === 'name' && TICK_NAMES.has(t.value)) return t;
+  return null;
+}
+
+/** `source` with the loops ticked (offsets in `source`; lines kept). Never fails: what it cannot read it leaves. */
+export function tickLoops(source) {
+  const inserts = []; // [offset, text]
+  for (const line of logicalLines(source)) {
+    const tokens = line.tokens;
+    // depth of each token (brackets opened before it on this logical line)
+    const depth = [];
+    let d = 0;
+    for (const t of tokens) {
+      if (t.type === 'op' && (t.value === ')' || t.value === ']' || t.value === '}')) d = Math.max(0, d - 1);
+      depth.push(d);
+      if (t.type === 'op' && CLOSERS[t.value]) d++;
+    }
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
+      if (t.type !== 'name' || (t.value !== 'for' && t.value !== 'while')) continue;
+      if (tokens[k - 1]?.value === 'async') continue; // async for: left as it is
+      const at = depth[k];
+      const statement = k === 0;
+      if (t.value === 'while') {
+        if (!statement) continue;
+        const colon = findAt(tokens, depth, k + 1, at, (x) => x.type === 'op' && x.value === ':');
+        if (colon < 0 || colon === k + 1) continue;
+        inserts.push([tokens[k + 1].start, `${TICK_WHILE}() and (`], [tokens[colon - 1].end, ')']);
+        continue;
+      }
+      if (!statement && at === 0) continue; // a `for` outside brackets that does not start the line: not Python
+      const inAt = findAt(tokens, depth, k + 1, at, (x) => x.type === 'name' && x.value === 'in');
+      if (inAt < 0) continue;
+      const end = statement
+        ? findAt(tokens, depth, inAt + 1, at, (x) => x.type === 'op' && x.value === ':')
+        : findEnd(tokens, depth, inAt + 1, at);
+      if (end < 0 || end === inAt + 1) continue;
+      inserts.push([tokens[inAt + 1].start, `${TICK_FOR}((`], [tokens[end - 1].end, '))']);
+    }
+  }
+  inserts.sort((a, b) => a[0] - b[0]);
+  let out = '',
+    from = 0;
+  for (const [offset, text] of inserts) {
+    out += source.slice(from, offset) + text;
+    from = offset;
+  }
+  return out + source.slice(from);
+}
+
+/** The first token from `k` at bracket depth `at` that `is` accepts, before the depth drops below `at`; -1 if none. */
+function findAt(tokens, depth, k, at, is) {
+  for (let j = k; j < tokens.length; j++) {
+    if (depth[j] < at) return -1;
+    if (depth[j] === at && is(tokens[j])) return j;
+  }
+  return -1;
+}
+
+/** Where a comprehension's iterable from token k ends: its next `if`, `for`, `async` or the closing bracket at its depth. */
+function findEnd(tokens, depth, k, at) {
+  for (let j = k; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (depth[j] < at) return j; // the closing bracket (its depth is the one outside)
+    if (depth[j] === at && t.type === 'name' && (t.value === 'if' || t.value === 'for' || t.value === 'async'))
+      return j;
+    if (depth[j] === at && t.type === 'op' && t.value === ',') return j; // `f(x for x in a, b)`: let the compiler judge
+  }
+  return tokens.length;
+}
