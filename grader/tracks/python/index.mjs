@@ -21,7 +21,7 @@ export default Object.freeze({
       return {
         ok: false,
         error: {
-          message: `${used.value} is reserved by the grader`,
+          message: `${used.value} is a name the grader uses: rename it`,
           line,
           column: used.start - before.lastIndexOf('\n'),
         },

@@ -327,11 +327,30 @@ function blankLineAbove(source, start) {
 // ---- the work count's ticks (grader/tracks/work.mjs; runtime.py counts them): every `for` iterates
 // over `__attnlab_tk__((…))` (a statement's up to its header's `:`, a comprehension's up to its next
 // `if`, `for` or closing bracket at its depth) and every `while` tests `__attnlab_tw__() and (…)`.
-// Inserted within the line, never a line break: lines and indentation stay the student's (the runtime
-// reports lines only). A function's entry is not ticked (a statement there would need a line).
+// A function's entry calls `__attnlab_te__()` first in its body's first line: `__attnlab_te__(); stmt` before
+// a simple statement (a one-line `def f(x): return x` too), `if __attnlab_te__() and (…):` in a body that
+// starts with `if`; a body that starts with another compound statement is left unticked (its loops are
+// ticked). Inserted within the line, never a line break: lines and indentation stay the student's (the
+// runtime reports lines only).
 export const TICK_FOR = '__attnlab_tk__';
 export const TICK_WHILE = '__attnlab_tw__';
-const TICK_NAMES = new Set([TICK_FOR, TICK_WHILE]);
+export const TICK_ENTRY = '__attnlab_te__';
+const TICK_NAMES = new Set([TICK_FOR, TICK_WHILE, TICK_ENTRY]);
+const NOT_SIMPLE = new Set([
+  'def',
+  'class',
+  'for',
+  'while',
+  'try',
+  'with',
+  'async',
+  'match',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'if',
+]);
 
 /** The first student token naming a tick (a submission may not bind or read them), or null. */
 export function tickNameUsed(source) {
@@ -343,7 +362,8 @@ export function tickNameUsed(source) {
 /** `source` with the loops ticked (offsets in `source`; lines kept). Never fails: what it cannot read it leaves. */
 export function tickLoops(source) {
   const inserts = []; // [offset, text]
-  for (const line of logicalLines(source)) {
+  const lines = logicalLines(source);
+  lines.forEach((line, n) => {
     const tokens = line.tokens;
     // depth of each token (brackets opened before it on this logical line)
     const depth = [];
@@ -375,7 +395,32 @@ export function tickLoops(source) {
       if (end < 0 || end === inAt + 1) continue;
       inserts.push([tokens[inAt + 1].start, `${TICK_FOR}((`], [tokens[end - 1].end, '))']);
     }
-  }
+    if (tokens[0]?.value === 'def' && tokens[1]?.type === 'name' && tokens[2]?.value === '(') {
+      const colon = findAt(tokens, depth, closing(tokens, 2) + 1, 0, (x) => x.type === 'op' && x.value === ':');
+      if (colon < 0) return;
+      if (colon + 1 < tokens.length) {
+        if (!NOT_SIMPLE.has(tokens[colon + 1].value)) inserts.push([tokens[colon + 1].start, `${TICK_ENTRY}(); `]);
+        return;
+      }
+      const body = lines[n + 1];
+      const first = body?.tokens[0];
+      if (!first || !body.indented) return;
+      if (first.type === 'op' && first.value === '@') return;
+      if (!NOT_SIMPLE.has(first.value)) inserts.push([first.start, `${TICK_ENTRY}(); `]);
+      else if (first.value === 'if') {
+        const bt = body.tokens,
+          bd = [];
+        let d = 0;
+        for (const t of bt) {
+          if (t.type === 'op' && (t.value === ')' || t.value === ']' || t.value === '}')) d = Math.max(0, d - 1);
+          bd.push(d);
+          if (t.type === 'op' && CLOSERS[t.value]) d++;
+        }
+        const c = findAt(bt, bd, 1, 0, (x) => x.type === 'op' && x.value === ':');
+        if (c > 1) inserts.push([bt[1].start, `${TICK_ENTRY}() and (`], [bt[c - 1].end, ')']);
+      }
+    }
+  });
   inserts.sort((a, b) => a[0] - b[0]);
   let out = '',
     from = 0;

@@ -649,6 +649,15 @@ def install(B, limits, stdlib):
             charge_ticks()
         return True
 
+    ENTRY_TICKS = 8  # a call: some 5 µs, as many loop iterations (tools/work-budget's recursion)
+
+    def tick_entry():
+        nonlocal ticks
+        ticks += ENTRY_TICKS
+        if ticks >= cap:
+            charge_ticks()
+        return True
+
     def ticked(it):
         nonlocal ticks
         for x in it:
@@ -659,7 +668,7 @@ def install(B, limits, stdlib):
 
     HELPERS = {'__attnlab_display__': display, '__attnlab_metabase__': metabase,
                '__attnlab_generic__': Subscripted, '__attnlab_enum__': finish_enum,
-               '__attnlab_tk__': ticked, '__attnlab_tw__': tick_while}
+               '__attnlab_tk__': ticked, '__attnlab_tw__': tick_while, '__attnlab_te__': tick_entry}
 
     def load(source, wanted):
         g = {'__name__': '__main__'}
