@@ -319,3 +319,29 @@ test('reports carry `work` on the Python track too, the same for the same submis
   assert.match(t.message, /ran for 4000 ms without finishing, and again for 8000 ms/);
   assert.ok(endless.work >= 12000 * python.workPerMs, `${endless.work}`);
 });
+
+test('Node, Python: a tick rebound through globals() is put back at the next request, which counts as before', async () => {
+  const src = [
+    'def g():',
+    "    globals()['__attnlab_' + 'tw__'] = lambda: True",
+    '',
+    'def f():',
+    '    n = 0',
+    '    while n < 1000:',
+    '        n += 1',
+    '    return n',
+    '',
+  ].join('\n');
+  const p = python.prepareSource(src);
+  const sandbox = await NodeSandbox.create({ track: python });
+  try {
+    await sandbox.load(p.run, { functions: ['f', 'g'], timeoutMs: 4000 });
+    const before = await sandbox.call('f', [], { timeoutMs: 1000 });
+    assert.equal((await sandbox.call('g', [], { timeoutMs: 1000 })).ok, true);
+    const after = await sandbox.call('f', [], { timeoutMs: 1000 });
+    assert.deepEqual([after.value, after.work], [before.value, before.work]);
+    assert.ok(before.work >= 1000 * TICK_UNITS, `${before.work}`);
+  } finally {
+    await sandbox.close();
+  }
+});

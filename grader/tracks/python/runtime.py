@@ -775,6 +775,7 @@ def install(B, limits, stdlib):
             return release()
         ticks = 0
         cap = TICK_CHUNK
+        state['globals'].update(HELPERS)  # a submission that rebound a tick (through globals()) escapes the count for one request at most
         try:
             return load(a, b) if op == 'load' else call(a, b == 'measure')
         finally:
