@@ -1,8 +1,10 @@
 // The work count in the page (grader/tracks/work.mjs): the same submissions as tests/js/work.test.mjs
 // give the same verdicts, the same results.json and the same `work` in the page's Web Worker as in
 // the Node sandbox. JavaScript: a correct loop solution, and an endless causal_mask stopped by the count
-// (1000 ms and 2000 ms of budget in units), never by the page's wall clock. Python does not count work
-// yet (grader/tracks/work.mjs): its reports carry no `work` in either host, and grade as before.
+// (1000 ms and 2000 ms of budget in units), never by the page's wall clock. Python the same: the solution,
+// a loop solution, and an endless causal_mask (4000 ms and 8000 ms of budget), one of them catching every
+// stop with `except BaseException`, in the page's Python worker that already graded other requests as in
+// a fresh Node child.
 // Run: node --test tests/browser/work.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +49,8 @@ const CASES = [
   ['js', 'an endless causal_mask, stopped by the count', WORK_SOURCES.sdpaEndless, 'fail'],
   ['python', 'the solution', PY_WORK_SOURCES.solution, 'pass'],
   ['python', 'a correct loop solution', PY_WORK_SOURCES.sdpaLoops, 'pass'],
+  ['python', 'an endless causal_mask, stopped by the count', PY_WORK_SOURCES.sdpaEndless, 'fail'],
+  ['python', 'an endless causal_mask catching every stop, stopped by the count', PY_WORK_SOURCES.sdpaCaught, 'fail'],
 ];
 for (const [name, what, source, status] of CASES) {
   test(`${name}: ${what}: the same verdicts, results.json and work in the page as in Node`, async () => {
@@ -60,9 +64,15 @@ for (const [name, what, source, status] of CASES) {
       node.tests.map((t) => [t.status, t.message]),
     );
     assert.equal(exercism(page), exercism(node));
-    if (track.workPerMs) assert.ok(Number.isSafeInteger(node.work) && node.work > 0, `work ${node.work}`);
-    else assert.equal(node.work, undefined, 'a track that does not count reports no work');
+    assert.ok(Number.isSafeInteger(node.work) && node.work > 0, `work ${node.work}`);
     assert.equal(page.work, node.work, 'the same units in both hosts');
-    if (name === 'js' && status === 'fail') assert.ok(node.work >= 3000 * track.workPerMs, 'stopped by the count');
+    if (status === 'fail') {
+      const [first, second] = name === 'js' ? [1000, 2000] : [4000, 8000];
+      assert.match(
+        node.tests.find((t) => t.status === 'fail').message,
+        new RegExp(`ran for ${first} ms without finishing, and again for ${second} ms`),
+      );
+      assert.ok(node.work >= (first + second) * track.workPerMs, 'stopped by the count');
+    }
   });
 }

@@ -2,7 +2,10 @@
 // prepareSource inserts them (lines and the student's columns kept, its names refused), and in the
 // Node sandbox: an endless loop stopped at exactly its budget in units, whatever the student's code
 // catches or tries to rebind; a heavy but correct call that passes, counting the same units every
-// time; reports carrying `work`. The page gives the same verdicts and units: tests/browser/work.test.mjs.
+// time; reports carrying `work`. The Python track the same: its loops, comprehensions and function entries
+// ticked by a line-keeping rewrite, an endless loop stopped at its budget whatever `except` catches, the
+// same units in a fresh sandbox and in one that already ran other requests. The page gives the same
+// verdicts and units: tests/browser/work.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -21,9 +24,12 @@ import { grade } from '../../grader/core/grade.mjs';
 import { loadExercise } from '../../grader/hosts/node/exercise.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
-import { WORK_SOURCES } from '../fixtures/work.mjs';
+import { WORK_SOURCES, PY_WORK_SOURCES } from '../fixtures/work.mjs';
+import { tickLoops } from '../../grader/tracks/python/rewrite.mjs';
+import { TICK_UNITS } from '../../grader/tracks/python/bridge.mjs';
 
 const js = trackNamed('js');
+const python = trackNamed('python');
 
 test('the counter: charges add up; past the budget every charge throws, until the request ends', () => {
   const w = createWork();
@@ -194,5 +200,148 @@ test("wire: a reply's work is a safe non-negative integer, or the reply is refus
   for (const bad of [-1, 1.5, '3', null, 2 ** 60]) {
     const r = decodeResponse(ok(bad));
     assert.deepEqual([r.ok, r.kind, r.reason], [false, 'invalid', 'reply'], String(bad));
+  }
+});
+
+test('Python ticks: every for (statements and comprehensions), while and function entry ticked, lines and indentation kept, the names refused', () => {
+  const src = [
+    'def f(n):',
+    '    """doc"""',
+    '    s = [x * 2 for x in range(n) if x for y in (1, 2)]',
+    '    for i, j in zip(s,',
+    '                    s):',
+    '        while i < 3 and j:',
+    '            i += 1',
+    '    return {k: v for k, v in d.items()}, sum(x for x in [y for y in s])',
+    'def g(x): return x',
+    'def h(x):',
+    '    if x > (1,',
+    '            2)[0]:',
+    '        return 1',
+    '    t = f"{[x for x in y]}"',
+    '    for x in 1, 2: pass',
+  ].join('\n');
+  const out = tickLoops(src);
+  assert.equal(
+    out,
+    [
+      'def f(n):',
+      '    __attnlab_te__(); """doc"""',
+      '    s = [x * 2 for x in __attnlab_tk__((range(n))) if x for y in __attnlab_tk__(((1, 2)))]',
+      '    for i, j in __attnlab_tk__((zip(s,',
+      '                    s))):',
+      '        while __attnlab_tw__() and (i < 3 and j):',
+      '            i += 1',
+      '    return {k: v for k, v in __attnlab_tk__((d.items()))}, sum(x for x in __attnlab_tk__(([y for y in __attnlab_tk__((s))])))',
+      'def g(x): __attnlab_te__(); return x',
+      'def h(x):',
+      '    if __attnlab_te__() and (x > (1,',
+      '            2)[0]):',
+      '        return 1',
+      '    t = f"{[x for x in y]}"',
+      '    for x in __attnlab_tk__((1, 2)): pass',
+    ].join('\n'),
+  );
+  const p = python.prepareSource(src);
+  assert.ok(p.ok);
+  assert.equal(p.run, out, 'run: what the hosts load');
+  assert.equal(p.source, src, 'source: the student text, for reading');
+  assert.equal(p.declarations.split('\n').length, src.split('\n').length);
+  for (const name of ['__attnlab_tk__', '__attnlab_tw__', '__attnlab_te__']) {
+    const r = python.prepareSource(`x = 1\ndef f():\n    ${name} = 1\n`);
+    assert.equal(r.ok, false, name);
+    assert.deepEqual([r.error.line, r.error.column], [3, 5]);
+    assert.match(r.error.message, /a name the grader uses/);
+  }
+});
+
+async function inPySandbox(source, fn, args, timeoutMs, sandbox = null) {
+  const p = python.prepareSource(source);
+  assert.ok(p.ok, p.error?.message);
+  const own = !sandbox;
+  sandbox ??= await NodeSandbox.create({ track: python });
+  try {
+    const load = await sandbox.load(p.run, { functions: [fn], timeoutMs: 4000 });
+    assert.equal(load.error, null);
+    return await sandbox.call(fn, args, { timeoutMs });
+  } finally {
+    if (own) await sandbox.close();
+  }
+}
+
+test('Node, Python: an endless loop is stopped at exactly its budget in units, whatever `except` catches; the realm is kept', async () => {
+  const budgetPy = (ms) => ms * python.workPerMs;
+  for (const [name, source] of Object.entries(PY_WORK_SOURCES.endless)) {
+    const sandbox = await NodeSandbox.create({ track: python });
+    try {
+      const r = await inPySandbox(source, 'f', [], 400, sandbox);
+      assert.deepEqual([r.ok, r.kind], [false, 'timeout'], `${name}: ${r.message}`);
+      assert.equal(r.work, budgetPy(400), `${name}: ${r.work} units, ${r.cpuMs} ms`);
+      const again = await sandbox.call('f', [], { timeoutMs: 200 });
+      assert.deepEqual([again.kind, again.work], ['timeout', budgetPy(200)], `${name}: the same realm, again`);
+    } finally {
+      await sandbox.close();
+    }
+  }
+});
+
+test('Node, Python: a heavy but correct call passes, counting the same units fresh and in a realm that ran other requests', async () => {
+  const a = await inPySandbox(PY_WORK_SOURCES.heavy, 'f', [], 4000);
+  const sandbox = await NodeSandbox.create({ track: python });
+  try {
+    await inPySandbox(PY_WORK_SOURCES.endless.np, 'f', [], 100, sandbox);
+    await inPySandbox(PY_WORK_SOURCES.solution, 'softmax', [realNp.ones([4, 5])], 1000, sandbox);
+    const b = await inPySandbox(PY_WORK_SOURCES.heavy, 'f', [], 4000, sandbox);
+    assert.equal(a.ok, true, a.message);
+    assert.deepEqual(a.value, b.value);
+    assert.equal(a.work, b.work, 'the same units in a warmed realm as in a fresh one');
+    assert.ok(a.work > 200000 * TICK_UNITS && a.work < (4000 * python.workPerMs) / 4, `${a.work} units`);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('reports carry `work` on the Python track too, the same for the same submission; an endless causal_mask is a timeout by the count', async () => {
+  const graded = async (source) => {
+    const sandbox = await NodeSandbox.create({ track: python });
+    try {
+      return await grade({ exercise, source, track: python, sandbox, core, lang: 'en' });
+    } finally {
+      await sandbox.close();
+    }
+  };
+  const [one, two] = [await graded(PY_WORK_SOURCES.sdpaLoops), await graded(PY_WORK_SOURCES.sdpaLoops)];
+  assert.equal(one.status, 'pass');
+  assert.ok(Number.isSafeInteger(one.work) && one.work > 0);
+  assert.equal(one.work, two.work);
+  const endless = await graded(PY_WORK_SOURCES.sdpaEndless);
+  const t = endless.tests.find((x) => x.status !== 'pass');
+  assert.match(t.message, /ran for 4000 ms without finishing, and again for 8000 ms/);
+  assert.ok(endless.work >= 12000 * python.workPerMs, `${endless.work}`);
+});
+
+test('Node, Python: a tick rebound through globals() is put back at the next request, which counts as before', async () => {
+  const src = [
+    'def g():',
+    "    globals()['__attnlab_' + 'tw__'] = lambda: True",
+    '',
+    'def f():',
+    '    n = 0',
+    '    while n < 1000:',
+    '        n += 1',
+    '    return n',
+    '',
+  ].join('\n');
+  const p = python.prepareSource(src);
+  const sandbox = await NodeSandbox.create({ track: python });
+  try {
+    await sandbox.load(p.run, { functions: ['f', 'g'], timeoutMs: 4000 });
+    const before = await sandbox.call('f', [], { timeoutMs: 1000 });
+    assert.equal((await sandbox.call('g', [], { timeoutMs: 1000 })).ok, true);
+    const after = await sandbox.call('f', [], { timeoutMs: 1000 });
+    assert.deepEqual([after.value, after.work], [before.value, before.work]);
+    assert.ok(before.work >= 1000 * TICK_UNITS, `${before.work}`);
+  } finally {
+    await sandbox.close();
   }
 });

@@ -319,9 +319,12 @@ class Child {
     const res = decodeResponse(msg.response, { functions });
     res.cpuMs = cpuMs(res);
     // A realm interrupted inside an interpreter (the Python track) is not used again: the next
-    // request gets a new child, which loads the submission again.
+    // request gets a new child, which loads the submission again. One whose guest stopped the request
+    // by the work count (no interrupt: the student's code was unwound by the interpreter itself) is
+    // kept, as the page keeps its worker then.
     if (!res.ok && res.kind === 'timeout') res.grew = grewFast();
-    if (!res.ok && res.kind === 'timeout' && !this.reusable) this.kill({ kind: 'timeout', message: 'timeout' });
+    if (!res.ok && res.kind === 'timeout' && !this.reusable && (interrupted || !this.counted))
+      this.kill({ kind: 'timeout', message: 'timeout' });
     return res;
   }
 

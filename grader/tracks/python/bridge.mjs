@@ -28,6 +28,7 @@ import np, { NDArray, touchArray } from '../../np/index.mjs';
 import { pyFloat, arrayRepr } from '../../np/format.mjs';
 import { RANK, promote } from '../../np/dtypes.mjs';
 import { findLayout, reachable } from './heapscan.mjs';
+import { WorkStop, ACCESS_UNITS, ELEMENT_UNITS } from '../work.mjs';
 
 const clock =
   typeof performance === 'object' && performance && typeof performance.now === 'function'
@@ -63,6 +64,26 @@ function dataOfHex(hex, n) {
 const scalarText = (v, dtype) =>
   dtype === 'bool' ? (v ? 'b1' : 'b0') : dtype === 'int64' ? `i${v + 0}` : `f${hexOf(v)}`;
 const DRAWS = ['standard_normal', 'normal', 'random', 'uniform', 'integers'];
+
+// The work count's Python weights, in units of ../work.mjs (the engine's own charges are countNp's):
+// a crossing into the bridge costs some 40 µs of interpreted wrapper code (numpy.py) and FFI, which
+// CROSSING_UNITS stands for; a tick of the student's loops (runtime.py), some 1 µs of interpreted
+// bytecode, TICK_UNITS (tools/work-budget --track python). The runtime's own ops are not charged.
+export const CROSSING_UNITS = 5000;
+export const TICK_UNITS = 250;
+const UNCHARGED = new Set([
+  'work',
+  'error',
+  'emit',
+  'emit_array',
+  'answer',
+  'heap',
+  'functions',
+  'next_arg',
+  'needs_release',
+  'keep',
+  'release',
+]);
 
 const RELEASE_BYTES = 64 * 2 ** 20;
 const RELEASE_HANDLES = 20000;
@@ -166,9 +187,13 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
 /**
  * `wasm` (the guest's, optional): { memory() → the interpreter's WebAssembly.Memory, stack() → [current,
  * base] of its C shadow stack, pystackBytes }, for the scan during a call; without it handles live until
- * release().
+ * release(). `work`: the realm's work counter (../work.mjs createWork; null: nothing counted). The
+ * engine's calls charge it themselves (countNp, wrapped by the guest); here an element or block read by
+ * the fast path of getitem (no engine call) charges as an access does, and op 'work' charges the ticks
+ * of the student's loops (runtime.py). Past the budget a charge throws WorkStop, which answers null with
+ * the error named 'WorkStop' (numpy.py and runtime.py raise a BaseException of that name).
  */
-export function createBridge(wasm = null) {
+export function createBridge({ wasm = null, work = null } = {}) {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
   let layout = null, // where the interpreter keeps its state (op 'layout'), null: no scans
     sinceScan = 0, // bytes of arrays made since the last scan
@@ -474,6 +499,7 @@ export function createBridge(wasm = null) {
           let size = 1;
           for (let j = n; j < shape.length; j++) size *= shape[j];
           off *= size;
+          work?.charge(ACCESS_UNITS + ELEMENT_UNITS * size);
           return n === shape.length
             ? scalarText(data[off], a.dtype)
             : put(new NDArray(data.subarray(off, off + size), shape.slice(n), a.dtype));
@@ -497,6 +523,11 @@ export function createBridge(wasm = null) {
       const gen = g === 0 ? legacy : entry(g).gen;
       if (!gen) throw new TypeError('internal: not a Generator handle');
       return callEngine('choice', dtype, tokens, arr, put, out, (...a) => gen.choice(...a));
+    },
+    // ---- the ticks of the student's loops since the last charge (runtime.py)
+    work: (n) => {
+      work?.charge(TICK_UNITS * (typeof n === 'number' && n > 0 ? Math.floor(n) : 0));
+      return 1;
     },
     // ---- reading
     meta: (h) => {
@@ -584,6 +615,7 @@ export function createBridge(wasm = null) {
     try {
       const f = Object.hasOwn(OPS, op) ? OPS[op] : null;
       if (!f) throw new TypeError(`internal: no bridge op ${String(op)}`);
+      if (work && !UNCHARGED.has(op)) work.charge(CROSSING_UNITS);
       const r = f(...args);
       return r === undefined || r === null ? 0 : r;
     } catch (e) {
@@ -591,11 +623,13 @@ export function createBridge(wasm = null) {
         message = 'the array engine failed';
       try {
         name =
-          e instanceof RangeError
-            ? 'MemoryError'
-            : typeof e?.name === 'string' && /^\w+Error$/.test(e.name)
-              ? e.name
-              : 'RuntimeError';
+          e instanceof WorkStop
+            ? 'WorkStop'
+            : e instanceof RangeError
+              ? 'MemoryError'
+              : typeof e?.name === 'string' && /^\w+Error$/.test(e.name)
+                ? e.name
+                : 'RuntimeError';
         message = typeof e?.message === 'string' ? e.message : String(e);
       } catch {
         /* keep the defaults */

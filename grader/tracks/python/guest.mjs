@@ -10,12 +10,14 @@
 // The interpreter's JavaScript glue runs against a private global object (see ./glue.mjs), so even
 // `import js` (which the runtime refuses) would find that object, not the realm's global.
 import { createMicroPython } from 'attnlab:micropython-glue';
-import np from '../../np/index.mjs';
+import np, { NDArray } from '../../np/index.mjs';
 import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { measureCall } from '../measure.mjs';
 import { createBridge, hexOf } from './bridge.mjs';
+import { createWork, countNp } from '../work.mjs';
+import info from './info.mjs';
 // Both as MicroPython bytecode (.mpy, a Uint8Array), compiled when the guest is bundled (./bytecode.mjs).
 import NUMPY from './numpy.py';
 import RUNTIME from './runtime.py';
@@ -117,13 +119,20 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     },
   });
   mark('interpreter started');
-  // The bridge reads the interpreter's memory during a call to free the arrays Python no longer reaches
+  // The work count (grader/tracks/work.mjs): the engine's calls charge it (wrapped once, before any
+  // use), the bridge's fast element reads and the ticks of the student's loops (runtime.py) too. The
+  // bridge also reads the interpreter's memory during a call to free the arrays Python no longer reaches
   // (./heapscan.mjs); the instance stays in this closure.
+  const work = createWork();
+  countNp(np, NDArray, work);
   const exports = instance.exports;
   const bridge = createBridge({
-    memory: () => exports.memory,
-    stack: () => [exports.emscripten_stack_get_current(), exports.emscripten_stack_get_base()],
-    pystackBytes: PYSTACK_WORDS * 4,
+    wasm: {
+      memory: () => exports.memory,
+      stack: () => [exports.emscripten_stack_get_current(), exports.emscripten_stack_get_base()],
+      pystackBytes: PYSTACK_WORDS * 4,
+    },
+    work,
   });
   try {
     mp.FS.mkdir('/lib');
@@ -294,5 +303,7 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
     },
     after: flushOutput,
     release,
+    work,
+    workPerMs: info.workPerMs,
   });
 }

@@ -4,14 +4,32 @@
 // from the guest's compiler at load (with their line); the trusted side reads only the structure
 // (./source.mjs).
 import { prepareSource, tokens } from './source.mjs';
-import { rewriteSyntax } from './rewrite.mjs';
+import { rewriteSyntax, tickLoops, tickNameUsed } from './rewrite.mjs';
 import info from './info.mjs';
 
 // The whole track: its description (./info.mjs) and its code.
 export default Object.freeze({
   ...info,
-  // CPython's syntax that MicroPython lacks is rewritten first (./rewrite.mjs), lines kept.
-  prepareSource: (source) => prepareSource(rewriteSyntax(source).source),
+  // CPython's syntax that MicroPython lacks is rewritten first (./rewrite.mjs), lines kept; `run` (what
+  // the hosts load) and `declarations` have the student's loops ticked for the work count (tickLoops),
+  // whose names a submission may not use (refused with their position, as the JavaScript track does).
+  prepareSource: (source) => {
+    const used = tickNameUsed(source);
+    if (used) {
+      const before = source.slice(0, used.start);
+      const line = before.split('\n').length;
+      return {
+        ok: false,
+        error: {
+          message: `${used.value} is a name the grader uses: rename it`,
+          line,
+          column: used.start - before.lastIndexOf('\n'),
+        },
+      };
+    }
+    const prepared = prepareSource(rewriteSyntax(source).source);
+    return { ...prepared, run: tickLoops(prepared.source), declarations: tickLoops(prepared.declarations) };
+  },
   tokens, // for the grader's reading of a syntax error (core/syntax.mjs)
   // Errors explained (grader/core/explain.mjs): a lost axis is put back with this spelling, and
   // MicroPython's compiler refuses `*x` inside a tuple or list display, where NumPy users write it.

@@ -46,6 +46,10 @@ export default Object.freeze({
   // (4 + 8 s to confirm) and the rest of the tests still fit, and a file whose every function loops is
   // graded within Exercism's 20 s (a second loop finds the budget spent).
   budgetMs: 14000,
+  // The guest counts work (grader/tracks/work.mjs): a request's budget is its limit (already × timeScale)
+  // × this many units, the same verdict on any machine; the hosts' clocks back it at
+  // LIMITS.workBackstop × the limit. Calibrated by `tools/work-budget --track python`.
+  workPerMs: 200000,
   // Messages: a pack's `key.py` is used before `key` on this track (Python spellings).
   variant: 'py',
   // The track's own sentences ({ ru, en }: key → sentence), looked up after a pack's, before the core's.

@@ -23,7 +23,11 @@ def _build(B, struct):
     class UFuncTypeError(TypeError):
         pass
 
+    class WorkStop(BaseException):  # the work budget is spent (bridge.mjs): not an Exception, so `except Exception` lets it through
+        pass
+
     ERRORS = {
+        'WorkStop': WorkStop,
         'ValueError': ValueError, 'TypeError': TypeError, 'IndexError': IndexError, 'AxisError': AxisError,
         'MemoryError': MemoryError, 'UFuncTypeError': UFuncTypeError, 'RuntimeError': RuntimeError,
     }

@@ -323,3 +323,131 @@ function blankLineAbove(source, start) {
     return /^[ \t\r]*$/.test(text) ? { start: prevStart, end: lineStart - 1 - (text.endsWith('\r') ? 1 : 0) } : null;
   }
 }
+
+// ---- the work count's ticks (grader/tracks/work.mjs; runtime.py counts them): every `for` iterates
+// over `__attnlab_tk__((…))` (a statement's up to its header's `:`, a comprehension's up to its next
+// `if`, `for` or closing bracket at its depth) and every `while` tests `__attnlab_tw__() and (…)`.
+// A function's entry calls `__attnlab_te__()` first in its body's first line: `__attnlab_te__(); stmt` before
+// a simple statement (a one-line `def f(x): return x` too), `if __attnlab_te__() and (…):` in a body that
+// starts with `if`; a body that starts with another compound statement is left unticked (its loops are
+// ticked). Inserted within the line, never a line break: lines and indentation stay the student's (the
+// runtime reports lines only).
+export const TICK_FOR = '__attnlab_tk__';
+export const TICK_WHILE = '__attnlab_tw__';
+export const TICK_ENTRY = '__attnlab_te__';
+const TICK_NAMES = new Set([TICK_FOR, TICK_WHILE, TICK_ENTRY]);
+const NOT_SIMPLE = new Set([
+  'def',
+  'class',
+  'for',
+  'while',
+  'try',
+  'with',
+  'async',
+  'match',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'if',
+]);
+
+/** The first student token naming a tick (a submission may not bind or read them), or null. */
+export function tickNameUsed(source) {
+  for (const line of logicalLines(source))
+    for (const t of line.tokens) if (t.type === 'name' && TICK_NAMES.has(t.value)) return t;
+  return null;
+}
+
+/** `source` with the loops ticked (offsets in `source`; lines kept). Never fails: what it cannot read it leaves. */
+export function tickLoops(source) {
+  const inserts = []; // [offset, text]
+  const lines = logicalLines(source);
+  lines.forEach((line, n) => {
+    const tokens = line.tokens;
+    // depth of each token (brackets opened before it on this logical line)
+    const depth = [];
+    let d = 0;
+    for (const t of tokens) {
+      if (t.type === 'op' && (t.value === ')' || t.value === ']' || t.value === '}')) d = Math.max(0, d - 1);
+      depth.push(d);
+      if (t.type === 'op' && CLOSERS[t.value]) d++;
+    }
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
+      if (t.type !== 'name' || (t.value !== 'for' && t.value !== 'while')) continue;
+      if (tokens[k - 1]?.value === 'async') continue; // async for: left as it is
+      const at = depth[k];
+      const statement = k === 0;
+      if (t.value === 'while') {
+        if (!statement) continue;
+        const colon = findAt(tokens, depth, k + 1, at, (x) => x.type === 'op' && x.value === ':');
+        if (colon < 0 || colon === k + 1) continue;
+        inserts.push([tokens[k + 1].start, `${TICK_WHILE}() and (`], [tokens[colon - 1].end, ')']);
+        continue;
+      }
+      if (!statement && at === 0) continue; // a `for` outside brackets that does not start the line: not Python
+      const inAt = findAt(tokens, depth, k + 1, at, (x) => x.type === 'name' && x.value === 'in');
+      if (inAt < 0) continue;
+      const end = statement
+        ? findAt(tokens, depth, inAt + 1, at, (x) => x.type === 'op' && x.value === ':')
+        : findEnd(tokens, depth, inAt + 1, at);
+      if (end < 0 || end === inAt + 1) continue;
+      inserts.push([tokens[inAt + 1].start, `${TICK_FOR}((`], [tokens[end - 1].end, '))']);
+    }
+    if (tokens[0]?.value === 'def' && tokens[1]?.type === 'name' && tokens[2]?.value === '(') {
+      const colon = findAt(tokens, depth, closing(tokens, 2) + 1, 0, (x) => x.type === 'op' && x.value === ':');
+      if (colon < 0) return;
+      if (colon + 1 < tokens.length) {
+        if (!NOT_SIMPLE.has(tokens[colon + 1].value)) inserts.push([tokens[colon + 1].start, `${TICK_ENTRY}(); `]);
+        return;
+      }
+      const body = lines[n + 1];
+      const first = body?.tokens[0];
+      if (!first || !body.indented) return;
+      if (first.type === 'op' && first.value === '@') return;
+      if (!NOT_SIMPLE.has(first.value)) inserts.push([first.start, `${TICK_ENTRY}(); `]);
+      else if (first.value === 'if') {
+        const bt = body.tokens,
+          bd = [];
+        let d = 0;
+        for (const t of bt) {
+          if (t.type === 'op' && (t.value === ')' || t.value === ']' || t.value === '}')) d = Math.max(0, d - 1);
+          bd.push(d);
+          if (t.type === 'op' && CLOSERS[t.value]) d++;
+        }
+        const c = findAt(bt, bd, 1, 0, (x) => x.type === 'op' && x.value === ':');
+        if (c > 1) inserts.push([bt[1].start, `${TICK_ENTRY}() and (`], [bt[c - 1].end, ')']);
+      }
+    }
+  });
+  inserts.sort((a, b) => a[0] - b[0]);
+  let out = '',
+    from = 0;
+  for (const [offset, text] of inserts) {
+    out += source.slice(from, offset) + text;
+    from = offset;
+  }
+  return out + source.slice(from);
+}
+
+/** The first token from `k` at bracket depth `at` that `is` accepts, before the depth drops below `at`; -1 if none. */
+function findAt(tokens, depth, k, at, is) {
+  for (let j = k; j < tokens.length; j++) {
+    if (depth[j] < at) return -1;
+    if (depth[j] === at && is(tokens[j])) return j;
+  }
+  return -1;
+}
+
+/** Where a comprehension's iterable from token k ends: its next `if`, `for`, `async` or the closing bracket at its depth. */
+function findEnd(tokens, depth, k, at) {
+  for (let j = k; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (depth[j] < at) return j; // the closing bracket (its depth is the one outside)
+    if (depth[j] === at && t.type === 'name' && (t.value === 'if' || t.value === 'for' || t.value === 'async'))
+      return j;
+    if (depth[j] === at && t.type === 'op' && t.value === ',') return j; // `f(x for x in a, b)`: let the compiler judge
+  }
+  return tokens.length;
+}

@@ -625,8 +625,55 @@ def install(B, limits, stdlib):
     def finish_enum(cls):
         return module('enum')._finish(cls, state['order'].get(cls.__name__))
 
+    # ---- the work count's ticks (grader/tracks/work.mjs): rewrite.mjs's tickLoops makes every `for` (a
+    # statement's and a comprehension's) iterate over `__attnlab_tk__(…)` and every `while` test
+    # `__attnlab_tw__() and (…)`. A tick adds 1 here; every TICK_CHUNK ticks (counted from the request's
+    # start, so the same on every host) and when the request ends they are charged to the realm's
+    # counter through the bridge (op 'work'), which refuses once the budget is spent: WorkStop then, a
+    # BaseException (`except Exception` does not catch it), and every later tick charges and raises again.
+
+    class WorkStop(BaseException):
+        pass
+
+    TICK_CHUNK = 1024
+    ticks = 0
+    cap = TICK_CHUNK
+
+    def charge_ticks():
+        nonlocal ticks, cap
+        n = ticks
+        ticks = 0
+        if B('work', n) is None:
+            cap = 0
+            raise WorkStop('the work budget of this call is spent')
+
+    def tick_while():
+        nonlocal ticks
+        ticks += 1
+        if ticks >= cap:
+            charge_ticks()
+        return True
+
+    ENTRY_TICKS = 8  # a call: some 5 µs, as many loop iterations (tools/work-budget's recursion)
+
+    def tick_entry():
+        nonlocal ticks
+        ticks += ENTRY_TICKS
+        if ticks >= cap:
+            charge_ticks()
+        return True
+
+    def ticked(it):
+        nonlocal ticks
+        for x in it:
+            ticks += 1
+            if ticks >= cap:
+                charge_ticks()
+            yield x
+
     HELPERS = {'__attnlab_display__': display, '__attnlab_metabase__': metabase,
-               '__attnlab_generic__': Subscripted, '__attnlab_enum__': finish_enum}
+               '__attnlab_generic__': Subscripted, '__attnlab_enum__': finish_enum,
+               '__attnlab_tk__': ticked, '__attnlab_tw__': tick_while, '__attnlab_te__': tick_entry}
 
     def load(source, wanted):
         g = {'__name__': '__main__'}
@@ -729,10 +776,18 @@ def install(B, limits, stdlib):
         if k in modules_:
             del modules_[k]
     def serve(op, a, b):
+        nonlocal ticks, cap
         forget()
         if op == 'release':
             return release()
-        return load(a, b) if op == 'load' else call(a, b == 'measure')
+        ticks = 0
+        cap = TICK_CHUNK
+        state['globals'].update(HELPERS)  # a submission that rebound a tick (through globals()) escapes the count for one request at most
+        try:
+            return load(a, b) if op == 'load' else call(a, b == 'measure')
+        finally:
+            B('work', ticks)  # the ticks since the last charge (past the budget: the guest answers timeout)
+            ticks = 0
 
     globals().clear()
     return serve
