@@ -22,6 +22,7 @@ import { csvCell, lmsIdentity } from '../../grader/batch/summary.mjs';
 import { nameText, plainText } from '../../grader/wire/text.mjs';
 import { writeZip } from '../../grader/batch/zip.mjs';
 import { MAX_SOURCE_BYTES } from '../../grader/batch/inputs.mjs';
+import { notebookCode } from '../../grader/batch/notebook.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'attnlab-batch-inputs-'));
@@ -462,4 +463,19 @@ test('overrides: a teacher decision per test or total, shown as such in summary.
     /overridden by the teacher: softmax fail → 1 \(regraded by hand: the &quot;max&quot; trick, a test bug\)/,
   );
   assert.match(html, /overridden by the teacher: total 7 → 5 \(=1\+1 copied \(see cluster 1\)\)/);
+});
+
+test("a notebook's track is the one that reads its language, by Jupyter's file extension or the language's name; another language is refused", () => {
+  const nb = (metadata) =>
+    Buffer.from(JSON.stringify({ nbformat: 4, metadata, cells: [{ cell_type: 'code', source: ['x = 1'] }] }));
+  const js = notebookCode(nb({ kernelspec: { language: 'javascript' } }));
+  assert.equal(js.track, 'js');
+  assert.equal(js.notes[0].en, 'a notebook: its 1 code cell(s) graded as one JavaScript file');
+  assert.equal(notebookCode(nb({ language_info: { name: 'deno', file_extension: '.js' } })).track, 'js');
+  assert.equal(notebookCode(nb({ language_info: { name: 'python', file_extension: '.py' } })).track, 'python');
+  assert.equal(notebookCode(nb({})).track, 'python', "a notebook that names no language is IPython's");
+  assert.throws(
+    () => notebookCode(nb({ kernelspec: { language: 'R' } })),
+    /a notebook in r, which no track reads \(JavaScript, Python\)/,
+  );
 });
