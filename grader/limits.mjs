@@ -10,7 +10,7 @@ export const LIMITS = Object.freeze({
   message: 2000, // an error message
   output: 20000, // what one request printed
   wallFactor: 10, // a limit in CPU time is backed by the wall clock at this multiple (a stalled sandbox)
-  workBackstop: 4, // a track whose guest counts work (grader/tracks/work.mjs) is stopped by the host's clock only at this multiple of a request's limit
+  workBackstop: 6, // a track whose guest counts work (grader/tracks/work.mjs) is stopped by the host's clock only at this multiple of a request's limit
   releaseMs: 5000, // the runtime's own clean-up after a request (a request of its own, never the student's time)
   cpuBackstopS: 7200, // the kernel's CPU limit of a Node sandbox child (RLIMIT_CPU, its whole life): above the longest --deadline-ms the CLI accepts (1 h)
   sourceBytes: 2 ** 20, // a submission file, as the CLI's grade and grade-batch read it (a larger one is refused, never read)
