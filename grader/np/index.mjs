@@ -146,6 +146,7 @@ Object.assign(np, {
 });
 
 // Methods mirror the functions: a.add(b) is np.add(a, b), a.sum(-1, true) is np.sum(a, -1, true).
+/** @type {Record<string, Function>} */
 const METHODS = {
   ...Object.fromEntries(
     [

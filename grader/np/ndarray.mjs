@@ -12,7 +12,7 @@ import { sizeOf, sameShape, stridesOf, gatherIndex, broadcastShapes, expandIndex
 const { max: mmax } = Math;
 const { isInteger } = Number;
 const isArray = Array.isArray;
-const isView = (v) => ArrayBuffer.isView(v) && typeof v.length === 'number'; // typed arrays, not DataView
+const isView = (v) => ArrayBuffer.isView(v) && typeof (/** @type {any} */ (v).length) === 'number'; // typed arrays, not DataView
 
 function describe(v) {
   if (v === null || v === undefined) return String(v);
@@ -58,6 +58,7 @@ const isOptions = (x) => x !== null && typeof x === 'object' && !isArray(x) && !
 
 // Arguments after the array(s): positional in `names` order, or an options object as the last
 // argument ({axis, keepdims}), or both (positional first).
+/** @returns {Record<string, any>} */
 function parseArgs(where, args, names, defaults = {}) {
   const out = { ...defaults };
   let pos = args;
@@ -208,6 +209,7 @@ const INDEXED = new Proxy(Object.create(Object.prototype), {
     if (key === 'length' && REAL.has(receiver)) return receiver.shape.length ? receiver.shape[0] : undefined;
     return Reflect.get(target, key, receiver);
   },
+  /** @param {any} key a string here whenever the message is built (indexOf(key) >= 0) */
   set(target, key, value, receiver) {
     if (indexOf(key) >= 0 && REAL.has(receiver))
       throw new TypeError(

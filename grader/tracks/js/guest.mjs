@@ -286,7 +286,7 @@ function countSorts(global, work) {
       Object.defineProperty(proto, name, {
         value: {
           [name](...args) {
-            const n = this?.length >>> 0;
+            const n = /** @type {any} */ (this)?.length >>> 0;
             if (n > 1) work.charge(n * ceil(log2(n)));
             return apply(original, this, args);
           },

@@ -7,6 +7,7 @@ import { parse, tokenizer } from 'acorn';
 import { TICK, TICK_LOCAL, ENTER, ENTER_LOCAL } from './tick.mjs';
 import info from './info.mjs';
 
+/** @type {import('acorn').Options} */
 const OPTIONS = { ecmaVersion: 'latest', locations: true };
 
 /**

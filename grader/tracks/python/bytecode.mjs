@@ -28,6 +28,7 @@ function compileOne(name, source) {
   const wasmBinary = readFileSync(require.resolve(`${PACKAGE}/build/mpy-cross-v6.wasm`));
   // Emscripten's Node glue adds process-wide handlers per instance; those this compile added are
   // removed when it ends (a dozen modules would otherwise pass Node's listener warning).
+  /** @type {any[]} Node's typings name each process event in its own overload, none for a string */
   const events = ['uncaughtException', 'unhandledRejection'];
   const before = events.map((e) => new Set(process.listeners(e)));
   const tidy = () =>

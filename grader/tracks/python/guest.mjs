@@ -66,6 +66,8 @@ class Utf8Decoder {
  * Starts the interpreter in `global`'s realm and → Promise<handle(requestJson) → responseJson>.
  * wasm: the interpreter's WebAssembly.Module or its bytes (a Uint8Array of this realm); hide: global
  * names to remove from the realm once it is running (WebAssembly is always among them).
+ * @param {any} global
+ * @param {{ wasm: any, hide?: string[], mark?: (step: string) => void }} options
  */
 export async function installPythonGuest(global, { wasm, hide = [], mark = () => {} }) {
   const output = createOutput();

@@ -55,6 +55,7 @@ export function reachable(memory, layout, stack, candidates) {
     B = new Uint8Array(memory.buffer);
   const wanted = new Set();
   for (const h of candidates) wanted.add(h * 2 + 1);
+  /** @type {Set<number> & { read?: number }} */
   const found = new Set();
   // the heap's areas: the first is in the state, the others chained by `next`
   const areas = [];

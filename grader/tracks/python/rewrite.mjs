@@ -117,6 +117,7 @@ export function rewriteSyntax(source) {
   // A display with `*x` / `**x` items as one call, or null if it has none (or is a comprehension).
   const displayText = (tokens, k, end) => {
     const items = itemsOf(tokens, k, end);
+    /** @param {number[]} item an item's [start, end) in tokens; only its start is read */
     const starred = ([a]) => tokens[a].type === 'op' && (tokens[a].value === '*' || tokens[a].value === '**');
     if (!items.some(starred)) return null;
     if (tokens.slice(k + 1, end).some((t) => t.type === 'name' && t.value === 'for')) return null;
