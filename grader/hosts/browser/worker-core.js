@@ -1,7 +1,7 @@
 // What every sandbox Web Worker shares, whatever its track: one realm per loaded submission; the page's
 // host (host.js) owns time limits and terminates the worker when a request overruns. The worker's entry,
 // the shell ./worker.js, calls startWorker(install) with its track's guest (the track folder's
-// worker.js); install({ config, hide }) → handle (or a promise of it), run once the page's first message
+// worker.js); install({ config, hide, letGo }) → handle (or a promise of it), run once the page's first message
 // (the config: the memory mode, and for a track with WebAssembly its compiled module) has arrived.
 //
 // Each worker is served with its own Content-Security-Policy (web/csp.mjs: no network, no script URLs;
@@ -37,9 +37,11 @@ let atStart = 0; // bytes alive when the current request started
 const collected = new FinalizationRegistry((bytes) => {
   live -= bytes;
 });
+const counted = new WeakMap(); // a counted object → its bytes, until it is collected or let go
 const charge = (obj, bytes) => {
   live += bytes;
-  collected.register(obj, bytes);
+  collected.register(obj, bytes, obj);
+  counted.set(obj, bytes);
   // Grown by an eighth of the budget during this request: tell the host, so that a request whose time
   // runs out while it is still taking memory says so (`grew`), as the Node host's answers do, and a
   // confirmed overrun that grew is graded as the memory problem it is.
@@ -51,6 +53,20 @@ const charge = (obj, bytes) => {
     post({ id: current, memory: true });
     throw new RangeError(`memory limit of ${MEMORY_MB} MiB reached`);
   }
+};
+
+/**
+ * A guest lets go of a counted array it alone held (the Python bridge freeing a handle during a call):
+ * it stops counting now. Its collection would say so too, but a FinalizationRegistry callback runs only
+ * between tasks, never inside the one synchronous call that makes and drops thousands of arrays (the
+ * Node host reads the child's resident memory, which the collector lowers during the call).
+ */
+const letGo = (obj) => {
+  const bytes = counted.get(obj);
+  if (bytes === undefined) return;
+  counted.delete(obj);
+  collected.unregister(obj);
+  live -= bytes;
 };
 
 // Counting constructors in place of the built-in ones (countingConstructor: instanceof, methods and
@@ -128,7 +144,10 @@ const HIDE = [
   'self',
 ];
 
-/** Starts the worker with a track's guest: install({ config, hide }) → handle(requestJson) → responseJson. */
+/**
+ * Starts the worker with a track's guest: install({ config, hide, letGo }) → handle(requestJson) →
+ * responseJson. `letGo(array)`: the guest no longer holds a counted array (see letGo above).
+ */
 export function startWorker(install) {
   let handle = null;
   const queue = []; // requests that arrived before the guest was up
@@ -146,7 +165,7 @@ export function startWorker(install) {
       mode = e.data.config.memory === 'request' ? 'request' : 'run';
       if (handle) return;
       try {
-        handle = await install({ config: e.data.config, hide: HIDE });
+        handle = await install({ config: e.data.config, hide: HIDE, letGo });
       } catch (err) {
         return post({ failed: String(err && err.message) }); // the host reports a crash
       }

@@ -191,9 +191,10 @@ function callEngine(name, dtype, tokens, arr, put, out, fn = null) {
  * engine's calls charge it themselves (countNp, wrapped by the guest); here an element or block read by
  * the fast path of getitem (no engine call) charges as an access does, and op 'work' charges the ticks
  * of the student's loops (runtime.py). Past the budget a charge throws WorkStop, which answers null with
- * the error named 'WorkStop' (numpy.py and runtime.py raise a BaseException of that name).
+ * the error named 'WorkStop' (numpy.py and runtime.py raise a BaseException of that name). `letGo` (the
+ * page's worker's, optional): told the data of each array a scan frees, which its memory count forgets.
  */
-export function createBridge({ wasm = null, work = null } = {}) {
+export function createBridge({ wasm = null, work = null, letGo = null } = {}) {
   const table = new Map(); // handle → { arr, root?, at? (Float64Array: root positions) }
   let layout = null, // where the interpreter keeps its state (op 'layout'), null: no scans
     sinceScan = 0, // bytes of arrays made since the last scan
@@ -247,7 +248,11 @@ export function createBridge({ wasm = null, work = null } = {}) {
     for (const h of candidates) {
       if (live.has(h)) suspects.delete(h);
       else if (suspects.has(h)) {
+        const { arr } = table.get(h);
         table.delete(h);
+        // The page's worker counts arrays alive until collected, which cannot happen during one call: it
+        // forgets this one now (an array still the root of a live view is then not counted: lenient).
+        letGo?.(arr.data);
         suspects.delete(h);
         scanFreed++;
       } else suspects.add(h);

@@ -67,9 +67,9 @@ class Utf8Decoder {
  * wasm: the interpreter's WebAssembly.Module or its bytes (a Uint8Array of this realm); hide: global
  * names to remove from the realm once it is running (WebAssembly is always among them).
  * @param {any} global
- * @param {{ wasm: any, hide?: string[], mark?: (step: string) => void }} options
+ * @param {{ wasm: any, hide?: string[], mark?: (step: string) => void, letGo?: (data: unknown) => void }} options
  */
-export async function installPythonGuest(global, { wasm, hide = [], mark = () => {} }) {
+export async function installPythonGuest(global, { wasm, hide = [], mark = () => {}, letGo = null }) {
   const output = createOutput();
   let bytes = [],
     cut = false;
@@ -135,6 +135,7 @@ export async function installPythonGuest(global, { wasm, hide = [], mark = () =>
       pystackBytes: PYSTACK_WORDS * 4,
     },
     work,
+    letGo,
   });
   try {
     mp.FS.mkdir('/lib');

@@ -5,5 +5,8 @@
 // WebAssembly and nothing else: no network, no eval. Started only when the page's Python track is chosen.
 import { installPythonGuest } from './guest.mjs';
 
-/** install({ config, hide }) → the guest's handle, run by the worker once the page's config arrived. */
-export default ({ config, hide }) => installPythonGuest(self, { wasm: config.wasm, hide });
+/**
+ * install({ config, hide, letGo }) → the guest's handle, run by the worker once the page's config arrived;
+ * letGo(array): the worker's memory count forgets an array the bridge freed during a call.
+ */
+export default ({ config, hide, letGo }) => installPythonGuest(self, { wasm: config.wasm, hide, letGo });
