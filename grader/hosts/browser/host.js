@@ -157,8 +157,7 @@ export class BrowserSandbox {
 
   #take() {
     const r = this.spare && !this.spare.dead ? this.spare : new Realm(this.memory, this.track); // a spare can die too (warm-up overran)
-    this.spare = null;
-    this.#spareWhenIdle();
+    this.spare = null; // the next one waits for the requests to pause (#request, #spareWhenIdle)
     return r;
   }
 
@@ -213,8 +212,6 @@ export class BrowserSandbox {
    * Runs the script's top level in a fresh realm. Same answers as the guest's `load`. Syntax errors
    * are found before this by the track's prepareSource (JavaScript: acorn), or by the guest's compiler
    * here (Python: `error.syntax`), with their line.
-   */
-  /**
    * @param {string} source
    * @param {import('../../types').LoadRequestOptions} [options]
    * @returns {Promise<import('../../types').Reply>}
