@@ -12,7 +12,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import dgram from 'node:dgram';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -326,3 +335,74 @@ test('without namespaces (ATTNLAB_ISOLATION=off): the plain child grades, --verb
     mechanism: 'bubblewrap',
   });
 });
+
+// The probe's yes kept for later processes (spawn.mjs PROBE_CACHE): each case is a fresh Node process
+// with its own kept file (ATTNLAB_ISOLATION_CACHE), which prints isolation() and the argv a child would
+// get. A kept file's `binds` are bound into every child, so an extra one (MARK) shows the kept yes was
+// used, and its absence that the process probed.
+const MARK = fileURLToPath(new URL('../fixtures/isolation/probe.mjs', import.meta.url));
+function fresh(cacheFile, code = '') {
+  const script = `
+    import { isolation, isolatedArgv, kernelLimits, startFailed } from ${JSON.stringify(new URL('../../grader/hosts/node/spawn.mjs', import.meta.url).href)};
+    const iso = isolation();
+    const argv = iso.on ? isolatedArgv(['/bin/true'], { limits: kernelLimits(64) }) : [];
+    ${code}
+    process.stdout.write(JSON.stringify({ iso, marked: argv.includes(${JSON.stringify(MARK)}) }));`;
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, ATTNLAB_ISOLATION_CACHE: cacheFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
+    p.on('error', reject);
+  });
+}
+
+test(
+  "a probe's yes is kept for the next process and used while its key holds; another key, a malformed file or a failed start makes the next process probe again",
+  needs,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attnlab-isocache-'));
+    try {
+      const file = join(dir, 'isolation.json');
+      const first = await fresh(file);
+      assert.deepEqual(first.iso, { on: true, mechanism: 'bubblewrap' });
+      const kept = JSON.parse(readFileSync(file, 'utf8'));
+      assert.equal(typeof kept.key, 'string');
+      assert.ok(kept.binds.includes(realpathSync(process.execPath)), 'the Node binary among the kept binds');
+      assert.equal(first.marked, false);
+
+      // Used: a bind added to the kept file reaches the argv, and no probe rewrote the file.
+      writeFileSync(file, JSON.stringify({ ...kept, binds: [...kept.binds, MARK] }));
+      const used = await fresh(file);
+      assert.deepEqual(used.iso, { on: true, mechanism: 'bubblewrap' }, 'the same answer, without its probe');
+      assert.equal(used.marked, true);
+
+      // Another key (another boot, say): probed again, and the file rewritten with this machine's key.
+      writeFileSync(
+        file,
+        JSON.stringify({ key: kept.key.replace(/^\[1,/, '[1,"another boot",'), binds: [...kept.binds, MARK] }),
+      );
+      const other = await fresh(file);
+      assert.equal(other.marked, false);
+      assert.equal(JSON.parse(readFileSync(file, 'utf8')).key, kept.key);
+
+      // Malformed, or binds that are not absolute paths: ignored, probed again.
+      for (const text of ['{not json', JSON.stringify({ key: kept.key, binds: ['relative/path', MARK] })]) {
+        writeFileSync(file, text);
+        const again = await fresh(file);
+        assert.deepEqual(again.iso, { on: true, mechanism: 'bubblewrap' });
+        assert.equal(again.marked, false);
+      }
+
+      // A child that ended before it was ready while the yes was kept: the file is gone.
+      writeFileSync(file, JSON.stringify(kept));
+      await fresh(file, 'startFailed();');
+      assert.equal(existsSync(file), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -45,8 +45,16 @@ export function treeRss(pid) {
  */
 export function cpuGroup(name = `attnlab-cpu-${process.pid}-${++groups}`) {
   const kinds = [
-    ['/sys/fs/cgroup', 'cgroup.controllers', (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000],
-    ['/sys/fs/cgroup/unified', 'cgroup.controllers', (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000],
+    [
+      '/sys/fs/cgroup',
+      'cgroup.controllers',
+      (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000,
+    ],
+    [
+      '/sys/fs/cgroup/unified',
+      'cgroup.controllers',
+      (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000,
+    ],
     ['/sys/fs/cgroup/cpuacct', 'cpuacct.usage', (d) => Number(readFileSync(`${d}/cpuacct.usage`, 'utf8')) / 1e6],
   ];
   for (const [base, marker, usage] of kinds) {
@@ -67,7 +75,10 @@ export function cpuGroup(name = `attnlab-cpu-${process.pid}-${++groups}`) {
       rmdirSync(dir);
       continue;
     }
-    const subgroups = () => readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}`);
+    const subgroups = () =>
+      readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => `${dir}/${e.name}`);
     return {
       dir,
       // sh puts itself in the group, then becomes the command: every process it starts is counted.

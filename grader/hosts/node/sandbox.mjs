@@ -38,7 +38,7 @@ import { guestBundle } from './guest-bundle.mjs';
 import { catalog } from '../../tracks/catalog.mjs';
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
-import { exitOf, nodePid, takeChild } from './spawn.mjs';
+import { exitOf, nodePid, startFailed, takeChild } from './spawn.mjs';
 
 const GRACE_MS = 250;
 // How long close() waits for a child still starting before it kills it: bubblewrap arms its die-with-parent
@@ -133,6 +133,7 @@ class Child {
       }
       if (m && typeof m.error === 'string')
         this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
+      if (!m && !this.verdict) startFailed(); // it ended on its own before it was ready
       return false;
     });
     // The frame may still be read (or built) while this process starts: it waits on stdin.

@@ -10,13 +10,26 @@
 // as an unprivileged uid with no capabilities and no new privileges, seeing read-only only the Node
 // binary, its shared libraries, prlimit and child.mjs, plus a small tmpfs at /tmp, its own /proc and a
 // minimal /dev; killed with its parent; under kernel resource limits set by prlimit inside the user
-// namespace (KERNEL_LIMITS). One probe per process says whether this works (cached); where it does not,
+// namespace (KERNEL_LIMITS). One probe says whether this works, its yes kept on disk for later processes
+// of the same boot and binaries (PROBE_CACHE); where it does not,
 // or with ATTNLAB_ISOLATION=off, the child is the plain process (the permission model and the
 // sandbox's own limits only) and `isolation()` says why.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
-import { constants } from 'node:os';
-import { delimiter, join } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { constants, release } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../limits.mjs';
 
@@ -164,10 +177,50 @@ export function isolatedArgv(command, { limits, files = [], infoFd = null }) {
 }
 
 let probed = null;
+let fromKept = false; // probed came from PROBE_CACHE
+// A probe's yes, kept for the processes that follow (a cold CLI grade waited ~50 ms for its probe before
+// its child could start): valid while everything it depended on is as it was (`probeKey`). Only a yes
+// is kept (a no can be a passing refusal, and costs nothing to find again), and a kept yes that a child
+// then fails to start with is forgotten (`startFailed`), so a stale one costs one grade at most.
+// (ATTNLAB_ISOLATION_CACHE: another file, tests/js/isolation.test.mjs's.)
+const PROBE_CACHE =
+  process.env.ATTNLAB_ISOLATION_CACHE || fileURLToPath(new URL('../../dist/isolation.json', import.meta.url));
+const readOr = (file, fallback = null) => {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return fallback;
+  }
+};
+/** What the probe's verdict depends on: the boot, kernel, user-namespace sysctls, uid, the binaries, the limits. */
+function probeKey(bwrap, prlimit) {
+  const id = (f) => {
+    const st = statSync(f);
+    return [f, st.size, st.mtimeMs, st.ino];
+  };
+  return JSON.stringify([
+    1,
+    readOr('/proc/sys/kernel/random/boot_id'),
+    release(),
+    [
+      '/proc/sys/user/max_user_namespaces',
+      '/proc/sys/kernel/unprivileged_userns_clone',
+      '/proc/sys/kernel/apparmor_restrict_unprivileged_userns',
+    ].map((f) => readOr(f)),
+    process.getuid?.(),
+    id(realpathSync(process.execPath)),
+    id(realpathSync(bwrap)),
+    id(realpathSync(prlimit)),
+    CHILD,
+    kernelLimits(LIMITS.memoryMb),
+  ]);
+}
+
 /**
  * Whether children run inside the OS boundary: { on: true, mechanism } or { on: false, reason }.
- * Decided once per process: ATTNLAB_ISOLATION=off turns it off; else one probe runs `node --version`
- * through the same wrapper and limits as a child (a kernel that refuses namespaces fails it).
+ * Decided once per process: ATTNLAB_ISOLATION=off turns it off; else a kept yes of an earlier probe
+ * (PROBE_CACHE) or one probe that runs `node --version` through the same wrapper and limits as a child
+ * (a kernel that refuses namespaces fails it).
  */
 export function isolation() {
   if (probed) return probed;
@@ -176,18 +229,62 @@ export function isolation() {
   if (!existsSync(`/proc/self/task/${process.pid}/children`))
     return (probed = { on: false, reason: 'no /proc/<pid>/task/<tid>/children to find the sandboxed process by' });
   try {
+    const bwrap = onPath('bwrap'),
+      prlimit = onPath('prlimit');
+    const key = bwrap && prlimit ? probeKey(bwrap, prlimit) : null;
+    const kept = key && parseKept(readOr(PROBE_CACHE, ''), key);
+    if (kept) {
+      tools = { bwrap, prlimit: realpathSync(prlimit), node: realpathSync(process.execPath), binds: kept.binds };
+      fromKept = true;
+      return (probed = { on: true, mechanism: 'bubblewrap' });
+    }
     const { node } = wrapperTools();
     const [file, ...args] = isolatedArgv([node, '--version'], {
       limits: kernelLimits(LIMITS.memoryMb),
       files: [CHILD],
     });
     const r = spawnSync(file, args, { encoding: 'utf8', env: {}, timeout: 10000, ...AS });
-    if (r.status === 0 && r.stdout.trim() === process.version) return (probed = { on: true, mechanism: 'bubblewrap' });
+    if (r.status === 0 && r.stdout.trim() === process.version) {
+      if (key) keep({ key, binds: tools.binds });
+      return (probed = { on: true, mechanism: 'bubblewrap' });
+    }
     const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n')[0];
     return (probed = { on: false, reason: why.slice(0, 300) });
   } catch (e) {
     return (probed = { on: false, reason: String(e.message).slice(0, 300) });
   }
+}
+
+/** A kept verdict for `key`: { binds } (absolute paths), or null (none, another key, malformed). */
+function parseKept(text, key) {
+  try {
+    const v = JSON.parse(text);
+    return v &&
+      v.key === key &&
+      Array.isArray(v.binds) &&
+      v.binds.every((b) => typeof b === 'string' && b.startsWith('/'))
+      ? v
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the probe's yes (atomically: a reader sees the old file or the new one); a grader it cannot write into keeps none. */
+function keep(value) {
+  try {
+    mkdirSync(dirname(PROBE_CACHE), { recursive: true });
+    const tmp = `${PROBE_CACHE}.${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, PROBE_CACHE);
+  } catch {
+    /* read-only: every process probes */
+  }
+}
+
+/** A child under the boundary ended before it was ready: a kept yes may be stale (a sysctl changed); the next process probes again. */
+export function startFailed() {
+  if (fromKept) rmSync(PROBE_CACHE, { force: true });
 }
 
 /** Node's flags for a sandbox child (before the script): the permission model (reads only `script`), the V8 heap cap. */
