@@ -83,8 +83,8 @@ test('the table: the tracks found by listing their folders, in their order, each
   assert.equal(trackOfFile('x.txt'), null);
   assert.equal(trackNamed('python'), TRACKS.python);
   assert.equal(trackNamed('__proto__'), null);
-  assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, reusable: false });
-  assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, reusable: true });
+  assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, reusable: false, release: true });
+  assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, reusable: true, release: false });
 });
 
 test("errors explained by the track's hooks: JS names the operator, each spells keepdims its way, Python's `*x`", () => {

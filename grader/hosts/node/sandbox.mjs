@@ -478,10 +478,10 @@ export class NodeSandbox {
     return res;
   }
 
-  /** The runtime's clean-up after a request, as a request of its own, its CPU time added to the request's. */
+  /** The runtime's clean-up after a request (a track whose realm says `release`), as a request of its own, its CPU time added to the request's. */
   async #released(res) {
     const child = this.child;
-    if (child && !child.dead && !child.verdict) {
+    if (this.guest.realm.release && child && !child.dead && !child.verdict) {
       const done = await child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs });
       res.cpuMs += done.cpuMs;
       if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
