@@ -17,8 +17,9 @@
 // Worker's time can only be measured by the wall clock, so here `timeoutMs` is wall time and each
 // answer's `cpuMs` is the wall time the request took; `call(…, { fresh: true })` runs in a new worker
 // (the source loaded again first), as the grader's retry of a timeout does. After each load and call
-// the guest is asked to `release` (the runtime's own clean-up) as a request of its own, whose time is
-// billed with the request it followed, as a reload's is with the call that needed it. Where the
+// the guest of a track whose realm says `release` is asked to (the runtime's own clean-up) as a request
+// of its own, whose time is billed with the request it followed, as a reload's is with the call that
+// needed it. Where the
 // browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
