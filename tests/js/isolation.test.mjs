@@ -389,8 +389,12 @@ test(
       assert.equal(other.marked, false);
       assert.equal(JSON.parse(readFileSync(file, 'utf8')).key, kept.key);
 
-      // Malformed, or binds that are not absolute paths: ignored, probed again.
-      for (const text of ['{not json', JSON.stringify({ key: kept.key, binds: ['relative/path', MARK] })]) {
+      // Malformed, binds that are not absolute paths, or one no longer there: ignored, probed again.
+      for (const text of [
+        '{not json',
+        JSON.stringify({ key: kept.key, binds: ['relative/path', MARK] }),
+        JSON.stringify({ key: kept.key, binds: [...kept.binds, MARK, join(dir, 'gone.so')] }),
+      ]) {
         writeFileSync(file, text);
         const again = await fresh(file);
         assert.deepEqual(again.iso, { on: true, mechanism: 'bubblewrap' });

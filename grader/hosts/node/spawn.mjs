@@ -255,14 +255,14 @@ export function isolation() {
   }
 }
 
-/** A kept verdict for `key`: { binds } (absolute paths), or null (none, another key, malformed). */
+/** A kept verdict for `key`: { binds } (absolute paths, each still there), or null (none, another key, malformed, a file gone). */
 function parseKept(text, key) {
   try {
     const v = JSON.parse(text);
     return v &&
       v.key === key &&
       Array.isArray(v.binds) &&
-      v.binds.every((b) => typeof b === 'string' && b.startsWith('/'))
+      v.binds.every((b) => typeof b === 'string' && b.startsWith('/') && existsSync(b))
       ? v
       : null;
   } catch {
