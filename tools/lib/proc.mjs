@@ -44,17 +44,10 @@ export function treeRss(pid) {
  * or null where no group can be made (not root, no cgroup fs): callers then fall back to cutime.
  */
 export function cpuGroup(name = `attnlab-cpu-${process.pid}-${++groups}`) {
+  const v2 = (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000;
   const kinds = [
-    [
-      '/sys/fs/cgroup',
-      'cgroup.controllers',
-      (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000,
-    ],
-    [
-      '/sys/fs/cgroup/unified',
-      'cgroup.controllers',
-      (d) => Number(/^usage_usec (\d+)/m.exec(readFileSync(`${d}/cpu.stat`, 'utf8'))?.[1]) / 1000,
-    ],
+    ['/sys/fs/cgroup', 'cgroup.controllers', v2],
+    ['/sys/fs/cgroup/unified', 'cgroup.controllers', v2],
     ['/sys/fs/cgroup/cpuacct', 'cpuacct.usage', (d) => Number(readFileSync(`${d}/cpuacct.usage`, 'utf8')) / 1e6],
   ];
   for (const [base, marker, usage] of kinds) {
