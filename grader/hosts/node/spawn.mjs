@@ -121,15 +121,21 @@ function withLibraries(binaries) {
   return [...new Set(all)];
 }
 
-let tools = null; // { bwrap, prlimit, node, binds: [path…] }, found once
-function wrapperTools() {
-  if (tools) return tools;
+/** The wrapper's binaries: { bwrap, prlimit, node } (prlimit and node resolved); throws if one is missing. */
+function binaries() {
   const bwrap = onPath('bwrap'),
     prlimit = onPath('prlimit');
   if (!bwrap) throw new Error('bubblewrap (bwrap) is not installed');
   if (!prlimit) throw new Error('prlimit (util-linux) is not installed');
-  const node = realpathSync(process.execPath);
-  tools = { bwrap, prlimit: realpathSync(prlimit), node, binds: withLibraries([node, realpathSync(prlimit)]) };
+  return { bwrap, prlimit: realpathSync(prlimit), node: realpathSync(process.execPath) };
+}
+
+let tools = null; // { bwrap, prlimit, node, binds: [path…] }, found once
+/** The binaries (`found`, else looked up) and what to bind for them (`binds`: a kept list, else ldd's), once per process. */
+function wrapperTools(found = null, binds = null) {
+  if (tools) return tools;
+  const b = found ?? binaries();
+  tools = { ...b, binds: binds ?? withLibraries([b.node, b.prlimit]) };
   return tools;
 }
 
@@ -193,7 +199,7 @@ const readOr = (file, fallback = null) => {
   }
 };
 /** What the probe's verdict depends on: the boot, kernel, user-namespace sysctls, uid, the binaries, the limits. */
-function probeKey(bwrap, prlimit) {
+function probeKey({ bwrap, prlimit, node }) {
   const id = (f) => {
     const st = statSync(f);
     return [f, st.size, st.mtimeMs, st.ino];
@@ -208,9 +214,9 @@ function probeKey(bwrap, prlimit) {
       '/proc/sys/kernel/apparmor_restrict_unprivileged_userns',
     ].map((f) => readOr(f)),
     process.getuid?.(),
-    id(realpathSync(process.execPath)),
+    id(node),
     id(realpathSync(bwrap)),
-    id(realpathSync(prlimit)),
+    id(prlimit),
     CHILD,
     kernelLimits(LIMITS.memoryMb),
   ]);
@@ -229,23 +235,22 @@ export function isolation() {
   if (!existsSync(`/proc/self/task/${process.pid}/children`))
     return (probed = { on: false, reason: 'no /proc/<pid>/task/<tid>/children to find the sandboxed process by' });
   try {
-    const bwrap = onPath('bwrap'),
-      prlimit = onPath('prlimit');
-    const key = bwrap && prlimit ? probeKey(bwrap, prlimit) : null;
-    const kept = key && parseKept(readOr(PROBE_CACHE, ''), key);
+    const found = binaries();
+    const key = probeKey(found);
+    const kept = parseKept(readOr(PROBE_CACHE, ''), key);
     if (kept) {
-      tools = { bwrap, prlimit: realpathSync(prlimit), node: realpathSync(process.execPath), binds: kept.binds };
+      wrapperTools(found, kept.binds);
       fromKept = true;
       return (probed = { on: true, mechanism: 'bubblewrap' });
     }
-    const { node } = wrapperTools();
+    const { node } = wrapperTools(found);
     const [file, ...args] = isolatedArgv([node, '--version'], {
       limits: kernelLimits(LIMITS.memoryMb),
       files: [CHILD],
     });
     const r = spawnSync(file, args, { encoding: 'utf8', env: {}, timeout: 10000, ...AS });
     if (r.status === 0 && r.stdout.trim() === process.version) {
-      if (key) keep({ key, binds: tools.binds });
+      keep({ key, binds: tools.binds });
       return (probed = { on: true, mechanism: 'bubblewrap' });
     }
     const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n')[0];
