@@ -402,7 +402,16 @@ export async function main(argv, early = null) {
     console.error(`attnlab: ${e.say(lang)}\n${cliSay(lang, 'more')}`);
     return 2;
   }
-  const coreReady = import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 }));
+  // The core with the reference's answers of earlier runs of this pack (hosts/node/ref-store.mjs).
+  const coreReady = Promise.all([
+    import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 })),
+    import('./core/ref-cache.mjs'),
+    import('./hosts/node/ref-store.mjs'),
+  ]).then(async ([core, { cachedCore }, { refStore }]) => {
+    store = await refStore({ slug: exercise.spec.slug, core });
+    return cachedCore(core, { store });
+  });
+  let store = null;
   const [{ grade }, reporters, { say }] = await Promise.all([
     import('./core/grade.mjs'),
     import('./reporters/index.mjs'),
@@ -450,6 +459,6 @@ export async function main(argv, early = null) {
     return report.status === 'pass' ? 0 : 1;
   } finally {
     fast?.destroy();
-    await sandbox.close();
+    await Promise.all([sandbox.close(), store?.save()]);
   }
 }

@@ -11,10 +11,11 @@ export { PACK_FILES } from './core/pack-layout.mjs';
 export { referenceTypes } from './core/ref-types.mjs';
 
 // The Node host: a child process per submission (warm pools of them), the guest bundle it runs, and
-// the reference's answers remembered across a run's submissions.
+// the reference's answers remembered across a run's submissions (and on disk, across runs).
 export { NodeSandbox } from './hosts/node/sandbox.mjs';
 export { createPool, PoolClosed } from './hosts/node/pool.mjs';
 export { cachedCore } from './core/ref-cache.mjs';
+export { refStore, refStoreDir } from './hosts/node/ref-store.mjs';
 export { guestBundle } from './hosts/node/guest-bundle.mjs';
 export { workerShell, workerGuest, WORKER_GUEST } from './hosts/browser/workers.mjs';
 export { guestPlugins, guestWasm } from './tracks/bundle.mjs';

@@ -11,6 +11,7 @@ import { render, sentence } from '../core/messages.mjs';
 import { exercism, gradescope } from '../reporters/index.mjs';
 import { createPool } from '../hosts/node/pool.mjs';
 import { cachedCore } from '../core/ref-cache.mjs';
+import { refStore } from '../hosts/node/ref-store.mjs';
 import { TRACKS } from '../tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
@@ -132,16 +133,20 @@ export class Lanes {
     // The single-threaded build: the batch's parallelism is its children, and a parent without the
     // threaded build's worker pool is lighter to fork a child from.
     // Its reference answers remembered (core/ref-cache.mjs): the expected values of a test are the
-    // same for every student, so only the first submission computes them.
-    const core = cachedCore(await loadCore({ threads: 1 }));
-    return new Lanes({ exercise, out, options, core, pool: new Pools(jobs, remaining) });
+    // same for every student, so only the first submission computes them, and those of an earlier
+    // run of the pack are read from disk (hosts/node/ref-store.mjs).
+    const plain = await loadCore({ threads: 1 });
+    const store = await refStore({ slug: exercise.spec.slug, core: plain });
+    const core = cachedCore(plain, { store });
+    return new Lanes({ exercise, out, options, core, store, pool: new Pools(jobs, remaining) });
   }
 
-  constructor({ exercise, out, options, core, pool }) {
+  constructor({ exercise, out, options, core, store = null, pool }) {
     this.exercise = exercise;
     this.out = out;
     this.options = options;
     this.core = core;
+    this.store = store;
     this.pool = pool;
     this.active = new Set();
     this.aborted = false;
@@ -154,8 +159,9 @@ export class Lanes {
     this.pool.close();
   }
 
+  /** The pools closed, and what the reference computed this run kept for the next. */
   close() {
-    return this.pool.close();
+    return Promise.all([this.pool.close(), this.store?.save()]);
   }
 
   async grade({ s, hash, file, history = [] }, remaining) {

@@ -10,10 +10,15 @@
 // - what is handed out is a copy (structuredClone), so a suite that edits a result in place cannot
 //   change what the next submission is compared with; an error is not remembered (thrown each time).
 // - bounded: at most `maxBytes` of answers (typed arrays' bytes, roughly), the least recently used dropped first.
-// Only the reference functions are wrapped; the rest of the core (the float32 fast path, the module) is the core's.
+// - `store` (hosts/node/ref-store.mjs, the CLI's and grade-batch's): the answers kept on disk between
+//   runs, asked before computing; a cold `grade` of a pack graded before computes nothing.
+// Only those functions are wrapped; the rest of the core (the module, the fast path's settings) is the core's.
 import { createHash } from 'node:crypto';
 
-/** The core's functions that compute reference values (wasm/index.mjs makeCore). */
+/**
+ * The core's functions that compute expected values (wasm/index.mjs makeCore): the double reference's,
+ * and the float32 fast path's `attentionF32` (the large hidden cases' expected values, grade.mjs `fast`).
+ */
 export const REFERENCE_FUNCTIONS = Object.freeze([
   'call',
   'causalMask',
@@ -22,6 +27,7 @@ export const REFERENCE_FUNCTIONS = Object.freeze([
   'attention',
   'causalSelfAttention',
   'attentionLoops',
+  'attentionF32',
 ]);
 
 class Uncacheable extends Error {}
@@ -82,11 +88,24 @@ function sizeOf(x) {
 
 /**
  * `core` with its reference functions remembered. → a core object (the same methods and properties),
- * plus `refCache`: { hits, misses, bytes, entries } for the run's report and the tests.
+ * plus `refCache`: { hits, misses, stored, bytes, entries } for the run's report and the tests
+ * (`stored`: answers found in `store`). `store`: answers kept between runs (hosts/node/ref-store.mjs:
+ * `get(key)` → the answer or undefined, `put(key, answer, bytes)`), asked before computing, told what was computed.
  */
-export function cachedCore(core, { maxBytes = 64 * 2 ** 20 } = {}) {
+export function cachedCore(core, { maxBytes = 64 * 2 ** 20, store = null } = {}) {
   const answers = new Map(); // key → { value, bytes }, in least recently used first order
-  const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 };
+  const stats = { hits: 0, misses: 0, stored: 0, bytes: 0, entries: 0 };
+  const remember = (key, value, bytes) => {
+    if (bytes > maxBytes) return;
+    answers.set(key, { value, bytes });
+    stats.bytes += bytes;
+    for (const [k, old] of answers) {
+      if (stats.bytes <= maxBytes) break;
+      answers.delete(k);
+      stats.bytes -= old.bytes;
+    }
+    stats.entries = answers.size;
+  };
   const wrap = (name) =>
     function remembered(...args) {
       let key;
@@ -103,19 +122,18 @@ export function cachedCore(core, { maxBytes = 64 * 2 ** 20 } = {}) {
         stats.hits++;
         return structuredClone(seen.value);
       }
+      const kept = store?.get(key);
+      if (kept !== undefined) {
+        stats.stored++;
+        remember(key, kept, sizeOf(kept));
+        return structuredClone(kept);
+      }
       stats.misses++;
       const value = core[name](...args);
       const bytes = sizeOf(value);
-      if (bytes <= maxBytes) {
-        answers.set(key, { value: structuredClone(value), bytes });
-        stats.bytes += bytes;
-        for (const [k, old] of answers) {
-          if (stats.bytes <= maxBytes) break;
-          answers.delete(k);
-          stats.bytes -= old.bytes;
-        }
-        stats.entries = answers.size;
-      }
+      const copy = structuredClone(value);
+      remember(key, copy, bytes);
+      store?.put(key, copy, bytes);
       return value;
     };
   const methods = Object.fromEntries(REFERENCE_FUNCTIONS.map((n) => [n, wrap(n)]));
