@@ -403,6 +403,7 @@ export async function main(argv, early = null) {
     return 2;
   }
   // The core with the reference's answers of earlier runs of this pack (hosts/node/ref-store.mjs).
+  let store = null;
   const coreReady = Promise.all([
     import('../wasm/index.mjs').then((m) => m.loadCore({ threads: 1 })),
     import('./core/ref-cache.mjs'),
@@ -411,7 +412,6 @@ export async function main(argv, early = null) {
     store = await refStore({ slug: exercise.spec.slug, core });
     return cachedCore(core, { store });
   });
-  let store = null;
   const [{ grade }, reporters, { say }] = await Promise.all([
     import('./core/grade.mjs'),
     import('./reporters/index.mjs'),
