@@ -4,8 +4,9 @@
 // as the committed expected_results.json that the Node grader produces (tests/js/fixtures.test.mjs),
 // and keep the same aims and the same causes as data (tests/fixtures/cases.mjs). Two kinds of case differ by design, as their aim
 // says (`page`):
-// - 'timeout': the JS heap grows without a typed array (`new Array(1e8)`), which a Web Worker cannot
-//   measure; where Node stops it as `memory`, the page stops it at the time limit. The expected page
+// - 'timeout': the JS heap grows without a typed array (plain arrays pushed forever), which a Web Worker
+//   cannot measure; where Node stops it as `memory`, the page stops it at the time limit. (One plain
+//   array larger than the whole budget is refused when it is filled, in both hosts alike.) The expected page
 //   report is the Node one with those sentences exchanged. Each runs in a browser of its own, since
 //   the terminated worker's native loop may still be finishing.
 // - 'crash': a V8 fatal error takes the tab down in Chromium; tests/browser/network.test.mjs checks

@@ -5,7 +5,8 @@
 // time; reports carrying `work`. The Python track the same: its loops, comprehensions and function entries
 // ticked by a line-keeping rewrite, an endless loop stopped at its budget whatever `except` catches, the
 // same units in a fresh sandbox and in one that already ran other requests. The page gives the same
-// verdicts and units: tests/browser/work.test.mjs.
+// verdicts and units: tests/browser/work.test.mjs. And a plain array larger than the memory budget refused
+// when fill or Array.from is asked for it (the page: tests/fixtures/sandbox/array-fill in tests/browser/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -158,6 +159,50 @@ test('Node: an endless loop (or a sort past its budget) is stopped at exactly it
     assert.equal(r.ok, false, name);
     assert.equal(r.kind, 'timeout', `${name}: ${r.message}`);
     assert.equal(r.work, budget(200), name);
+  }
+});
+
+// fill's arguments: whole, from an index, from the end, a range, out of range, fractions, NaN and
+// infinities, an empty range, strings, undefined (the built-in's own answers are the expected values).
+const FILLS = [
+  [7],
+  [7, 1],
+  [7, -2],
+  [7, 1, -1],
+  [7, -10, 2],
+  [7, 2.7, 4.2],
+  [7, NaN, Infinity],
+  [7, 3, 1],
+  [7, '1', '3'],
+  [7, undefined, 2],
+];
+
+test('Node: a plain array larger than the whole memory budget is refused when filled or made by Array.from (MemoryError, kind memory, its line); smaller ones fill as the built-in does', async () => {
+  const source = [
+    'function fills(cases) { return cases.map((args) => new Array(5).fill(0).fill(...args)); }',
+    'function once() { let n = 0; const at = { valueOf() { n++; return 1; } }; const a = [0, 0, 0].fill(2, at, at); return [n, a.length]; }',
+    'function partial() { return new Array(1e8).fill(1, 0, 10).length + Array.from({ length: 3 }).length; }',
+    'function filled() {',
+    '  return new Array(1e8).fill(0).length;',
+    '}',
+    'function from() {',
+    '  return Array.from({ length: 1e8 }).length;',
+    '}',
+  ].join('\n');
+  assert.deepEqual(
+    (await inSandbox(source, 'fills', [FILLS], 1000)).value,
+    FILLS.map((args) => new Array(5).fill(0).fill(...args)),
+  );
+  assert.deepEqual((await inSandbox(source, 'once', [], 1000)).value, [2, 3], 'each argument converted once');
+  assert.equal((await inSandbox(source, 'partial', [], 1000)).value, 1e8 + 3, 'what is written counts, not the length');
+  for (const [fn, line] of [
+    ['filled', 5],
+    ['from', 8],
+  ]) {
+    const r = await inSandbox(source, fn, [], 1000);
+    assert.equal(r.kind, 'memory', `${fn}: ${r.message}`);
+    assert.match(r.message, /^MemoryError: an array of shape \(100000000,\) needs 763 MiB, more than the 512 MiB/);
+    assert.equal(r.line, line, fn);
   }
 });
 

@@ -284,7 +284,7 @@ class Child {
     // A request that was still filling memory when its time ran out says so (`grew`: by an eighth of
     // the budget, 64 MiB, or more), and the grader calls a confirmed overrun that grew a memory
     // problem. Counted against CPU time, that is the same amount of work on any machine (a
-    // dictionary-mode `new Array(1e8).fill(0)` grows ~100 MiB per CPU second here; an endless loop
+    // dictionary-mode `new Array(5e7).fill(0)` grows ~100 MiB per CPU second here; an endless loop
     // that allocates nothing grows by nothing).
     const grewFast = () => this.rss() - start > this.memoryBytes / 8;
     const overrun = () => this.kill({ kind: 'timeout', message: 'timeout', grew: grewFast() });

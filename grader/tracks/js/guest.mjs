@@ -12,7 +12,8 @@
 //            { op: 'call', name, args }                 → { ok: true, value, output }
 //                                                        | { ok: false, kind, message, line, column, output }
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
-import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
+import np, { NDArray, isArrayTooLarge, ArrayTooLarge } from '../../np/index.mjs';
+import { MAX_SIZE } from '../../np/errors.mjs';
 import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
@@ -228,6 +229,13 @@ export function installGuest(global, { filename = 'submission.js', hide = [] } =
  * realm's ArrayBuffer and typed-array constructors are replaced by counting ones (a view over an
  * existing buffer makes nothing), and push, fill, Array.from and Array.of tell it about a plain array
  * that holds LIST_MIN elements or more. Unmeasured, each costs one comparison more.
+ *
+ * And a plain array larger than the whole memory budget (MAX_SIZE elements, as np counts an array of
+ * float64) is refused when fill or Array.from is asked for it, before anything is written: np's
+ * MemoryError, kind 'memory' with the student's line, in both hosts alike. Without it such an array
+ * (`new Array(1e8).fill(0)`: gigabytes of V8's dictionary elements, tens of seconds) was stopped by
+ * whichever came first on that machine, the Node child's heap cap or the host's clock, and a page whose
+ * worker cannot measure the JS heap could even finish it and pass.
  */
 function countAllocations(global) {
   const BaseArrayBuffer = global.ArrayBuffer;
@@ -245,6 +253,17 @@ function countAllocations(global) {
     return a;
   };
   const { push, fill } = AP;
+  const { getOwnPropertyDescriptor } = Object;
+  const { trunc, max, min } = Math;
+  const refuse = (n) => {
+    if (n > MAX_SIZE) throw new ArrayTooLarge(n, n * 8, [n]);
+  };
+  // fill's relative index (ToIntegerOrInfinity, then from the end where negative, within 0..len).
+  const bound = (v, len, missing) => {
+    if (v === undefined) return missing;
+    const n = trunc(+v) || 0;
+    return n < 0 ? max(len + n, 0) : min(n, len);
+  };
   const { from, of } = global.Array;
   const methods = {
     push() {
@@ -252,12 +271,23 @@ function countAllocations(global) {
       if (n >= LIST_MIN) follow(this);
       return n;
     },
-    fill() {
-      return follow(apply(fill, this, arguments));
+    fill(value, start, end) {
+      if (!isArray(this)) return follow(apply(fill, this, arguments));
+      // The range as fill computes it (each argument converted once, here), then handed over as numbers.
+      const len = this.length;
+      const k = bound(start, len, 0);
+      const last = bound(end, len, len);
+      refuse(last - k);
+      return follow(apply(fill, this, [value, k, last]));
     },
   };
   const statics = {
-    from() {
+    from(items) {
+      // An array-like's length, read once only where it is a plain number (an iterable's is not known).
+      if (items !== null && typeof items === 'object' && !isArray(items)) {
+        const d = getOwnPropertyDescriptor(items, 'length');
+        if (d && typeof d.value === 'number') refuse(d.value);
+      }
       return follow(apply(from, this, arguments));
     },
     of() {
