@@ -12,8 +12,8 @@
 //            { op: 'call', name, args }                 → { ok: true, value, output }
 //                                                        | { ok: false, kind, message, line, column, output }
 // Values: the wire format of ./wire.mjs (encodeValue here, decodeResponse on the trusted side).
-import np, { NDArray, isArrayTooLarge, ArrayTooLarge } from '../../np/index.mjs';
-import { MAX_SIZE } from '../../np/errors.mjs';
+import np, { NDArray, isArrayTooLarge } from '../../np/index.mjs';
+import { ArrayTooLarge, MAX_SIZE } from '../../np/errors.mjs';
 import { InvalidValue, encodeValue } from '../../wire/codec.mjs';
 import { createOutput, createHandle, capMessage, removeEverywhere } from '../guest-kit.mjs';
 import { countingConstructor, TYPED_ARRAYS } from '../../counting.mjs';
