@@ -53,8 +53,16 @@ test("another core's file, a damaged file and `off` are not read; a bad slug kee
   cachedCore(plain, { store: a }).softmax(x);
   await a.save();
   const again = cachedCore(plain, { store: await refStore({ slug: 'sdpa', core: plain, dir, id: 'build-a' }) });
-  again.softmax(x);
+  const kept = again.softmax(x);
   assert.equal(again.refCache.stored, 1, 'the same build reads it');
+  // The file's answers are views into the whole file's buffer: each one handed out is a copy of its own
+  // elements only (a copy of the whole buffer per answer made a batch's every hit cost ~0.5 ms).
+  for (const answer of [kept, again.softmax(x)]) {
+    assert.ok(ArrayBuffer.isView(answer.data), 'a typed array');
+    assert.equal(answer.data.buffer.byteLength, answer.data.byteLength, 'its own buffer, not the file');
+  }
+  kept.data[0] = 99;
+  assert.deepEqual(again.softmax(x), plain.softmax(x), 'an answer from the file edited in place changes nothing');
   const b = cachedCore(plain, { store: await refStore({ slug: 'sdpa', core: plain, dir, id: 'build-b' }) });
   assert.deepEqual(b.softmax(x), plain.softmax(x));
   assert.equal(b.refCache.stored, 0, "another build's answers are not used");
