@@ -39,6 +39,11 @@ export default [
     },
   },
   {
+    // CommonJS where a module must start without Node's ES module loader (the sandbox child).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
     // The page's main thread and what the page imports from wasm/; the service's launch page.
     files: [
       'web/src/**/*.js',

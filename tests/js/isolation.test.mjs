@@ -278,7 +278,7 @@ test(
       assert.deepEqual([r.ok, r.value], [true, 42]);
       const pid = s.child.pid;
       assert.notEqual(pid, s.child.proc.pid); // bwrap's, not Node's
-      assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /child\.mjs/);
+      assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /child\.cjs/);
       assert.equal(readFileSync(`/proc/${s.child.proc.pid}/comm`, 'utf8').trim(), 'bwrap');
     } finally {
       await s.close();

@@ -1,6 +1,6 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
-// own (./child.mjs), one per submission, never reused for another (./pool.mjs starts them ahead of need).
-// - process: an empty environment, the permission model (reads only child.mjs; no writes, no child
+// own (./child.cjs), one per submission, never reused for another (./pool.mjs starts them ahead of need).
+// - process: an empty environment, the permission model (reads only child.cjs; no writes, no child
 //   processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
 //   ./spawn.mjs (bubblewrap's namespaces, kernel limits): signals and /proc reads go to the Node
 //   process inside (nodePid), not to bwrap. A fatal V8 error, an OOM abort or a signal ends only the
@@ -52,7 +52,7 @@ const PROC = existsSync('/proc/self/stat');
 const STDERR_CAP = 8192;
 const PAGE = 4096;
 
-/** The child's own timing of its start ([name, ms, cpuMs] triples, child.mjs), checked; null if malformed. */
+/** The child's own timing of its start ([name, ms, cpuMs] triples, child.cjs), checked; null if malformed. */
 function phasesOf(v) {
   if (!Array.isArray(v) || v.length > 16) return null;
   const ok = v.every(
@@ -345,7 +345,7 @@ class Child {
   }
 }
 
-// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.mjs), encoded
+// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.cjs), encoded
 // once per track (by name: the whole track and its description, grader/tracks/catalog.mjs, give the same).
 const frames = new Map();
 function guestOf(track) {

@@ -1,4 +1,4 @@
-// The sandbox child's process (./child.mjs) as every Node sandbox starts it, and one started early:
+// The sandbox child's process (./child.cjs) as every Node sandbox starts it, and one started early:
 // the CLI asks for it before it loads the grader (`prespawn`), so that Node's own start in the child,
 // the largest part of a child's start, overlaps the grader's imports instead of following them. The
 // process does not depend on the track (the track's guest arrives later, in its first frame); the first
@@ -8,7 +8,7 @@
 // The OS boundary (`isolation()`, grader/hosts/README.md): where bubblewrap can make namespaces, each
 // child runs in its own user, network (no interface up), mount, pid, IPC, UTS and cgroup namespaces,
 // as an unprivileged uid with no capabilities and no new privileges, seeing read-only only the Node
-// binary, its shared libraries, prlimit and child.mjs, plus a small tmpfs at /tmp, its own /proc and a
+// binary, its shared libraries, prlimit and child.cjs, plus a small tmpfs at /tmp, its own /proc and a
 // minimal /dev; killed with its parent; under kernel resource limits set by prlimit inside the user
 // namespace (KERNEL_LIMITS). One probe says whether this works, its yes kept on disk for later processes
 // of the same boot and binaries (PROBE_CACHE); where it does not,
@@ -33,7 +33,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../limits.mjs';
 
-export const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
+export const CHILD = fileURLToPath(new URL('./child.cjs', import.meta.url));
 // V8's stack for the child, in KiB: about what a Chromium Web Worker gets (measured: 6,352 frames of
 // a one-line recursion there, 6,3xx here with 455, 13,663 with Node's default), so that recursion or a
 // spread of many arguments fails at about the same size in both hosts.
@@ -159,7 +159,7 @@ export function isolatedArgv(command, { limits, files = [], infoFd = null }) {
     '--die-with-parent',
     '--new-session',
     '--clearenv',
-    // /tmp before the files: a grader installed below /tmp binds its child.mjs into this tmpfs, not under it
+    // /tmp before the files: a grader installed below /tmp binds its child.cjs into this tmpfs, not under it
     '--size',
     String(TMPFS_BYTES),
     '--tmpfs',
@@ -310,8 +310,8 @@ const INFO_FD = 4;
 /**
  * A new child: an empty environment, Node's flags (the permission model, the V8 heap cap), and where
  * isolation() is on, the OS boundary around it. Its stdio: 0 frames in, 2 stderr, 3 frames out
- * (child.mjs); under bwrap also 4, bwrap's info. The options are the isolation tests' (a probe
- * inside the same boundary): `script` instead of child.mjs, `permission: false` to meet the kernel's
+ * (child.cjs); under bwrap also 4, bwrap's info. The options are the isolation tests' (a probe
+ * inside the same boundary): `script` instead of child.cjs, `permission: false` to meet the kernel's
  * limits rather than Node's, other kernel `limits`.
  */
 export function spawnChild(memoryMb, { script = CHILD, permission = true, limits = kernelLimits(memoryMb) } = {}) {

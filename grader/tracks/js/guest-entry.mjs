@@ -1,5 +1,5 @@
 // Entry of the JavaScript track's guest bundle, evaluated inside the Node host's `vm` context
-// (grader/hosts/node/child.mjs). The host starts it once with __attnlab_start() and then reaches it only
+// (grader/hosts/node/child.cjs). The host starts it once with __attnlab_start() and then reaches it only
 // through the string-in, string-out `__attnlab_handle`.
 import { installGuest } from './guest.mjs';
 

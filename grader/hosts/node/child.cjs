@@ -17,9 +17,12 @@
 // watches (/proc/<pid>/task/<pid>/stat): past it the parent sends SIGINT and V8 interrupts the script
 // (`breakOnSigint`); `wallMs` (vm's `timeout`) is only a backstop against a stalled process. Whatever
 // V8 cannot interrupt (a long native loop, a fatal error) is the parent's to end by killing this process.
-import vm from 'node:vm';
-import v8 from 'node:v8';
-import { Socket } from 'node:net';
+// CommonJS, not an ES module: Node starts a CommonJS entry without its ES module loader, ~10 ms less CPU
+// per child (perf stat -r 25 of this file alone under the child's flags: 109–115 against 122–125 ms).
+'use strict';
+const vm = require('node:vm');
+const v8 = require('node:v8');
+const { Socket } = require('node:net');
 
 // The start's steps, on this process's clock (0 = its start) and its CPU time (all its threads, which
 // a loaded machine does not stretch as it does the wall clock); a guest may add its own (mark).
