@@ -352,9 +352,8 @@ function guestOf(track) {
   if (!frames.has(track.name)) {
     frames.set(
       track.name,
-      guestBundle(track).then(({ script, wasm }) => {
-        const guest = Buffer.from(script, 'utf8'),
-          bytes = wasm ?? Buffer.alloc(0);
+      guestBundle(track).then(({ script: guest, wasm }) => {
+        const bytes = wasm ?? Buffer.alloc(0);
         const head = Buffer.from(
           JSON.stringify({
             realm: { strings: track.realm.strings, wasm: track.realm.wasm },
