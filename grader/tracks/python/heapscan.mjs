@@ -35,11 +35,19 @@ export function findLayout(memory, { modules, probe, pystackBytes }) {
   const at = modules >>> 2;
   let pystack = -1,
     area = -1;
+  // Indexed reads, no destructuring: this runs once per interpreter, before anything is optimised, and
+  // destructuring through the iterator protocol made these 2048 steps cost ~8 ms there.
   for (let i = Math.max(0, at - 1024); i < Math.min(H.length - AREA_WORDS, at + 1024); i++) {
-    const [a, b, c] = [H[i], H[i + 1], H[i + 2]];
-    if (pystack < 0 && b - a === pystackBytes && a <= c && c <= b && a > 0) pystack = i;
-    // next, alloc table start, its byte length, finaliser table, pool start, pool end
-    const [atb, len, , pool, end] = [H[i + 1], H[i + 2], H[i + 3], H[i + 4], H[i + 5]];
+    // the Python stack: start, end, current
+    const start = H[i],
+      stop = H[i + 1],
+      current = H[i + 2];
+    if (pystack < 0 && stop - start === pystackBytes && start <= current && current <= stop && start > 0) pystack = i;
+    // a heap area: next, alloc table start, its byte length, finaliser table, pool start, pool end
+    const atb = H[i + 1],
+      len = H[i + 2],
+      pool = H[i + 4],
+      end = H[i + 5];
     if (area < 0 && len > 0 && end - pool === len * 4 * BLOCK && atb < pool && pool <= probe && probe < end) area = i;
   }
   if (pystack < 0 || area < 0 || pystack > area) return null;
