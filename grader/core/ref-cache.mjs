@@ -81,7 +81,7 @@ const typedSlice = Object.getPrototypeOf(Uint8Array.prototype).slice;
  * A deep copy of an answer: a typed array by its own elements, lists and plain objects walked, anything
  * else by structuredClone. Not structuredClone throughout: it copies a typed array's whole buffer, and the
  * answers read back from the store (v8.deserialize) are views into the whole file's buffer, so each hit
- * copied the file (~0.5 ms a copy, 70 copies per sdpa submission in a batch).
+ * copied the file (~0.5 ms a copy, ~70 copies per submission of the first pack in a batch).
  */
 function copyOf(x) {
   if (x === null || typeof x !== 'object') return x;
