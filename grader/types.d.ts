@@ -275,7 +275,7 @@ export interface Track {
   prepareSource(source: string): PreparedSource | { ok: false; error: SourceError };
   tokens(source: string): { value: string; offset: number; op?: boolean }[];
   guest: { entry: string; wasm: { file: string; package: string } | null };
-  realm: { strings: boolean; wasm: boolean; reusable: boolean; release: boolean };
+  realm: { strings: boolean; wasm: boolean; release: boolean };
   explain: {
     error?(error: { message: string; line?: number | null }, source: string): Sentence | null;
     syntax?(error: SourceError): string | Sentence | null;

@@ -25,7 +25,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exitOf, isolation, kernelLimits, spawnChild } from '../../grader/hosts/node/spawn.mjs';
+import { GUEST_DIR, exitOf, isolation, kernelLimits, spawnChild } from '../../grader/hosts/node/spawn.mjs';
+import { guestBundle } from '../../grader/hosts/node/guest-bundle.mjs';
+import { TRACKS } from '../../grader/tracks/index.mjs';
 import { LIMITS } from '../../grader/limits.mjs';
 import { cliWith } from './cli.mjs';
 
@@ -123,25 +125,31 @@ test(
 );
 
 test(
-  'files: only the Node binary, its libraries, prlimit and the script are there to read; /etc, the repository and the parent’s /proc are not',
+  'files: only the Node binary, its libraries, prlimit, the script and the guests’ folder are there to read; /etc, the rest of the repository (the reference’s answers on disk included) and the parent’s /proc are not',
   needs,
   async () => {
-    const paths = [
+    const guests = [];
+    for (const t of Object.values(TRACKS)) {
+      const { script, wasm } = await guestBundle(t);
+      guests.push(script.file, ...(wasm ? [wasm.file] : []));
+    }
+    const hidden = [
       '/etc/passwd',
       '/etc/hostname',
       join(ROOT, 'README.md'),
       join(ROOT, 'grader', 'hosts', 'node', 'sandbox.mjs'),
+      join(ROOT, 'grader', 'dist', 'isolation.json'),
+      join(ROOT, 'grader', 'dist', 'refs'),
+      join(ROOT, 'exercises', 'sdpa', 'solution.js'),
       `/proc/${process.pid}/cmdline`,
       `/proc/${process.pid}/environ`,
       '/root/.bash_history',
-      PROBE,
-      process.execPath,
     ];
-    const { answer, stderr } = await probe({ check: 'read', paths });
+    const { answer, stderr } = await probe({ check: 'read', paths: [...hidden, PROBE, process.execPath, ...guests] });
     assert.ok(answer?.result, stderr);
-    for (const p of paths.slice(0, 7)) assert.deepEqual(answer.result[p], { ok: false, code: 'ENOENT' }, p);
-    assert.equal(answer.result[PROBE].ok, true);
-    assert.equal(answer.result[process.execPath].ok, true);
+    for (const p of hidden) assert.deepEqual(answer.result[p], { ok: false, code: 'ENOENT' }, p);
+    for (const p of [PROBE, process.execPath, ...guests]) assert.equal(answer.result[p].ok, true, p);
+    assert.ok(guests.every((f) => f.startsWith(GUEST_DIR)));
   },
 );
 

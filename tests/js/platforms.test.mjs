@@ -292,7 +292,7 @@ test("Exercism's Dockerfile: Exercism's paths, a non-root user, a runtime on Nod
   const fromBuild = last.copies.flatMap((c) => c.srcs.map((s) => posix.relative(build.workdir, s)));
   for (const need of ['bin', 'grader', 'wasm/dist', 'exercises', 'node_modules/acorn'])
     assert.ok(fromBuild.includes(need), `the runtime stage copies ${need}`);
-  assert.ok(existsSync(join(exercism.root, 'opt/test-runner/grader/dist/guest-python.js')), 'the bundles are laid out');
+  assert.ok(existsSync(join(exercism.root, 'opt/test-runner/grader/dist/guest/python.js')), 'the bundles are laid out');
 });
 
 test("Gradescope's Dockerfile: Gradescope's base image, the autograder in /autograder/source, run_autograder beside it", () => {

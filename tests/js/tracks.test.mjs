@@ -83,8 +83,8 @@ test('the table: the tracks found by listing their folders, in their order, each
   assert.equal(trackOfFile('x.txt'), null);
   assert.equal(trackNamed('python'), TRACKS.python);
   assert.equal(trackNamed('__proto__'), null);
-  assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, reusable: false, release: true });
-  assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, reusable: true, release: false });
+  assert.deepEqual(TRACKS.python.realm, { strings: false, wasm: true, release: true });
+  assert.deepEqual(TRACKS.js.realm, { strings: true, wasm: false, release: false });
 });
 
 test("errors explained by the track's hooks: JS names the operator, each spells keepdims its way, Python's `*x`", () => {
@@ -613,7 +613,7 @@ test("a child times its start, in order, with the Python guest's own steps (tool
       const phases = await s.started();
       assert.deepEqual(
         phases.map(([name]) => name),
-        ['node started', 'guest frame read', 'guest bundle evaluated', ...steps[track.name], 'ready'],
+        ['node started', 'guest files read', 'guest bundle evaluated', ...steps[track.name], 'ready'],
         track.name,
       );
       for (let i = 1; i < phases.length; i++) {

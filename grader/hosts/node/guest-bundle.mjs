@@ -1,11 +1,15 @@
 // A track's guest (grader/tracks/<name>/guest-entry.mjs, with grader/wire and grader/np) bundled
-// into one classic script, to be evaluated inside a fresh `vm` context; plus the WebAssembly bytes
-// its interpreter runs, if any (the Python track's MicroPython). Cached in grader/dist/ per track and
-// rebuilt when a source is newer than the cache.
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// into one classic script, to be evaluated inside a fresh `vm` context; plus a copy of the WebAssembly
+// its interpreter runs, if any (the Python track's MicroPython). Both kept in spawn.mjs's GUEST_DIR
+// (grader/dist/guest/<track>.js and .wasm), rebuilt when a source is newer, each written whole under
+// another name and renamed. A sandbox child reads them there itself (child.cjs): GUEST_DIR is the one
+// folder of the repository it may read besides its own script (spawn.mjs), so the folder holds
+// nothing else (not the reference's answers in grader/dist/refs).
+import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalog, guestWasm } from '../../tracks/catalog.mjs';
+import { GUEST_DIR } from './spawn.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -15,30 +19,46 @@ const newest = (dir) =>
     return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
 
-const wasmCache = new Map();
+/** What the child checks of a file before it uses it: that it is the one the parent saw (not a later rebuild's). */
+const identity = (file) => {
+  const s = statSync(file);
+  return { file, size: s.size, ino: s.ino, mtimeMs: s.mtimeMs };
+};
+
+const mtime = (file) => {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0; // not built yet
+  }
+};
+
+/** Writes `file` whole: under another name first, then renamed, so that a reader never sees half of it. */
+function replace(file, write) {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  write(tmp);
+  renameSync(tmp, file);
+}
+
 let building = 0;
 
-/** → { script: Buffer (the bundle's UTF-8 bytes), wasm: Buffer | null } for `track` (a track, or its description: grader/tracks/catalog.mjs). */
+/**
+ * → { script, wasm } for `track` (a track, or its description: grader/tracks/catalog.mjs): the guest
+ * bundle's file and, if the track has one, its WebAssembly's, each as { file, size, ino, mtimeMs }
+ * (wasm: null without), built first when stale.
+ */
 export async function guestBundle(track = catalog.DEFAULT_TRACK) {
-  const cache = join(grader, 'dist', `guest-${track.name}.js`);
-  const wasmFile = guestWasm(track);
-  let cached = 0;
-  try {
-    cached = statSync(cache).mtimeMs;
-  } catch {
-    /* not built yet */
-  }
+  const script = join(GUEST_DIR, `${track.name}.js`);
+  const source = guestWasm(track);
+  const wasm = source && join(GUEST_DIR, `${track.name}.wasm`);
   const sources = Math.max(
     ...['wire', 'np', 'core', 'tracks'].map((d) => newest(join(grader, d))),
     statSync(join(grader, 'limits.mjs')).mtimeMs,
     statSync(fileURLToPath(import.meta.url)).mtimeMs,
-    wasmFile ? statSync(wasmFile).mtimeMs : 0,
   );
-  let script;
-  if (cached > sources)
-    script = readFileSync(cache); // bytes, as the child is sent them: a 0.4 MB string decoded and encoded again cost ~4.5 ms
-  else {
-    // Only when the cache is stale: esbuild is slow to load, and the tracks' build-time plugins are not needed otherwise.
+  if (mtime(script) <= sources) {
+    // Only when the bundle is stale: esbuild is slow to load, and the tracks' build-time plugins are not needed otherwise.
     const [esbuild, { guestPlugins }] = await Promise.all([import('esbuild'), import('../../tracks/bundle.mjs')]);
     building++;
     let outputFiles;
@@ -57,12 +77,8 @@ export async function guestBundle(track = catalog.DEFAULT_TRACK) {
       // The build API (plugins need it) keeps a service process: end it, or a CLI run leaves it behind.
       if (--building === 0) await esbuild.stop();
     }
-    script = Buffer.from(outputFiles[0].contents);
-    mkdirSync(dirname(cache), { recursive: true });
-    const tmp = `${cache}.${process.pid}.tmp`; // rename: a concurrent reader never sees half a file
-    writeFileSync(tmp, script);
-    renameSync(tmp, cache);
+    replace(script, (tmp) => writeFileSync(tmp, outputFiles[0].contents));
   }
-  if (wasmFile && !wasmCache.has(wasmFile)) wasmCache.set(wasmFile, readFileSync(wasmFile));
-  return { script, wasm: wasmFile ? wasmCache.get(wasmFile) : null };
+  if (wasm && mtime(wasm) <= statSync(source).mtimeMs) replace(wasm, (tmp) => copyFileSync(source, tmp));
+  return { script: identity(script), wasm: wasm ? identity(wasm) : null };
 }

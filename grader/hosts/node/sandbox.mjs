@@ -1,7 +1,7 @@
 // Node host of the sandbox contract (grader/README.md): student code runs in a child process of its
 // own (./child.cjs), one per submission, never reused for another (./pool.mjs starts them ahead of need).
-// - process: an empty environment, the permission model (reads only child.cjs; no writes, no child
-//   processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
+// - process: an empty environment, the permission model (reads only child.cjs and the guests' folder;
+//   no writes, no child processes, no workers), a V8 heap cap; around it, where the kernel allows, the OS boundary of
 //   ./spawn.mjs (bubblewrap's namespaces, kernel limits): signals and /proc reads go to the Node
 //   process inside (nodePid), not to bwrap. A fatal V8 error, an OOM abort or a signal ends only the
 //   child: the request it was in is answered `memory` or `crash`, and the next request starts a new
@@ -9,18 +9,17 @@
 // - time: a request's `timeoutMs` is CPU time of the whole child, every thread (/proc/<pid>/stat,
 //   utime + stime: the student's code on the main thread and what it makes V8's helper threads do,
 //   parallel GC and background compiles), so a busy machine, where the child waits for a core, changes
-//   no verdict. Past it the child gets SIGINT and V8 interrupts the script; what V8 cannot interrupt (a
-//   long native loop) ends when the child is killed GRACE_MS of CPU later. The wall clock is only a backstop against a stalled process:
-//   WALL_FACTOR × timeoutMs, or `deadlineMs` from now (the grader's overall limit) if that is sooner.
+//   no verdict. A guest that counts work stops a request itself at its budget (its realm is kept); the
+//   CPU limit is then the backstop for what the count does not see, and past it the child is killed.
+//   The wall clock is only a backstop against a stalled process: WALL_FACTOR × timeoutMs, or
+//   `deadlineMs` from now (the grader's overall limit) if that is sooner; past it the child is killed too.
 //   Where /proc is missing (not Linux), CPU time is read as the wall clock. Every answer carries
 //   `cpuMs`: the CPU time the request took (read when its answer arrived, or when the child was
 //   killed; a request stopped for its time: its limit, whatever the watch's delay), plus what it
 //   caused: the reload into a new child that a call needed first (after a crash or a timeout) and the
 //   release after it.
-// - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`); a track whose realm is not
-//   reusable after an interrupted request (Python) gets a new child after a timeout. `call(…, { fresh:
-//   true })` runs the call in a new child (the submission loaded again first): the grader's retry of
-//   a timeout.
+// - realm: what the track allows (grader/tracks/<name>/index.mjs `realm`). `call(…, { fresh: true })`
+//   runs the call in a new child (the submission loaded again first): the grader's retry of a timeout.
 // - the runtime's clean-up: after each load and call the guest is asked to `release` what the
 //   request left (the Python track's handles), as a request of its own; its CPU time is billed to the
 //   request it followed, as everything a submission causes is (the runtime's walk never runs student
@@ -40,7 +39,6 @@ import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { exitOf, nodePid, startFailed, takeChild } from './spawn.mjs';
 
-const GRACE_MS = 250;
 // How long close() waits for a child still starting before it kills it: bubblewrap arms its die-with-parent
 // only after its fork, so an outer bwrap killed in that moment leaves the inner one running, holding the
 // child's pipes open (close() would wait for them forever); once the child is ready, a kill ends them all.
@@ -93,7 +91,6 @@ const CLOSED = Object.freeze({
 
 class Child {
   constructor({ guest, memoryMb }) {
-    this.reusable = guest.realm.reusable;
     this.counted = guest.workPerMs > 0; // its guest bounds a request by the work count: CPU time is the backstop
     this.memoryBytes = memoryMb * 2 ** 20;
     this.proc = takeChild(memoryMb); // (./spawn.mjs: the process and its flags; maybe started early by the CLI)
@@ -184,7 +181,7 @@ class Child {
   }
 
   #send(msg) {
-    const body = Buffer.isBuffer(msg) ? msg : Buffer.from(JSON.stringify(msg), 'utf8');
+    const body = Buffer.from(JSON.stringify(msg), 'utf8');
     const head = Buffer.alloc(4);
     head.writeUInt32LE(body.length);
     this.proc.stdin.write(head);
@@ -259,8 +256,8 @@ class Child {
 
   /**
    * One request → its checked response with `cpuMs` (never throws). timeoutMs: the CPU time it may
-   * use (SIGINT past it, SIGKILL GRACE_MS later); deadlineMs: wall ms from now after which the child
-   * is killed whatever it did (at most WALL_FACTOR × timeoutMs).
+   * use (the child is killed past it); deadlineMs: wall ms from now after which the child is killed
+   * whatever it did (at most WALL_FACTOR × timeoutMs).
    * @param {any} request
    * @param {{ timeoutMs: number, deadlineMs?: number, functions?: string[] }} limits
    * @returns {Promise<import('../../types').Reply>}
@@ -275,8 +272,7 @@ class Child {
     // same on any machine; the CPU limit is then only the backstop for what the count does not see.
     const limitMs = timeoutMs;
     if (this.counted) timeoutMs *= LIMITS.workBackstop;
-    // Whole milliseconds: vm's `timeout` refuses a fraction (and limits left over from billed time have them).
-    const wallMs = Math.max(1, Math.ceil(Math.min(timeoutMs * WALL_FACTOR, deadlineMs)));
+    const wallMs = Math.min(timeoutMs * WALL_FACTOR, deadlineMs);
     const start = this.rss();
     const cpu0 = this.cpu() ?? 0;
     const wall0 = performance.now();
@@ -288,23 +284,14 @@ class Child {
     // that allocates nothing grows by nothing).
     const grewFast = () => this.rss() - start > this.memoryBytes / 8;
     const overrun = () => this.kill({ kind: 'timeout', message: 'timeout', grew: grewFast() });
-    let interrupted = false;
     const watch = setInterval(() => {
       const now = this.cpu();
       if (now === null) return;
       used = now - cpu0;
-      if (!interrupted && used >= timeoutMs) {
-        interrupted = true;
-        try {
-          process.kill(this.pid, 'SIGINT');
-        } catch {
-          /* gone */
-        }
-      }
-      if (used >= timeoutMs + GRACE_MS || performance.now() - wall0 >= wallMs + GRACE_MS) overrun();
+      if (used >= timeoutMs || performance.now() - wall0 >= wallMs) overrun();
     }, POLL_MS);
     const answer = this.#next();
-    this.#send({ request: encodeRequest(request.op === 'release' ? request : { ...request, limitMs }), wallMs });
+    this.#send({ request: encodeRequest(request.op === 'release' ? request : { ...request, limitMs }) });
     const msg = await answer;
     clearInterval(watch);
     const end = this.cpu();
@@ -319,13 +306,9 @@ class Child {
     }
     const res = decodeResponse(msg.response, { functions });
     res.cpuMs = cpuMs(res);
-    // A realm interrupted inside an interpreter (the Python track) is not used again: the next
-    // request gets a new child, which loads the submission again. One whose guest stopped the request
-    // by the work count (no interrupt: the student's code was unwound by the interpreter itself) is
+    // Stopped by the work count, the student's code was unwound by the guest itself: its realm is
     // kept, as the page keeps its worker then.
     if (!res.ok && res.kind === 'timeout') res.grew = grewFast();
-    if (!res.ok && res.kind === 'timeout' && !this.reusable && (interrupted || !this.counted))
-      this.kill({ kind: 'timeout', message: 'timeout' });
     return res;
   }
 
@@ -345,27 +328,19 @@ class Child {
   }
 }
 
-// The first frame of a track's children (its realm, guest bundle and WebAssembly as bytes, child.cjs), encoded
-// once per track (by name: the whole track and its description, grader/tracks/catalog.mjs, give the same).
+// The first frame of a track's children (its realm, and which files hold its guest bundle and WebAssembly,
+// which the child reads itself: child.cjs), encoded once per track (by name: the whole track and its
+// description, grader/tracks/catalog.mjs, give the same).
 const frames = new Map();
 function guestOf(track) {
   if (!frames.has(track.name)) {
     frames.set(
       track.name,
-      guestBundle(track).then(({ script: guest, wasm }) => {
-        const bytes = wasm ?? Buffer.alloc(0);
-        const head = Buffer.from(
-          JSON.stringify({
-            realm: { strings: track.realm.strings, wasm: track.realm.wasm },
-            guest: guest.length,
-            wasm: bytes.length,
-          }),
-          'utf8',
-        );
-        const size = Buffer.alloc(4);
-        size.writeUInt32LE(head.length);
-        return Buffer.concat([size, head, guest, bytes]);
-      }),
+      guestBundle(track).then(({ script, wasm }) => ({
+        realm: { strings: track.realm.strings, wasm: track.realm.wasm },
+        guest: script,
+        wasm,
+      })),
     );
   }
   return { realm: track.realm, workPerMs: track.workPerMs ?? 0, frame: frames.get(track.name) };

@@ -34,6 +34,9 @@ import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../limits.mjs';
 
 export const CHILD = fileURLToPath(new URL('./child.cjs', import.meta.url));
+// The guests' files (./guest-bundle.mjs), which a child reads itself: the one folder of the repository it
+// may read besides its script (read-only under bwrap too), so it holds nothing else.
+export const GUEST_DIR = fileURLToPath(new URL('../../dist/guest', import.meta.url));
 // V8's stack for the child, in KiB: about what a Chromium Web Worker gets (measured: 6,352 frames of
 // a one-line recursion there, 6,3xx here with 455, 13,663 with Node's default), so that recursion or a
 // spread of many arguments fails at about the same size in both hosts.
@@ -292,10 +295,10 @@ export function startFailed() {
   if (fromKept) rmSync(PROBE_CACHE, { force: true });
 }
 
-/** Node's flags for a sandbox child (before the script): the permission model (reads only `script`), the V8 heap cap. */
+/** Node's flags for a sandbox child (before the script): the permission model (reads only `script` and the guests' files), the V8 heap cap. */
 function nodeFlags(memoryMb, script, permission) {
   return [
-    ...(permission ? [PERMISSION, `--allow-fs-read=${script}`] : []),
+    ...(permission ? [PERMISSION, `--allow-fs-read=${script}`, `--allow-fs-read=${GUEST_DIR}/*`] : []),
     '--no-warnings',
     `--max-old-space-size=${memoryMb}`,
     '--max-semi-space-size=16',
@@ -319,7 +322,9 @@ export function spawnChild(memoryMb, { script = CHILD, permission = true, limits
   const opts = { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true };
   const command = [...nodeFlags(memoryMb, script, permission), script];
   if (!isolation().on) return spawn(process.execPath, command, opts);
-  const [file, ...args] = isolatedArgv([wrapperTools().node, ...command], { limits, files: [script], infoFd: INFO_FD });
+  mkdirSync(GUEST_DIR, { recursive: true }); // bound before the guests are built there (a first run)
+  const files = [script, GUEST_DIR];
+  const [file, ...args] = isolatedArgv([wrapperTools().node, ...command], { limits, files, infoFd: INFO_FD });
   const proc = spawn(file, args, { ...opts, stdio: [...opts.stdio, 'pipe'], ...AS });
   proc[INFO] = readInfo(proc.stdio[INFO_FD]);
   return proc;

@@ -31,10 +31,9 @@ export default Object.freeze({
       ),
   },
   // The guest bundle's entry (relative to this folder) and what its realm must allow: strings are
-  // evaluated (the student's script), nothing is compiled to WebAssembly, and a realm whose request
-  // was interrupted can take the next request.
+  // evaluated (the student's script), nothing is compiled to WebAssembly.
   guest: { entry: 'guest-entry.mjs', wasm: null },
-  realm: { strings: true, wasm: false, reusable: true, release: false },
+  realm: { strings: true, wasm: false, release: false },
   // The whole submission's budget, ms of CPU (grader/core/grade.mjs): two functions that never end
   // (1 + 2 s each to confirm) and the rest of the tests still fit; a file whose every function loops
   // has three confirmed, and 2 s to spare for the host's own work in between (a page on a busy

@@ -34,9 +34,8 @@ export default Object.freeze({
     entry: 'guest-entry.mjs',
     wasm: { file: 'micropython.wasm', package: '@micropython/micropython-webassembly-pyscript' },
   },
-  // The realm compiles WebAssembly and evaluates no strings; a request that V8 interrupted may have
-  // stopped inside the interpreter, so that realm is not used again (the host starts a new one).
-  realm: { strings: false, wasm: true, reusable: false, release: true },
+  // The realm compiles WebAssembly and evaluates no strings.
+  realm: { strings: false, wasm: true, release: true },
   // A pack's time limits (spec.json timeout_ms, the overall deadline) are for JavaScript; here they
   // are multiplied by this. Every crossing between Python and the array engine costs ~30-50 µs of
   // interpreted wrapper code and FFI, so a correct loop over pairs of tokens takes ~1.9 s of CPU on
