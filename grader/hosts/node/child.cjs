@@ -10,8 +10,8 @@
 // parent's own start to be sent them.
 //
 // Frames both ways: [u32 little-endian byte length][body]; every body is UTF-8 JSON.
-//   in (stdin):  the guest once: { realm: { strings, wasm }, guest: F, wasm: F | null }, F = { file, size,
-//                ino, mtimeMs } as the parent saw the file (one that differs now was rebuilt since: not used),
+//   in (stdin):  the guest once: { realm: { strings, wasm }, guest: F, wasm: F | null }, F = { file, size }
+//                as the parent saw the file (one of another size now is a later build's: not used),
 //                then { request } per request (request: JSON text)
 //   out (fd 3):  { ready: true, phases } (or { ready: false, error }) once, then { response } per request (response: JSON text)
 //   phases: [name, ms since this process started, CPU ms of this process so far] of the start's steps,
@@ -68,13 +68,12 @@ const handle = (request) => {
   }
 };
 
-/** The bytes of the file `f` names, if it can be read and is still the one the parent saw; else null. */
+/** The bytes of the file `f` names, if it can be read and has the size the parent saw; else null. */
 const read = (f) => {
   let fd;
   try {
     fd = fs.openSync(f.file, 'r');
-    const s = fs.fstatSync(fd);
-    return s.size === f.size && s.ino === f.ino && s.mtimeMs === f.mtimeMs ? fs.readFileSync(fd) : null;
+    return fs.fstatSync(fd).size === f.size ? fs.readFileSync(fd) : null;
   } catch {
     return null;
   } finally {

@@ -5,7 +5,7 @@
 // another name and renamed. A sandbox child reads them there itself (child.cjs): GUEST_DIR is the one
 // folder of the repository it may read besides its own script (spawn.mjs), so the folder holds
 // nothing else (not the reference's answers in grader/dist/refs).
-import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalog, guestWasm } from '../../tracks/catalog.mjs';
@@ -19,11 +19,13 @@ const newest = (dir) =>
     return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
 
-/** What the child checks of a file before it uses it: that it is the one the parent saw (not a later rebuild's). */
-const identity = (file) => {
-  const s = statSync(file);
-  return { file, size: s.size, ino: s.ino, mtimeMs: s.mtimeMs };
-};
+/**
+ * What the child checks of a file before it uses it: its size as the parent saw it. Several processes
+ * that find a bundle stale at once (a test run's first grades) build and rename the same bytes, which
+ * a child told of another's file must still take; a build from changed sources (edited during a run)
+ * is refused, unless it happens to be just as long.
+ */
+const identity = (file) => ({ file, size: statSync(file).size });
 
 const mtime = (file) => {
   try {
@@ -33,11 +35,19 @@ const mtime = (file) => {
   }
 };
 
-/** Writes `file` whole: under another name first, then renamed, so that a reader never sees half of it. */
-function replace(file, write) {
+/**
+ * Writes `bytes` to `file` whole: under another name first, then renamed, so that a reader never sees
+ * half of it; a file that already holds them is only dated now.
+ */
+function replace(file, bytes) {
+  try {
+    if (readFileSync(file).equals(bytes)) return utimesSync(file, new Date(), new Date());
+  } catch {
+    /* none yet */
+  }
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  write(tmp);
+  writeFileSync(tmp, bytes);
   renameSync(tmp, file);
 }
 
@@ -45,7 +55,7 @@ let building = 0;
 
 /**
  * → { script, wasm } for `track` (a track, or its description: grader/tracks/catalog.mjs): the guest
- * bundle's file and, if the track has one, its WebAssembly's, each as { file, size, ino, mtimeMs }
+ * bundle's file and, if the track has one, its WebAssembly's, each as { file, size }
  * (wasm: null without), built first when stale.
  */
 export async function guestBundle(track = catalog.DEFAULT_TRACK) {
@@ -77,8 +87,8 @@ export async function guestBundle(track = catalog.DEFAULT_TRACK) {
       // The build API (plugins need it) keeps a service process: end it, or a CLI run leaves it behind.
       if (--building === 0) await esbuild.stop();
     }
-    replace(script, (tmp) => writeFileSync(tmp, outputFiles[0].contents));
+    replace(script, Buffer.from(outputFiles[0].contents));
   }
-  if (wasm && mtime(wasm) <= statSync(source).mtimeMs) replace(wasm, (tmp) => copyFileSync(source, tmp));
+  if (wasm && mtime(wasm) <= statSync(source).mtimeMs) replace(wasm, readFileSync(source));
   return { script: identity(script), wasm: wasm ? identity(wasm) : null };
 }
