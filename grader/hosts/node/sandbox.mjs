@@ -329,7 +329,7 @@ class Child {
 }
 
 // The first frame of a track's children (its realm, and which files hold its guest bundle and WebAssembly,
-// which the child reads itself: child.cjs), encoded once per track (by name: the whole track and its
+// which the child reads itself: child.cjs), made once per track (by name: the whole track and its
 // description, grader/tracks/catalog.mjs, give the same).
 const frames = new Map();
 function guestOf(track) {
