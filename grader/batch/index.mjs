@@ -4,7 +4,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadExercise } from '../hosts/node/exercise.mjs';
-import { gradeBatch, packVersion, writeAtomic } from './run.mjs';
+import { gradeBatch, packVersion } from './run.mjs';
+import { writeAtomic } from '../hosts/node/write-atomic.mjs';
 import {
   summarize,
   summaryCsv,

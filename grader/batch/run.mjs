@@ -4,7 +4,7 @@
 // gradescope/<key>/results.json), so an interrupted run loses only what was in flight; a rerun reuses
 // every record whose hash (the file's bytes, the pack's version and the grading options) still matches.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { grade } from '../core/grade.mjs';
 import { render, sentence } from '../core/messages.mjs';
@@ -12,6 +12,7 @@ import { exercism, gradescope } from '../reporters/index.mjs';
 import { createPool } from '../hosts/node/pool.mjs';
 import { cachedCore } from '../core/ref-cache.mjs';
 import { refStore } from '../hosts/node/ref-store.mjs';
+import { writeAtomic } from '../hosts/node/write-atomic.mjs';
 import { TRACKS } from '../tracks/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { findSubmissions } from './inputs.mjs';
@@ -55,13 +56,6 @@ export function submissionHash(bytes, { version, track, seed, lang, timeoutMs, d
     .update(bytes)
     .update(JSON.stringify([RECORD_VERSION, version, track, seed, lang, timeoutMs ?? null, deadlineMs ?? null]))
     .digest('hex');
-}
-
-/** Written whole or not at all: a kill between two writes leaves the old file or none, never half of one. */
-export function writeAtomic(file, text) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
 }
 
 /**

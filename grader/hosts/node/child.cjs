@@ -2,12 +2,13 @@
 // an empty environment, a capped V8 heap and the permission model (it may read this file and the
 // guests' folder, grader/dist/guest, and nothing else; no writes, no child processes, no worker
 // threads). The realm is a `vm` context whose global has a null prototype (with `{}`,
-// `globalThis.constructor.constructor('return process')()` would reach this process), with the code generation the track asks for (JavaScript: strings, no
-// WebAssembly; Python: WebAssembly, no strings); the track's guest bundle (grader/tracks/<name>/) is
-// evaluated in it first and started with its WebAssembly's bytes, if any. This process reads both from
-// the files the parent names (./guest-bundle.mjs), as soon as it is told which: the parent need not read
-// them, nor pass ~1 MB through a pipe, and a child started early (the CLI's) does not wait for the
-// parent's own start to be sent them.
+// `globalThis.constructor.constructor('return process')()` would reach this process), with the code
+// generation the track asks for (JavaScript: strings, no WebAssembly; Python: WebAssembly, no
+// strings); the track's guest bundle (grader/tracks/<name>/) is evaluated in it first and started with
+// its WebAssembly's bytes, if any. This process reads both from the files the parent names
+// (./guest-bundle.mjs), as soon as it is told which: the parent need not read them, nor pass ~1 MB
+// through a pipe, and a child started early (the CLI's) does not wait for the parent's own start to be
+// sent them.
 //
 // Frames both ways: [u32 little-endian byte length][body]; every body is UTF-8 JSON.
 //   in (stdin):  the guest once: { realm: { strings, wasm }, guest: F, wasm: F | null }, F = { file, size }

@@ -5,11 +5,12 @@
 // another name and renamed. A sandbox child reads them there itself (child.cjs): GUEST_DIR is the one
 // folder of the repository it may read besides its own script (spawn.mjs), so the folder holds
 // nothing else (not the reference's answers in grader/dist/refs).
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalog, guestWasm } from '../../tracks/catalog.mjs';
 import { GUEST_DIR } from './spawn.mjs';
+import { writeAtomic } from './write-atomic.mjs';
 
 const grader = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -35,10 +36,7 @@ const mtime = (file) => {
   }
 };
 
-/**
- * Writes `bytes` to `file` whole: under another name first, then renamed, so that a reader never sees
- * half of it; a file that already holds them is only dated now.
- */
+/** Writes `bytes` to `file` whole (writeAtomic); a file that already holds them is only dated now. */
 function replace(file, bytes) {
   try {
     if (readFileSync(file).equals(bytes)) return utimesSync(file, new Date(), new Date());
@@ -46,9 +44,7 @@ function replace(file, bytes) {
     /* none yet */
   }
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, file);
+  writeAtomic(file, bytes);
 }
 
 let building = 0;

@@ -23,15 +23,14 @@ import {
   readFileSync,
   readSync,
   realpathSync,
-  renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { constants, release } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../limits.mjs';
+import { writeAtomic } from './write-atomic.mjs';
 
 export const CHILD = fileURLToPath(new URL('./child.cjs', import.meta.url));
 // The guests' files (./guest-bundle.mjs), which a child reads itself: the one folder of the repository it
@@ -282,9 +281,7 @@ function parseKept(text, key) {
 function keep(value) {
   try {
     mkdirSync(dirname(PROBE_CACHE), { recursive: true });
-    const tmp = `${PROBE_CACHE}.${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, PROBE_CACHE);
+    writeAtomic(PROBE_CACHE, JSON.stringify(value));
   } catch {
     /* read-only: every process probes */
   }
