@@ -45,8 +45,9 @@ export function createGrader({ exercises = EXERCISES } = {}) {
       core ??= loadCore({ threads: 1 });
       const track = trackNamed(trackName);
       if (!track) throw new Error(`unknown track ${JSON.stringify(trackName)}`);
-      // The child starts while the pack and the core load; if they fail, it is closed all the same.
-      const sandboxReady = NodeSandbox.create({ track });
+      // The child starts while the pack and the core load; if they fail, it is closed all the same. A
+      // copy of the track's fork server (grader/hosts/node/zygote.mjs): a service grades many.
+      const sandboxReady = NodeSandbox.create({ track, forked: true });
       let loaded;
       try {
         loaded = await Promise.all([pack(slug), core]);

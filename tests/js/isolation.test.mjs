@@ -17,6 +17,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -288,6 +289,43 @@ test(
       assert.notEqual(pid, s.child.proc.pid); // bwrap's, not Node's
       assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /child\.cjs/);
       assert.equal(readFileSync(`/proc/${s.child.proc.pid}/comm`, 'utf8').trim(), 'bwrap');
+    } finally {
+      await s.close();
+    }
+  },
+);
+
+test(
+  "a fork server's copy (grader/hosts/node/zygote.mjs) is inside the same boundary, with the same limits, as a child started from nothing",
+  needs,
+  async (t) => {
+    const { forking } = await import('../../grader/hosts/node/zygote.mjs');
+    if (!forking().on) return t.skip(`no fork server here: ${forking().reason}`);
+    const { NodeSandbox } = await import('../../grader/hosts/node/sandbox.mjs');
+    const s = await NodeSandbox.create({ forked: true });
+    try {
+      assert.equal(s.child.proc.forked, true);
+      const load = await s.load('function f(x) { return x + 1; }', { functions: ['f'] });
+      assert.equal(load.ok, true);
+      assert.deepEqual((await s.call('f', [41])).value, 42);
+      const pid = s.child.pid;
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const field = (name) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1].trim();
+      assert.equal(field('NSpid').split(/\s+/).length, 2, 'in a pid namespace of its own');
+      assert.equal(field('NoNewPrivs'), '1');
+      assert.equal(field('CapEff'), '0000000000000000');
+      for (const ns of ['net', 'mnt', 'pid', 'user', 'ipc'])
+        assert.notEqual(
+          readlinkSync(`/proc/${pid}/ns/${ns}`),
+          readlinkSync(`/proc/self/ns/${ns}`),
+          `${ns}: a namespace of the boundary's, not the grader's`,
+        );
+      const limits = readFileSync(`/proc/${pid}/limits`, 'utf8');
+      const want = kernelLimits(MEMORY_MB);
+      assert.match(limits, new RegExp(`Max data size\\s+${want.data}\\s`));
+      assert.match(limits, new RegExp(`Max processes\\s+${want.nproc}\\s`));
+      assert.match(limits, new RegExp(`Max open files\\s+${want.nofile}\\s`));
+      assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--experimental-permission|--permission/);
     } finally {
       await s.close();
     }

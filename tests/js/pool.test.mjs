@@ -30,6 +30,7 @@ import {
 } from '../../grader/index.mjs';
 import { loadCore } from '../../wasm/index.mjs';
 import { fixtureSets, fixtureCases } from '../fixtures/cases.mjs';
+import { SLOTS, forking } from '../../grader/hosts/node/zygote.mjs';
 import { cli, treeRss } from './cli.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -74,7 +75,10 @@ test('the warm pool: a child of its own per take, `size` waiting, none past the 
       assert.equal(await pool.take({ left: 0 }), b, 'first in line');
       assert.equal(b.child.pid, pids[1], 'its child the same');
       await b.close();
-      assert.equal(b.cpuMs > 0, true, 'its start billed once it is closed');
+      // its CPU time counted once it is closed (a fork server's copy starts at 0 and may use less than
+      // one 10 ms tick of /proc's count; a child started from nothing paid Node's start)
+      if (!b.child.proc.forked) assert.ok(b.cpuMs > 0, `its start billed: ${b.cpuMs}`);
+      assert.equal(b.processes, 1);
     } else assert.equal(pool.waiting, 1, `${name}: the sandbox that compiled the submission is not taken back`);
     await pool.close();
     assert.equal(pool.waiting, 0);
@@ -82,6 +86,62 @@ test('the warm pool: a child of its own per take, `size` waiting, none past the 
     pool.warm();
     assert.equal(pool.waiting, 0, `${name}: a closed pool starts nothing`);
     assert.deepEqual(await gone(pids), [], `${name}: every child ended`);
+  }
+});
+
+test("fork server: a pool's sandboxes are copies of one ready server, each a process of its own, on both tracks", async (t) => {
+  const on = forking();
+  if (!on.on) return t.skip(`no fork server here: ${on.reason}`);
+  const exercise = await loadExercise('sdpa');
+  const core = await loadCore({ threads: 1 });
+  const ppid = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  for (const name of exercise.tracks) {
+    const track = TRACKS[name];
+    const pool = createPool({ track, size: 1 });
+    const takes = [];
+    // More takes than one server has slots: the next server takes over.
+    for (let i = 0; i < SLOTS + 2; i++) {
+      const s = await pool.take({ left: SLOTS + 1 - i });
+      assert.ok(await s.started(), `${name}: copy ${i} ready`);
+      assert.equal(s.child.proc.forked, true, `${name}: copy ${i} is a fork server's`);
+      takes.push({ s, pid: s.child.pid, parent: ppid(s.child.pid) });
+    }
+    assert.equal(new Set(takes.map((x) => x.pid)).size, takes.length, `${name}: a process per take`);
+    const parents = [...new Set(takes.map((x) => x.parent))];
+    assert.equal(parents.length, 2, `${name}: ${SLOTS} copies of the first server, then of the next`);
+    // One copy's memory is its own: a global its submission set is not in the next copy.
+    // (what the first sets, its own f sees: the probe can tell)
+    const probe =
+      name === 'js'
+        ? 'function f() { return typeof globalThis.__left }'
+        : 'import numpy as np\ndef f():\n    return str(getattr(np, "left", None))\n';
+    const leak = name === 'js' ? `globalThis.__left = 1; ${probe}` : `${probe}np.left = 1\n`;
+    const [a, b, c] = takes;
+    assert.equal((await a.s.load(leak, { functions: ['f'] })).ok, true);
+    assert.ok(['number', '1'].includes((await a.s.call('f', [])).value), `${name}: set in the first copy`);
+    assert.equal((await b.s.load(probe, { functions: ['f'] })).ok, true);
+    const seen = await b.s.call('f', []);
+    assert.ok(
+      seen.ok && ['undefined', 'None'].includes(seen.value),
+      `${name}: the next copy sees nothing of the last (${JSON.stringify(seen.value)})`,
+    );
+    // A copy killed mid-call (an endless loop past its backstop, then a fresh copy for the retry) leaves
+    // the server, and the copies after it, as they were.
+    const loop = name === 'js' ? 'function f() { for (;;); }' : 'def f():\n    while True:\n        pass\n';
+    assert.equal((await c.s.load(loop, { functions: ['f'] })).ok, true);
+    const stuck = await c.s.call('f', [], { timeoutMs: 200 });
+    assert.equal(stuck.kind, 'timeout', `${name}: the loop stopped`);
+    const again = await c.s.call('f', [], { timeoutMs: 200, fresh: true });
+    assert.equal(again.kind, 'timeout', `${name}: again in a fresh copy`);
+    assert.equal(c.s.processes, 2);
+    const source = readFileSync(join(ROOT, 'exercises', 'sdpa', track.files.solution), 'utf8');
+    const d = takes[3].s;
+    const report = await grade({ exercise, source, track, sandbox: d, core, lang: 'en' });
+    assert.equal(report.passed, report.total, `${name}: the solution graded in a copy after them`);
+    for (const x of takes) await pool.giveBack(x.s);
+    await pool.close();
+    assert.deepEqual(await gone(takes.map((x) => x.pid)), [], `${name}: every copy ended`);
+    assert.deepEqual(await gone(parents.slice(0, 1)), [], `${name}: the full server ended after its last copy`);
   }
 });
 

@@ -43,7 +43,7 @@ const mark = (name) => {
 
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
 // realm has no timers), so an exception here is the host's own fault: end, and let the parent say so.
-process.on('uncaughtException', () => process.exit(70));
+process.on('uncaughtException', () => end(70));
 // A terminal's Ctrl+C reaches the whole process group: the parent decides what ends (a batch keeps
 // what it graded), so this process ignores it.
 process.on('SIGINT', () => {});
@@ -82,10 +82,62 @@ const read = (f) => {
   }
 };
 
+// The fork server (./zygote.mjs): a child whose first frame names the addon is, once ready, not given
+// requests but asked to fork ({ fork: k }): the copy, on slot k's fds, is one submission's child, ready
+// at once; this process answers { forked: k, pid } (or { forked: k, error }) and, as its copies end,
+// { exited: [pid, status, …] }.
+let zygote = null; // { addon, first, open: Set of slots not forked yet }
+let forked = false; // this process is a fork server's copy
+const end = (code) => (forked ? zygote.addon.exit(code) : process.exit(code));
+
+/**
+ * Slot k's fork. The server answers; the copy drops what it had read of the server's frames (fd 0 is
+ * its own channel now) and says it is ready. A fork waits until this process has no reply of its own
+ * still queued to write, which the copy would otherwise send on its channel as its own.
+ */
+const forks = [];
+const fork = (k) => {
+  forks.push(k);
+  if (forks.length === 1) forkQueued();
+};
+const forkQueued = () => {
+  while (forks.length && !forked) {
+    if (out.writableLength > 0) return out.once('drain', forkQueued);
+    const k = forks.shift();
+    if (!zygote.open.has(k)) {
+      send({ forked: k, error: 'no such slot' });
+      continue;
+    }
+    const fds = (j) => [zygote.first + 2 * j, zygote.first + 2 * j + 1];
+    const pid = zygote.addon.fork(...fds(k), [...zygote.open].flatMap(fds));
+    zygote.open.delete(k);
+    if (pid < 0) send({ forked: k, error: `fork failed (errno ${-pid})` });
+    else if (pid > 0) send({ forked: k, pid });
+    else {
+      forked = true;
+      forks.length = 0;
+      chunks.length = 0;
+      have = 0;
+      phases.length = 0;
+      mark('forked');
+      send({ ready: true, phases });
+    }
+  }
+};
+
 const START_MS = 10000;
 const onFrame = (body) => {
   if (context === null) {
     const head = JSON.parse(body.toString('utf8'));
+    if (head.zygote) {
+      // before the guest: no realm exists yet when the addon is loaded
+      zygote = { addon: require(head.zygote.addon.file), first: head.zygote.first, open: new Set() };
+      for (let k = 0; k < head.zygote.slots; k++) zygote.open.add(k);
+      process.on('SIGCHLD', () => {
+        const ended = zygote.addon.reap();
+        if (ended.length && !forked) send({ exited: ended });
+      });
+    }
     const realm = head.realm ?? {};
     const script = read(head.guest),
       wasm = head.wasm ? read(head.wasm) : Buffer.alloc(0);
@@ -130,6 +182,7 @@ const onFrame = (body) => {
     });
   }
   const msg = JSON.parse(body.toString('utf8'));
+  if (zygote && !forked) return fork(msg.fork);
   send({ response: handle(msg.request) });
 };
 
@@ -150,4 +203,4 @@ process.stdin.on('data', (chunk) => {
     onFrame(all.subarray(4, 4 + n));
   }
 });
-process.stdin.on('end', () => process.exit(0));
+process.stdin.on('end', () => end(0));

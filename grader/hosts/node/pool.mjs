@@ -21,7 +21,7 @@ export function createPool({ track, size = 1, memoryMb } = {}) {
   const waiting = []; // promises of NodeSandbox, oldest first
   let closed = false;
   const start = () => {
-    const s = NodeSandbox.create({ track, ...(memoryMb && { memoryMb }) });
+    const s = NodeSandbox.create({ track, forked: true, ...(memoryMb && { memoryMb }) });
     s.catch(() => {}); // a start that fails is the taker's to report
     return s;
   };

@@ -38,6 +38,8 @@ import { catalog } from '../../tracks/catalog.mjs';
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { exitOf, nodePid, startFailed, takeChild } from './spawn.mjs';
+import { readFrames, writeFrame } from './frames.mjs';
+import { forkChild } from './zygote.mjs';
 
 // How long close() waits for a child still starting before it kills it: bubblewrap arms its die-with-parent
 // only after its fork, so an outer bwrap killed in that moment leaves the inner one running, holding the
@@ -90,10 +92,12 @@ const CLOSED = Object.freeze({
 });
 
 class Child {
-  constructor({ guest, memoryMb }) {
+  constructor({ guest, memoryMb, forked }) {
     this.counted = guest.workPerMs > 0; // its guest bounds a request by the work count: CPU time is the backstop
     this.memoryBytes = memoryMb * 2 ** 20;
-    this.proc = takeChild(memoryMb); // (./spawn.mjs: the process and its flags; maybe started early by the CLI)
+    // ./zygote.mjs: a copy of the track's fork server, ready at once; else ./spawn.mjs: the process and
+    // its flags, maybe started early by the CLI
+    this.proc = (forked && forkChild(guest.name, guest.frame, memoryMb)) || takeChild(memoryMb);
     this.pid = null; // its Node process's, once it is ready (./spawn.mjs nodePid: not bwrap's under the OS boundary)
     this.stderr = '';
     this.pending = null; // { resolve } of the request in flight
@@ -133,10 +137,11 @@ class Child {
       if (!m && !this.verdict) startFailed(); // it ended on its own before it was ready
       return false;
     });
-    // The frame may still be read (or built) while this process starts: it waits on stdin.
+    // The frame may still be read (or built) while this process starts: it waits on stdin. (A fork
+    // server's copy has its guest started already.)
     guest.frame.then(
       (frame) => {
-        if (!this.dead && !this.verdict) this.#send(frame);
+        if (!this.dead && !this.verdict && !this.proc.forked) this.#send(frame);
       },
       () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
     );
@@ -181,42 +186,14 @@ class Child {
   }
 
   #send(msg) {
-    const body = Buffer.from(JSON.stringify(msg), 'utf8');
-    const head = Buffer.alloc(4);
-    head.writeUInt32LE(body.length);
-    this.proc.stdin.write(head);
-    this.proc.stdin.write(body);
+    writeFrame(this.proc.stdin, msg);
   }
 
   #readFrames() {
-    const chunks = [];
-    let have = 0,
-      need = -1;
-    this.proc.stdio[3].on('data', (chunk) => {
-      chunks.push(chunk);
-      have += chunk.length;
-      for (;;) {
-        if (need < 0) {
-          if (have < 4) return;
-          const all = Buffer.concat(chunks.splice(0));
-          chunks.push(all);
-          need = all.readUInt32LE(0);
-          // The size is known before the body is read: a reply over the cap is never buffered.
-          if (need > LIMITS.replyBytes + 64) {
-            return this.kill({ kind: 'invalid', reason: 'too_big', detail: need, message: 'reply too large' });
-          }
-        }
-        if (have < 4 + need) return;
-        const all = Buffer.concat(chunks.splice(0));
-        const body = all.subarray(4, 4 + need).toString('utf8');
-        const rest = all.subarray(4 + need);
-        have = rest.length;
-        need = -1;
-        if (rest.length) chunks.push(rest);
-        this.#deliver(body);
-      }
+    readFrames(this.proc.stdio[3], (body) => this.#deliver(body), {
+      cap: LIMITS.replyBytes + 64,
+      onTooBig: (need) => this.kill({ kind: 'invalid', reason: 'too_big', detail: need, message: 'reply too large' }),
     });
-    this.proc.stdio[3].on('error', () => {});
   }
 
   #deliver(body) {
@@ -343,7 +320,7 @@ function guestOf(track) {
       })),
     );
   }
-  return { realm: track.realm, workPerMs: track.workPerMs ?? 0, frame: frames.get(track.name) };
+  return { name: track.name, realm: track.realm, workPerMs: track.workPerMs ?? 0, frame: frames.get(track.name) };
 }
 
 export class NodeSandbox {
@@ -351,6 +328,9 @@ export class NodeSandbox {
    * Use `await NodeSandbox.create({ track })`: the child starts at once, while the caller loads the
    * rest. track: a track of grader/tracks/index.mjs, or its description (grader/tracks/catalog.mjs; default:
    * the first track); the host knows of it only the guest bundle and what the realm must allow.
+   * forked: its children are copies of the track's fork server (./zygote.mjs) where one can run (a pool's,
+   * a service's: many children of one track); memoryMb: their cap (LIMITS.memoryMb).
+   * @param {{ track?: any, forked?: boolean, memoryMb?: number }} [options]
    */
   static async create({ track = catalog.DEFAULT_TRACK, ...options } = {}) {
     const guest = guestOf(track);
@@ -371,8 +351,10 @@ export class NodeSandbox {
     return child && (await child.ready) ? child.phases : null;
   }
 
-  constructor({ memoryMb = LIMITS.memoryMb } = {}, guest) {
+  /** @param {{ memoryMb?: number, forked?: boolean }} options */
+  constructor({ memoryMb = LIMITS.memoryMb, forked = false } = {}, guest) {
     this.memoryMb = memoryMb;
+    this.forked = forked; // children are copies of the track's fork server (./zygote.mjs), where it can run
     this.guest = guest;
     this.child = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a new child
@@ -385,7 +367,7 @@ export class NodeSandbox {
   }
 
   #spawn() {
-    this.child = new Child({ guest: this.guest, memoryMb: this.memoryMb });
+    this.child = new Child({ guest: this.guest, memoryMb: this.memoryMb, forked: this.forked });
     this.processes++;
   }
 

@@ -292,10 +292,16 @@ export function startFailed() {
   if (fromKept) rmSync(PROBE_CACHE, { force: true });
 }
 
-/** Node's flags for a sandbox child (before the script): the permission model (reads only `script` and the guests' files), the V8 heap cap. */
-function nodeFlags(memoryMb, script, permission) {
+/**
+ * Node's flags for a sandbox child (before the script): the permission model (reads only `script` and
+ * the guests' files), the V8 heap cap. A fork server (`server`, ./zygote.mjs) may also load its addon,
+ * and runs V8 without background tasks: its copies have only the thread that forked, so nothing may
+ * wait for a task that a helper thread was to run.
+ */
+function nodeFlags(memoryMb, script, permission, server) {
   return [
     ...(permission ? [PERMISSION, `--allow-fs-read=${script}`, `--allow-fs-read=${GUEST_DIR}/*`] : []),
+    ...(server ? ['--allow-addons', '--single-threaded'] : []),
     '--no-warnings',
     `--max-old-space-size=${memoryMb}`,
     '--max-semi-space-size=16',
@@ -310,19 +316,28 @@ const INFO_FD = 4;
 /**
  * A new child: an empty environment, Node's flags (the permission model, the V8 heap cap), and where
  * isolation() is on, the OS boundary around it. Its stdio: 0 frames in, 2 stderr, 3 frames out
- * (child.cjs); under bwrap also 4, bwrap's info. The options are the isolation tests' (a probe
- * inside the same boundary): `script` instead of child.cjs, `permission: false` to meet the kernel's
- * limits rather than Node's, other kernel `limits`.
+ * (child.cjs); under bwrap also 4, bwrap's info; a fork server (`slots`, ./zygote.mjs) also `slots`
+ * pairs of pipes from fd 5 on, its copies' channels. The other options are the isolation tests' (a
+ * probe inside the same boundary): `script` instead of child.cjs, `permission: false` to meet the
+ * kernel's limits rather than Node's, other kernel `limits`.
  */
-export function spawnChild(memoryMb, { script = CHILD, permission = true, limits = kernelLimits(memoryMb) } = {}) {
-  /** @type {{ env: {}, stdio: import('node:child_process').IOType[], windowsHide: boolean }} */
-  const opts = { env: {}, stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true };
-  const command = [...nodeFlags(memoryMb, script, permission), script];
+export function spawnChild(
+  memoryMb,
+  { script = CHILD, permission = true, limits = kernelLimits(memoryMb), slots = 0 } = {},
+) {
+  /** @type {import('node:child_process').IOType[]} */
+  const pairs = Array(2 * slots).fill('pipe');
+  /** @type {import('node:child_process').IOType[]} */
+  const stdio = ['pipe', 'ignore', 'pipe', 'pipe'];
+  /** @type {import('node:child_process').IOType[]} */
+  const plain = slots ? [...stdio, 'ignore', ...pairs] : stdio;
+  const opts = { env: {}, stdio: plain, windowsHide: true };
+  const command = [...nodeFlags(memoryMb, script, permission, slots > 0), script];
   if (!isolation().on) return spawn(process.execPath, command, opts);
   mkdirSync(GUEST_DIR, { recursive: true }); // bound before the guests are built there (a first run)
   const files = [script, GUEST_DIR];
   const [file, ...args] = isolatedArgv([wrapperTools().node, ...command], { limits, files, infoFd: INFO_FD });
-  const proc = spawn(file, args, { ...opts, stdio: [...opts.stdio, 'pipe'], ...AS });
+  const proc = spawn(file, args, { ...opts, stdio: [...stdio, 'pipe', ...pairs], ...AS });
   proc[INFO] = readInfo(proc.stdio[INFO_FD]);
   return proc;
 }
@@ -355,6 +370,7 @@ function readInfo(stream) {
  * and /proc reads (CPU time, memory) go to it. null if it is gone.
  */
 export async function nodePid(proc) {
+  if (proc.hostPid) return proc.hostPid; // a fork server's copy (./zygote.mjs)
   if (!proc[INFO]) return proc.pid ?? null;
   const reaper = await proc[INFO];
   if (reaper === null) return null;
