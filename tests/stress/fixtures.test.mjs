@@ -6,7 +6,9 @@
 // the check the Node and page fixture suites apply): the same statuses and the same messages, however
 // busy the machine is. This is where the full tools/test grades every pack's fixture in Node; its
 // tests/js/fixtures.test.mjs grades one case per set and track (ATTNLAB_FIXTURE_SAMPLE=1). The sandbox's
-// attacks are graded beside it through the CLI, against the same snapshots (attacks.test.mjs).
+// attacks are graded beside it through the CLI, against the same snapshots (attacks.test.mjs). Here each
+// case's sandbox is a copy of its track's fork server (grader/hosts/node/zygote.mjs), as grade-batch's
+// and the service's are; the CLI and tests/js/fixtures.test.mjs start theirs from nothing.
 // Run: tools/test --stress (the hogs included), or node --test tests/stress/ alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,7 +36,7 @@ const LANG = 'en';
 
 /** Grades one case → its Exercism results text and what its aim says of the report. */
 async function results({ name, aim, exercise, track, source }) {
-  const sandbox = await NodeSandbox.create({ track });
+  const sandbox = await NodeSandbox.create({ track, forked: true });
   try {
     const report = await grade({ exercise, source: source(), track, sandbox, core, lang: LANG });
     const problems = aimProblems(name, aim, report, {

@@ -88,7 +88,7 @@ const read = (f) => {
 // { exited: [pid, status, …] }.
 let zygote = null; // { addon, first, open: Set of slots not forked yet }
 let forked = false; // this process is a fork server's copy
-const end = (code) => (forked ? zygote.addon.exit(code) : process.exit(code));
+const end = (code) => (zygote ? zygote.addon.exit(code) : process.exit(code)); // a server's threads are parked
 
 /**
  * Slot k's fork. The server answers; the copy drops what it had read of the server's frames (fd 0 is
@@ -132,6 +132,9 @@ const onFrame = (body) => {
     if (head.zygote) {
       // before the guest: no realm exists yet when the addon is loaded
       zygote = { addon: require(head.zygote.addon.file), first: head.zygote.first, open: new Set() };
+      // no platform thread may wait on its task queue when this process forks (./zygote.cc, park)
+      if (zygote.addon.park() < 0)
+        return send({ ready: false, error: "the fork server's threads could not be parked" });
       for (let k = 0; k < head.zygote.slots; k++) zygote.open.add(k);
       process.on('SIGCHLD', () => {
         const ended = zygote.addon.reap();

@@ -10,6 +10,16 @@
 //   reap() → [pid, status, …] of children that ended (waitpid, WNOHANG)
 //   exit(code): _exit, no teardown (the threads of V8's platform stayed in the server; a fork has only
 //     the thread that forked, so Node's own exit, which joins them, must not run there)
+//   park() → how many of Node's platform threads now run a task that never ends, once all of them do
+//     (-1 if they did not within 10 s); the server then leaves by exit() too (Node's exit would join them). Called once before the first fork: an idle platform thread
+//     waits on its task queue's condition variable, and a copy, where that waiter does not exist,
+//     blocked forever in pthread_cond_signal the first time V8 posted a task there (a mark-compact's
+//     job did, --single-threaded or not). Parked, no thread of the server waits on it when it forks;
+//     what V8 posts later only queues (a job's work is done by the thread that joins it).
+// node.h before node_api.h: it defines NAPI_VERSION as Node's own
+#include <node.h>
+#include <v8-platform.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
@@ -20,6 +30,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
+
+#include <atomic>
+#include <memory>
 
 namespace {
 
@@ -101,6 +114,35 @@ napi_value Exit(napi_env env, napi_callback_info info) {
   _exit(argc ? int_arg(env, argv[0]) & 255 : 0);
 }
 
+std::atomic<int> parked{0};
+
+class Park final : public v8::Task {
+ public:
+  void Run() override {
+    parked++;
+    for (;;) pause();
+  }
+};
+
+napi_value ParkPlatformThreads(napi_env env, napi_callback_info) {
+  static int done = -2;
+  if (done != -2) return int_value(env, done);
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
+  node::Environment* environment = node::GetCurrentEnvironment(isolate->GetCurrentContext());
+  node::MultiIsolatePlatform* platform = environment ? node::GetMultiIsolatePlatform(environment) : nullptr;
+  if (!platform) return int_value(env, done = -1);
+  // Node 20 counts its delayed-task scheduler's thread among them (it waits on its own loop, not on the
+  // queue): one task more than there are workers, which stays queued.
+  const int threads = platform->NumberOfWorkerThreads();
+  for (int i = 0; i < threads; i++) platform->CallOnWorkerThread(std::make_unique<Park>());
+  for (int waited = 0; parked.load() < threads - 1; waited++) {
+    if (waited >= 10000) return int_value(env, done = -1);
+    usleep(1000);
+  }
+  for (int waited = 0; parked.load() < threads && waited < 50; waited++) usleep(1000);
+  return int_value(env, done = parked.load());
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
@@ -108,7 +150,8 @@ NAPI_MODULE_INIT() {
       {"fork", nullptr, Fork, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"reap", nullptr, Reap, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"exit", nullptr, Exit, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"park", nullptr, ParkPlatformThreads, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
-  napi_define_properties(env, exports, 3, d);
+  napi_define_properties(env, exports, 4, d);
   return exports;
 }

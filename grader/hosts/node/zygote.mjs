@@ -20,7 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,10 @@ function zygoteAddon() {
         return (addon = { error: `${cc} could not build ${SOURCE}: ${why.slice(0, 200)}` });
       }
       renameSync(tmp, file);
+      // builds for another source or Node: a server that loaded one keeps it mapped
+      for (const f of readdirSync(GUEST_DIR))
+        if (/^zygote-[0-9a-f]{16}\.node$/.test(f) && join(GUEST_DIR, f) !== file)
+          rmSync(join(GUEST_DIR, f), { force: true });
     }
     return (addon = { file, size: statSync(file).size });
   } catch (e) {
