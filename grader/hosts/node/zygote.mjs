@@ -25,7 +25,7 @@ import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFrames, writeFrame } from './frames.mjs';
-import { GUEST_DIR, nodePid, spawnChild } from './spawn.mjs';
+import { GUEST_DIR, isolation, nodePid, spawnChild } from './spawn.mjs';
 
 /** A pipe of a spawned process's stdio: a socket (ref, unref); null where that fd is not piped. */
 const socket = (s) => /** @type {import('node:net').Socket} */ (s);
@@ -134,7 +134,8 @@ class Forked extends EventEmitter {
 
   /** The server forked it (pid in the server's namespace) or could not (null). */
   forkedAs(inner, serverPid) {
-    const pid = inner === null || serverPid === null ? null : hostPid(serverPid, inner);
+    // in the boundary's pid namespace, the pid the server saw is not ours; without it, it is
+    const pid = inner === null || serverPid === null ? null : isolation().on ? hostPid(serverPid, inner) : inner;
     this.pid = pid;
     this.resolvePid(pid);
     if (pid === null) {
