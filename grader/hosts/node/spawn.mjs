@@ -312,6 +312,8 @@ function nodeFlags(memoryMb, script, permission, server) {
 
 const INFO = Symbol('bwrap info');
 const INFO_FD = 4;
+/** A fork server's first slot fd (./zygote.mjs): its pairs of pipes follow bwrap's info fd (or its place, left empty). */
+export const SLOT_FD = INFO_FD + 1;
 
 /**
  * A new child: an empty environment, Node's flags (the permission model, the V8 heap cap), and where

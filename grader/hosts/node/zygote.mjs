@@ -8,7 +8,7 @@
 // limits, killed when the server ends. Node's start, the guest's evaluation and the interpreter's start
 // are paid once per server instead of once per child.
 //
-// Channels: a server is started with SLOTS pairs of extra pipes (fds FIRST_FD, FIRST_FD + 1, …); copy k
+// Channels: a server is started with SLOTS pairs of extra pipes (fds SLOT_FD, SLOT_FD + 1, …, ./spawn.mjs); copy k
 // takes pair k as its frames' channel (fd 0 and fd 3 in the copy) and its stderr (fd 2), so that the
 // Node host talks to a copy exactly as to a child it spawned (`Forked` has the ChildProcess members
 // ./sandbox.mjs uses). A server whose slots are all taken makes no more copies; it ends once its last
@@ -25,14 +25,13 @@ import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFrames, writeFrame } from './frames.mjs';
-import { GUEST_DIR, isolation, nodePid, spawnChild } from './spawn.mjs';
+import { GUEST_DIR, SLOT_FD, isolation, nodePid, spawnChild } from './spawn.mjs';
 
 /** A pipe of a spawned process's stdio: a socket (ref, unref); null where that fd is not piped. */
 const socket = (s) => /** @type {import('node:net').Socket} */ (s);
 
 const SOURCE = fileURLToPath(new URL('./zygote.cc', import.meta.url));
 export const SLOTS = 12; // copies per server: 2 fds each, within the child's RLIMIT_NOFILE of 64
-export const FIRST_FD = 5; // after stdin, stdout, stderr, frames out (3) and bwrap's info (4)
 
 let addon = null; // { file, size } | { error }
 
@@ -108,8 +107,8 @@ class Forked extends EventEmitter {
     super();
     this.forked = true; // ready once forked: it is sent no guest
     this.server = server;
-    const data = socket(server.proc.stdio[FIRST_FD + 2 * k]),
-      err = socket(server.proc.stdio[FIRST_FD + 2 * k + 1]);
+    const data = socket(server.proc.stdio[SLOT_FD + 2 * k]),
+      err = socket(server.proc.stdio[SLOT_FD + 2 * k + 1]);
     data.ref();
     err.ref();
     this.stdin = data;
@@ -202,7 +201,7 @@ class Server {
       return this.pid !== null;
     });
     frame.then(
-      (f) => writeFrame(this.proc.stdin, { ...f, zygote: { addon: file, first: FIRST_FD, slots: SLOTS } }),
+      (f) => writeFrame(this.proc.stdin, { ...f, zygote: { addon: file, first: SLOT_FD, slots: SLOTS } }),
       () => this.proc.kill('SIGKILL'),
     );
   }
