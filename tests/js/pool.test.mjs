@@ -145,6 +145,57 @@ test("fork server: a pool's sandboxes are copies of one ready server, each a pro
   }
 });
 
+test('fork server: one that ends before it is ready leaves its copies to spawned children, and is not asked again', async (t) => {
+  const on = forking();
+  if (!on.on) return t.skip(`no fork server here: ${on.reason}`);
+  const exercise = await loadExercise('sdpa');
+  const core = await loadCore({ threads: 1 });
+  const track = TRACKS.js;
+  const source = readFileSync(join(ROOT, 'exercises', 'sdpa', track.files.solution), 'utf8');
+  const children = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const comm = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return null;
+    }
+  };
+  /** The Node process at or under `pid` (under bubblewrap: bwrap → its reaper → prlimit, which becomes node), or null. */
+  const nodeUnder = (pid) => (comm(pid) === 'node' ? pid : (children(pid).map(nodeUnder).find(Boolean) ?? null));
+  const before = new Set(children(process.pid));
+  // A memory limit no other test uses: a server of its own, started by the first sandbox (synchronously,
+  // in create()), whose Node process is killed while it starts, as the kernel's OOM killer might.
+  const memoryMb = 333;
+  const first = NodeSandbox.create({ track, forked: true, memoryMb });
+  const second = NodeSandbox.create({ track, forked: true, memoryMb });
+  const server = children(process.pid).filter((p) => !before.has(p));
+  assert.equal(server.length, 1, 'one process started for both: the server');
+  let node = null;
+  for (let i = 0; i < 5000 && !node; i++) {
+    node = nodeUnder(server[0]);
+    if (!node) await sleep(1);
+  }
+  assert.ok(node, "the server's Node process");
+  process.kill(node, 'SIGKILL');
+  for (const s of await Promise.all([first, second])) {
+    assert.ok(await s.started(), 'ready all the same');
+    assert.notEqual(s.child.proc.forked, true, 'a spawned child, not a copy');
+    const report = await grade({ exercise, source, track, sandbox: s, core, lang: 'en' });
+    assert.equal(report.passed, report.total);
+    await s.close();
+  }
+  const later = await NodeSandbox.create({ track, forked: true, memoryMb });
+  assert.ok(await later.started());
+  assert.notEqual(later.child.proc.forked, true, 'no server is started again for this track and limit');
+  await later.close();
+});
+
 test('a closed sandbox answers at once and starts no child', async () => {
   const s = await NodeSandbox.create({ track: TRACKS.js });
   const loaded = await s.load('export function softmax(x) { for (;;); }', { functions: ['softmax'] });

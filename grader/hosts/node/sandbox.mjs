@@ -95,9 +95,6 @@ class Child {
   constructor({ guest, memoryMb, forked }) {
     this.counted = guest.workPerMs > 0; // its guest bounds a request by the work count: CPU time is the backstop
     this.memoryBytes = memoryMb * 2 ** 20;
-    // ./zygote.mjs: a copy of the track's fork server, ready at once; else ./spawn.mjs: the process and
-    // its flags, maybe started early by the CLI
-    this.proc = (forked && forkChild(guest.name, guest.frame, memoryMb)) || takeChild(memoryMb);
     this.pid = null; // its Node process's, once it is ready (./spawn.mjs nodePid: not bwrap's under the OS boundary)
     this.stderr = '';
     this.pending = null; // { resolve } of the request in flight
@@ -105,47 +102,104 @@ class Child {
     this.baseline = null; // resident bytes once the realm was ready
     this.peak = 0;
     this.spent = 0; // CPU ms of the whole child, read when we killed it (0 for one that died on its own)
-    this.gone = new Promise((resolve) => this.proc.once('close', resolve));
-    this.proc.on('error', (e) =>
-      this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` }),
-    );
-    // 'close', not 'exit': stderr is read to its end by then, so what V8 printed as it died (an OOM
-    // abort) is there to read on a busy machine too, where it can arrive after the exit.
-    this.proc.on('close', (code, signal) => {
-      const end = exitOf(this.proc, code, signal);
-      this.#die(this.verdict ?? deathOf(end.code, end.signal, this.stderr));
-    });
-    this.proc.stderr.on('data', (d) => {
-      if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP);
-    });
-    this.proc.stdin.on('error', () => {}); // EPIPE once it is gone: the exit handler reports it
-    this.#readFrames();
+    /** @type {() => void} */
+    this.onGone = () => {};
+    /** @type {Promise<void>} */
+    this.gone = new Promise((resolve) => (this.onGone = () => resolve())); // its process closed
     this.phases = null; // the start's steps as the child timed them (phasesOf)
-    this.ready = this.#next().then(async (m) => {
-      if (m && m.ready) this.pid = await nodePid(this.proc);
-      if (m && m.ready && this.pid === null) {
-        this.kill({ kind: 'crash', message: 'the sandbox process could not be found' });
-        return false;
-      }
-      if (m && m.ready) {
-        this.baseline = this.rss();
-        this.phases = phasesOf(m.phases);
-        return true;
-      }
-      if (m && typeof m.error === 'string')
-        this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
-      if (!m && !this.verdict) startFailed(); // it ended on its own before it was ready
-      return false;
-    });
-    // The frame may still be read (or built) while this process starts: it waits on stdin. (A fork
-    // server's copy has its guest started already.)
+    this.poll = null; // the memory watch, from the first request on (a child waiting in a pool runs nothing of the student's)
+    // ./zygote.mjs: a copy of the track's fork server, ready at once; else ./spawn.mjs: the process and
+    // its flags, maybe started early by the CLI
+    const copy = forked && forkChild(guest.name, guest.frame, memoryMb);
+    this.ready = (copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest)).then((m) =>
+      this.#started(m),
+    );
+  }
+
+  /** A copy's first frame; if its server could not make it (`started` false), a spawned child's instead. */
+  async #copied(copy, guest, memoryMb) {
+    this.#attach(copy);
+    const first = this.#next();
+    if (await copy.started) return first;
+    if (this.verdict) {
+      // killed meanwhile (closed): nothing was started
+      this.#die(this.verdict);
+      this.onGone();
+      return null;
+    }
+    return this.#spawned(takeChild(memoryMb), guest);
+  }
+
+  /** A spawned child's first frame: it is sent its guest, which may still be read (or built) while its process starts. */
+  #spawned(proc, guest) {
+    this.#attach(proc);
+    const first = this.#next();
     guest.frame.then(
       (frame) => {
-        if (!this.dead && !this.verdict && !this.proc.forked) this.#send(frame);
+        if (this.proc === proc && !this.dead && !this.verdict) this.#send(frame);
       },
       () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
     );
-    this.poll = null; // the memory watch, from the first request on (a child waiting in a pool runs nothing of the student's)
+    return first;
+  }
+
+  /** `proc` is this child's process from now on; what an earlier one (a copy that was never made) does is ignored. */
+  #attach(proc) {
+    this.proc = proc;
+    const mine =
+      (f) =>
+      (...a) => {
+        if (this.proc === proc && !(proc.forked && proc.made === false)) f(...a);
+      };
+    proc.on(
+      'error',
+      mine((e) => this.#die({ kind: 'crash', message: `the sandbox process could not start: ${e.message}` })),
+    );
+    // 'close', not 'exit': stderr is read to its end by then, so what V8 printed as it died (an OOM
+    // abort) is there to read on a busy machine too, where it can arrive after the exit.
+    proc.on(
+      'close',
+      mine((code, signal) => {
+        const end = exitOf(proc, code, signal);
+        this.#die(this.verdict ?? deathOf(end.code, end.signal, this.stderr));
+        this.onGone();
+      }),
+    );
+    proc.stderr.on(
+      'data',
+      mine((d) => {
+        if (this.stderr.length < STDERR_CAP) this.stderr += d.toString('utf8', 0, STDERR_CAP);
+      }),
+    );
+    proc.stdin.on('error', () => {}); // EPIPE once it is gone: the exit handler reports it
+    readFrames(
+      proc.stdio[3],
+      mine((body) => this.#deliver(body)),
+      {
+        cap: LIMITS.replyBytes + 64,
+        onTooBig: mine((need) =>
+          this.kill({ kind: 'invalid', reason: 'too_big', detail: need, message: 'reply too large' }),
+        ),
+      },
+    );
+  }
+
+  /** The first frame → whether the realm is ready. */
+  async #started(m) {
+    if (m && m.ready) this.pid = await nodePid(this.proc);
+    if (m && m.ready && this.pid === null) {
+      this.kill({ kind: 'crash', message: 'the sandbox process could not be found' });
+      return false;
+    }
+    if (m && m.ready) {
+      this.baseline = this.rss();
+      this.phases = phasesOf(m.phases);
+      return true;
+    }
+    if (m && typeof m.error === 'string')
+      this.kill({ kind: 'crash', message: `the sandbox could not start: ${m.error.slice(0, 200)}` });
+    if (!m && !this.verdict) startFailed(); // it ended on its own before it was ready
+    return false;
   }
 
   get dead() {
@@ -187,13 +241,6 @@ class Child {
 
   #send(msg) {
     writeFrame(this.proc.stdin, msg);
-  }
-
-  #readFrames() {
-    readFrames(this.proc.stdio[3], (body) => this.#deliver(body), {
-      cap: LIMITS.replyBytes + 64,
-      onTooBig: (need) => this.kill({ kind: 'invalid', reason: 'too_big', detail: need, message: 'reply too large' }),
-    });
   }
 
   #deliver(body) {

@@ -118,10 +118,14 @@ class Forked extends EventEmitter {
     this.signalCode = null;
     this.pid = null; // in this process's namespace, once known
     this.status = null; // { code, signal } once the server reaped it
+    this.made = null; // whether the server made it (and this process found it), once known
     this.killWith = null; // a kill asked for before its pid was known
     let resolvePid;
     this.hostPid = new Promise((resolve) => (resolvePid = resolve)); // ./spawn.mjs nodePid
     this.resolvePid = resolvePid;
+    // `made`, once known: false where the server could not make it (it never became ready, or ended
+    // first), so that the sandbox spawns a child instead (./sandbox.mjs)
+    this.started = this.hostPid.then((pid) => pid !== null);
     let open = 2;
     const closed = () => {
       if (--open === 0) this.maybeClose();
@@ -136,13 +140,13 @@ class Forked extends EventEmitter {
     // in the boundary's pid namespace, the pid the server saw is not ours; without it, it is
     const pid = inner === null || serverPid === null ? null : isolation().on ? hostPid(serverPid, inner) : inner;
     this.pid = pid;
+    this.made = pid !== null;
     this.resolvePid(pid);
     if (pid === null) {
       this.status = { code: null, signal: 'SIGKILL' };
       this.stdin.destroy();
       this.stderr.destroy();
-      if (inner !== null) this.emit('error', new Error('the fork server made a copy this process cannot find'));
-      return;
+      return; // a copy made that this process cannot find ends with its channel
     }
     if (this.killWith) this.kill(this.killWith);
   }
@@ -192,13 +196,17 @@ class Server {
     socket(this.proc.stdin).on('error', () => {});
     socket(this.proc.stderr).resume();
     this.proc.on('error', () => {});
-    this.proc.on('close', () => this.#ended());
+    // Its exit, not its pipes' close: a bwrap killed before it armed its die-with-parent leaves the
+    // Node process inside holding them open (ended here by closing them: its stdin ends).
+    this.proc.on('exit', () => this.#ended());
     const first = new Promise((resolve) => (this.onFirst = resolve));
     readFrames(socket(this.proc.stdio[3]), (body) => this.#message(body));
+    this.failed = false; // it ended, or said it could not start, before it was ready
     this.ready = first.then(async (m) => {
-      if (!m?.ready) return false;
-      this.pid = await nodePid(this.proc);
-      return this.pid !== null;
+      if (m?.ready) this.pid = await nodePid(this.proc);
+      this.failed = this.pid === null;
+      if (this.failed) this.proc.kill('SIGKILL');
+      return !this.failed;
     });
     frame.then(
       (f) => writeFrame(this.proc.stdin, { ...f, zygote: { addon: file, first: SLOT_FD, slots: SLOTS } }),
@@ -214,8 +222,13 @@ class Server {
   take() {
     const k = this.next++;
     const copy = new Forked(this, k);
-    // while a copy lives, its end is reported on the server's channel: that keeps this process running
-    if (this.live++ === 0) socket(this.proc.stdio[3]).ref();
+    // While a copy lives, its end is reported on the server's channel, or known from the server's own
+    // end: both keep this process running (with the channel alone, a server killed before it was ready
+    // could close it before its exit is seen, and this process would end with copies still waiting).
+    if (this.live++ === 0) {
+      socket(this.proc.stdio[3]).ref();
+      this.proc.ref();
+    }
     this.copies.set(k, copy);
     this.ready.then((ok) => {
       if (ok && !this.gone) writeFrame(this.proc.stdin, { fork: k });
@@ -263,11 +276,13 @@ class Server {
   copyEnded() {
     if (--this.live > 0) return;
     socket(this.proc.stdio[3]).unref();
+    this.proc.unref();
     if (this.full) socket(this.proc.stdin).end();
   }
 
   #ended() {
     this.gone = true;
+    for (const s of this.proc.stdio) socket(s)?.destroy();
     this.onFirst?.(null);
     for (const k of [...this.copies.keys()]) this.#unforked(k);
     for (const copy of this.byPid.values()) copy.maybeClose();
@@ -279,13 +294,16 @@ const servers = new Map(); // `${track}:${memoryMb}` → the server handing out 
 
 /**
  * A sandbox child for one submission of the track named `name`, a copy of its fork server (started
- * with `frame`, the guest's first frame, when there is none with free slots); null where forking is off.
+ * with `frame`, the guest's first frame, when there is none with free slots); null where forking is
+ * off, or where a server of this track and memory limit failed to start in this process: its children
+ * are spawned from then on, as the copies it had been asked for are (`started` false).
  */
 export function forkChild(name, frame, memoryMb) {
   const a = zygoteAddon();
   if (a.error) return null;
   const key = `${name}:${memoryMb}`;
   let server = servers.get(key);
+  if (server?.failed) return null;
   if (!server || server.full) servers.set(key, (server = new Server(frame, memoryMb, a)));
   const copy = server.take();
   if (server.full) servers.set(key, new Server(frame, memoryMb, a)); // ready before it is needed
