@@ -10,11 +10,23 @@
 // - Ctrl+C of grade-batch (SIGINT to its process group, as a terminal sends it) with endless loops in
 //   flight: it exits 130 within a bound, no process of its tree is left, the records kept are whole,
 //   and the same command then grades exactly the rest.
+// - V8's code cache of a guest bundle (grader/hosts/node/code-cache.mjs): made by a child asked for it,
+//   read by the next one, a file V8 refuses costs nothing but the compile, the solution grades alike;
+// - a fork server that ends before it is ready: its copies are spawned children, no server again.
 // Run: node --test tests/js/pool.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,6 +206,39 @@ test('fork server: one that ends before it is ready leaves its copies to spawned
   assert.ok(await later.started());
   assert.notEqual(later.child.proc.forked, true, 'no server is started again for this track and limit');
   await later.close();
+});
+
+test("V8's code cache of the guest bundle: made once by a child asked for it, read by the next, refused harmlessly when it is not V8's", async () => {
+  const exercise = await loadExercise('sdpa');
+  const core = await loadCore({ threads: 1 });
+  // A memory limit no other test uses: its cache file is this test's alone (the limit is in its name).
+  const memoryMb = 444;
+  const dir = join(ROOT, 'grader', 'dist', 'guest');
+  for (const name of exercise.tracks) {
+    const track = TRACKS[name];
+    const mine = () => readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith(`-${memoryMb}.v8cache`));
+    for (const f of mine()) rmSync(join(dir, f));
+    const source = readFileSync(join(ROOT, 'exercises', 'sdpa', track.files.solution), 'utf8');
+    const run = async () => {
+      const s = await NodeSandbox.create({ track, memoryMb });
+      assert.ok(await s.started(), `${name}: ready`);
+      const report = await grade({ exercise, source, track, sandbox: s, core, lang: 'en' });
+      assert.equal(report.passed, report.total, `${name}: the solution graded`);
+      const { cacheFor, cacheRejected } = s.child;
+      await s.close();
+      return { asked: cacheFor !== null, rejected: cacheRejected };
+    };
+    assert.deepEqual(await run(), { asked: true, rejected: false }, `${name}: the first child is asked to make it`);
+    const made = mine();
+    assert.equal(made.length, 1, `${name}: kept in the guests' folder`);
+    assert.ok(readFileSync(join(dir, made[0])).length > 10000, `${name}: the bytecode of the bundle's functions`);
+    assert.deepEqual(await run(), { asked: false, rejected: false }, `${name}: the next reads it, V8 takes it`);
+    // Bytes V8 did not make (same size: the child reads only a file of the size the parent saw): refused.
+    const size = readFileSync(join(dir, made[0])).length;
+    writeFileSync(join(dir, made[0]), Buffer.alloc(size, 0x5a));
+    assert.deepEqual(await run(), { asked: false, rejected: true }, `${name}: refused, compiled as without`);
+    rmSync(join(dir, made[0]));
+  }
 });
 
 test('a closed sandbox answers at once and starts no child', async () => {

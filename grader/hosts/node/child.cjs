@@ -11,10 +11,13 @@
 // sent them.
 //
 // Frames both ways: [u32 little-endian byte length][body]; every body is UTF-8 JSON.
-//   in (stdin):  the guest once: { realm: { strings, wasm }, guest: F, wasm: F | null }, F = { file, size }
-//                as the parent saw the file (one of another size now is a later build's: not used),
+//   in (stdin):  the guest once: { realm: { strings, wasm }, guest: F, wasm: F | null, cache?: F, makeCache?: true },
+//                F = { file, size } as the parent saw the file (one of another size now is a later build's: not
+//                used); cache: V8's code cache of the bundle to read, makeCache: make one (./code-cache.mjs);
 //                then { request } per request (request: JSON text)
-//   out (fd 3):  { ready: true, phases } (or { ready: false, error }) once, then { response } per request (response: JSON text)
+//   out (fd 3):  { ready: true, phases, cacheRejected?, cache? } (or { ready: false, error }) once, then
+//                { response } per request (response: JSON text); cacheRejected: V8 did not take the cache it
+//                was given; cache: the one asked for (base64), made before any request
 //   phases: [name, ms since this process started, CPU ms of this process so far] of the start's steps,
 //   for tools/sandbox-cost --breakdown
 // One request at a time. The guest bounds it by its work count; the parent watches this process's CPU
@@ -157,7 +160,10 @@ const onFrame = (body) => {
       codeGeneration: { strings: realm.strings === true, wasm: realm.wasm === true },
       microtaskMode: 'afterEvaluate',
     });
-    vm.runInContext(guest, context, { filename: 'attnlab-guest.js' });
+    // V8's code cache of this bundle, if the parent has one (./code-cache.mjs; a fork server does not read one)
+    const cachedData = (!zygote && head.cache && read(head.cache)) || undefined;
+    const compiled = new vm.Script(guest, { filename: 'attnlab-guest.js', cachedData });
+    compiled.runInContext(context);
     mark('guest bundle evaluated');
     if (wasm.length) {
       // bytes made in the realm, so no object of this one is handed in
@@ -176,7 +182,12 @@ const onFrame = (body) => {
     if (wasm.length) delete context.__attnlab_wasm;
     delete context.__attnlab_mark;
     mark('ready');
-    if (vm.runInContext('typeof __attnlab_handle', context) === 'function') return send({ ready: true, phases });
+    if (vm.runInContext('typeof __attnlab_handle', context) === 'function') {
+      // Asked for the code cache: made now, with what the start compiled, before any request.
+      const made = head.makeCache === true && !zygote ? { cache: compiled.createCachedData().toString('base64') } : {};
+      const cache = cachedData ? { cacheRejected: compiled.cachedDataRejected === true } : {};
+      return send({ ready: true, phases, ...cache, ...made });
+    }
     return send({
       ready: false,
       error: String(

@@ -40,6 +40,7 @@ import { LIMITS } from '../../limits.mjs';
 import { exitOf, nodePid, startFailed, takeChild } from './spawn.mjs';
 import { readFrames, writeFrame } from './frames.mjs';
 import { forkChild } from './zygote.mjs';
+import { codeCache, keepCodeCache } from './code-cache.mjs';
 
 // How long close() waits for a child still starting before it kills it: bubblewrap arms its die-with-parent
 // only after its fork, so an outer bwrap killed in that moment leaves the inner one running, holding the
@@ -107,13 +108,15 @@ class Child {
     /** @type {Promise<void>} */
     this.gone = new Promise((resolve) => (this.onGone = () => resolve())); // its process closed
     this.phases = null; // the start's steps as the child timed them (phasesOf)
+    this.cacheFor = null; // the code cache this child was asked to make: { name, script, memoryMb } (./code-cache.mjs)
+    this.cacheRejected = false; // V8 did not take the code cache it was given
     this.poll = null; // the memory watch, from the first request on (a child waiting in a pool runs nothing of the student's)
     // ./zygote.mjs: a copy of the track's fork server, ready at once; else ./spawn.mjs: the process and
     // its flags, maybe started early by the CLI
     const copy = forked && forkChild(guest.name, guest.frame, memoryMb);
-    this.ready = (copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest)).then((m) =>
-      this.#started(m),
-    );
+    this.ready = (
+      copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest, memoryMb)
+    ).then((m) => this.#started(m));
   }
 
   /** A copy's first frame; if its server could not make it (`started` false), a spawned child's instead. */
@@ -127,16 +130,22 @@ class Child {
       this.onGone();
       return null;
     }
-    return this.#spawned(takeChild(memoryMb), guest);
+    return this.#spawned(takeChild(memoryMb), guest, memoryMb);
   }
 
-  /** A spawned child's first frame: it is sent its guest, which may still be read (or built) while its process starts. */
-  #spawned(proc, guest) {
+  /**
+   * A spawned child's first frame: it is sent its guest, which may still be read (or built) while its
+   * process starts, with V8's code cache of the guest bundle (or asked to make it: ./code-cache.mjs).
+   */
+  #spawned(proc, guest, memoryMb) {
     this.#attach(proc);
     const first = this.#next();
     guest.frame.then(
       (frame) => {
-        if (this.proc === proc && !this.dead && !this.verdict) this.#send(frame);
+        if (this.proc !== proc || this.dead || this.verdict) return;
+        const cache = codeCache(guest.name, frame.guest, memoryMb);
+        if (cache.makeCache) this.cacheFor = { name: guest.name, script: frame.guest, memoryMb };
+        this.#send({ ...frame, ...cache });
       },
       () => this.kill({ kind: 'crash', message: 'the sandbox could not start: no guest bundle' }),
     );
@@ -194,6 +203,11 @@ class Child {
     if (m && m.ready) {
       this.baseline = this.rss();
       this.phases = phasesOf(m.phases);
+      this.cacheRejected = m.cacheRejected === true;
+      if (this.cacheFor && m.cache !== undefined) {
+        const { name, script, memoryMb } = this.cacheFor;
+        keepCodeCache(name, script, memoryMb, m.cache);
+      }
       return true;
     }
     if (m && typeof m.error === 'string')
