@@ -91,6 +91,11 @@ export interface Core extends FusedApi {
   softmax(x: TensorInput, axis?: number): Tensor;
   /** numpy.matmul: batch axes broadcast, 1-D operands promoted. */
   matmul(a: TensorInput, b: TensorInput): Tensor;
+  /**
+   * n normals times `scale` from the grader's Rng whose mulberry32 state is `state` (a uint32), and
+   * the state after them: grader/core/prng.mjs's normals(), bit for bit (wasm/include/attnlab/prng.hpp).
+   */
+  rngNormals(state: number, n: number, scale?: number): { values: Float64Array; state: number };
   attention(Q: TensorInput, K: TensorInput, V: TensorInput, options?: AttentionOptions): AttentionResult;
   /** X (T, d_model) or (B, T, d_model); W_q, W_k (d_model, d_k); W_v (d_model, d_v). */
   causalSelfAttention(X: TensorInput, Wq: TensorInput, Wk: TensorInput, Wv: TensorInput): AttentionResult;

@@ -401,6 +401,10 @@ function makeCore(module, flavour, started) {
     matmul(a, b) {
       return unwrap(module.ref_matmul(f(a, 'matmul', 'a'), f(b, 'matmul', 'b')));
     },
+    /** The grader's Rng.normals on a stream at mulberry32 state `state` → { values, state } (grader/core/prng.mjs). */
+    rngNormals(state, n, scale = 1) {
+      return unwrap(module.rng_normals(state, n, scale));
+    },
     attention(Q, K, V, { mask, scale, maskedScore } = {}) {
       const fn = 'attention';
       if (scale !== undefined && scale !== null && typeof scale !== 'number') {

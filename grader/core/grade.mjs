@@ -673,7 +673,10 @@ function makeContext({
       };
       return cause ? confirm().then((second) => (holds(second) ? cause : null)) : Promise.resolve(null);
     },
-    rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`)), // each test its own stream, independent of its position
+    // each test its own stream, independent of its position; its larger draws by the core (prng.mjs)
+    rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`), {
+      normals: core.rngNormals ? (...a) => core.rngNormals(...a) : null,
+    }),
     output: '',
 
     /**

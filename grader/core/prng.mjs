@@ -69,10 +69,25 @@ export function deriveSeed(seed, key) {
   return mix((h + 0x6d2b79f5) >>> 0);
 }
 
+// Below this many, normals() draws in JS: a call into WebAssembly costs more than the loop it saves.
+const KERNEL_FROM = 64;
+
 export class Rng {
-  constructor(seed) {
+  /**
+   * normals: where the grader has the WASM core, its `rngNormals(state, n, scale)` → { values, state }
+   * (wasm/index.mjs): the same numbers as this file's loop, bit for bit, without its cold start, for
+   * normals() of KERNEL_FROM or more (tests/js/prng.test.mjs holds the two to each other).
+   * @param {number} seed
+   * @param {{ normals?: (state: number, n: number, scale: number) => { values: Float64Array, state: number } }} [kernel]
+   */
+  constructor(seed, { normals = null } = {}) {
     this.seed = seed >>> 0;
-    this.next = mulberry32(seed);
+    this.state = this.seed; // mulberry32's
+    this.kernel = normals;
+  }
+  next() {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    return mix(this.state) / 4294967296;
   }
   uniform(lo = 0, hi = 1) {
     return lo + (hi - lo) * this.next();
@@ -84,6 +99,11 @@ export class Rng {
   }
   /** Float64Array of n standard normals times `scale`. */
   normals(n, scale = 1) {
+    if (this.kernel && n >= KERNEL_FROM) {
+      const { values, state } = this.kernel(this.state, n, scale);
+      this.state = state;
+      return values;
+    }
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) out[i] = this.normal() * scale;
     return out;

@@ -171,6 +171,15 @@ TEST_CASE("normals(n, scale) is normal() times scale, in order") {
   for (const double x : v) CHECK(bits(x) == bits(b.normal() * 0.5));
 }
 
+TEST_CASE("state(): an Rng started from it draws what the first draws next (the grader's kernel, rng_normals)") {
+  Rng a(2017);
+  for (int i = 0; i < 5; ++i) a.normal();
+  a.uniform();
+  Rng b(a.state());
+  for (int i = 0; i < 100; ++i) CHECK(bits(a.normal()) == bits(b.normal()));
+  CHECK(a.state() == b.state());
+}
+
 TEST_CASE("derive_seed matches the golden values (ASCII and non-ASCII keys)") {
   CHECK(std::string_view("ru/тест").size() == 11);  // 3 ASCII bytes + 4 Cyrillic letters of 2 bytes
   for (const auto& d : kDerived) {

@@ -2,12 +2,14 @@
 // (wasm/include/attnlab/prng.hpp, the reference): the literals below were printed by
 // tests/cpp/golden/prng-golden.cpp and are the same as in tests/cpp/test_prng.cpp (checked below); the JS must
 // reproduce them. Then an outside check of the ports against V8 (within 1 ulp of Math.log /
-// Math.cos) and a statistical sanity check.
+// Math.cos) and a statistical sanity check; and the core's normals (the Rng's kernel for larger draws)
+// against the JS loop, in every flavour.
 //   node --test tests/js/prng.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Rng, deriveSeed, mulberry32 } from '../../grader/core/prng.mjs';
+import { FLAVOURS, enableRelaxedSimd, loadCore } from '../../wasm/index.mjs';
 import * as detmath from '../../grader/core/detmath.mjs';
 
 // --- golden values (tests/cpp/golden/prng-golden.cpp; the same literals in tests/cpp/test_prng.cpp) ---
@@ -194,6 +196,43 @@ test('normals(n, scale) is normal() times scale, in order', () => {
   const a = new Rng(11),
     b = new Rng(11);
   for (const x of a.normals(5, 0.5)) assert.equal(hex(x), hex(b.normal() * 0.5));
+});
+
+test("the core's normals (Rng's kernel for larger draws) are this file's, bit for bit, and leave the stream where it would be, in every flavour", async () => {
+  assert.ok(await enableRelaxedSimd(), 'this Node cannot run relaxed SIMD');
+  for (const [flavour] of Object.entries(FLAVOURS).filter(([, b]) => !b.threaded)) {
+    const core = await loadCore({ flavour });
+    const kernel = { normals: (...a) => core.rngNormals(...a) };
+    let used = 0;
+    const counted = { normals: (...a) => (used++, kernel.normals(...a)) };
+    for (const seed of [0, 1, 7, 2017, 0xffffffff, deriveSeed(2017, 'sdpa/hidden_batch')]) {
+      const plain = new Rng(seed),
+        fast = new Rng(seed, counted);
+      // Draws of every kind, interleaved, with sizes below and above the kernel's threshold and scales
+      // that round: the two streams must stay in step.
+      for (const [n, scale] of [
+        [3, 1],
+        [64, 1],
+        [1536, 0.5],
+        [63, 3.7],
+        [1000, -2],
+        [65, 1e-3],
+        [4096, 1],
+      ]) {
+        assert.deepEqual(
+          [...fast.normals(n, scale)].map(hex),
+          [...plain.normals(n, scale)].map(hex),
+          `${flavour}: seed ${seed}, normals(${n}, ${scale})`,
+        );
+        assert.equal(hex(fast.uniform(-1, 1)), hex(plain.uniform(-1, 1)), `${flavour}: the stream after normals(${n})`);
+        assert.equal(hex(fast.normal()), hex(plain.normal()));
+        assert.equal(fast.next(), plain.next());
+      }
+    }
+    assert.ok(used > 0, `${flavour}: the kernel was used`);
+    assert.throws(() => core.rngNormals(-1, 4), /uint32/);
+    assert.throws(() => core.rngNormals(1, 2.5), /non-negative integer/);
+  }
 });
 
 test('deriveSeed matches the golden values (ASCII and non-ASCII keys)', () => {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attnlab/embind.hpp"
+#include "attnlab/prng.hpp"
 #include "attnlab/reference.hpp"
 
 using namespace attnlab::js;
@@ -54,9 +55,27 @@ val attention_loops(val q, val k, val v, val mask) {
       [&] { return result_js(ref::attention_loops(tensor(q), tensor(k), tensor(v), optional_tensor<bool>(mask))); });
 }
 
+// The grader's Rng.normals (grader/core/prng.mjs) on a stream whose mulberry32 state is `state`: n
+// normals times `scale` and the state after them, the numbers its JS loop draws, bit for bit
+// (prng.hpp), without that loop's cold start in a process that grades once.
+val rng_normals(val state, val n, val scale) {
+  return guarded([&] {
+    const double s = number(state, "rng_normals: state");
+    if (!(s >= 0 && s < 4294967296.0 && s == std::floor(s)))
+      throw std::invalid_argument("rng_normals: state must be a uint32");
+    attnlab::Rng rng(static_cast<std::uint32_t>(s));
+    const auto values = rng.normals(size(n, "rng_normals: n"), number(scale, "rng_normals: scale"));
+    val o = val::object();
+    o.set("values", val::global("Float64Array").new_(emscripten::typed_memory_view(values.size(), values.data())));
+    o.set("state", rng.state());
+    return o;
+  });
+}
+
 }  // namespace
 
 ATTNLAB_BINDINGS(reference) {
+  def("rng_normals", &rng_normals);
   def("ref_causalMask", &causal_mask);
   def("ref_softmax", &softmax);
   def("ref_matmul", &matmul);

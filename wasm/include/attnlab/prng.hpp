@@ -41,6 +41,8 @@ inline std::uint32_t derive_seed(std::uint32_t seed, std::string_view key) {
 class Rng {
  public:
   explicit Rng(std::uint32_t seed) : a_(seed) {}
+  // mulberry32's state: the next numbers are those of Rng(state()).
+  std::uint32_t state() const { return a_; }
   double next() {
     a_ += 0x6d2b79f5u;
     return static_cast<double>(mulberry32_mix(a_)) / 4294967296.0;
