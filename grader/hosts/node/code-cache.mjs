@@ -8,8 +8,9 @@
 //
 // V8 checks a cache against the source's length and its own flags, not the source's content: the file
 // is named by the bundle's build (its file's time and size: a rebuilt bundle of the same length never
-// meets an old cache) and by the memory limit (the child's heap flag is among those V8 checks). One it rejects costs only the
-// compile it would have saved. A fork server neither makes nor reads one (its start is paid once).
+// meets an old cache) and by the memory limit (the child's heap flag is among those V8 checks). One it
+// rejects costs only the compile it would have saved. A fork server neither makes nor reads one (its
+// start is paid once).
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GUEST_DIR } from './spawn.mjs';
@@ -55,8 +56,8 @@ export function codeCache(name, script, memoryMb) {
 
 /**
  * Keeps the cache a child made (`base64`, from its ready frame) for the track `name`, removing those of
- * the track's older bundles; ignored if it was not asked for, is malformed or too large, or the folder is not
- * writable.
+ * the track's older bundles; ignored if it was not asked for, is malformed or too large, or the folder
+ * is not writable.
  */
 export function keepCodeCache(name, script, memoryMb, base64) {
   try {
