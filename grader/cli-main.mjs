@@ -459,8 +459,6 @@ export async function main(argv, early = null) {
     return report.status === 'pass' ? 0 : 1;
   } finally {
     fast?.destroy();
-    // The child is killed, not waited for: this process ends next (the kernel ends the child with it
-    // under the OS boundary; without, its channel's end ends it).
-    await Promise.all([sandbox.close({ wait: false }), store?.save()]);
+    await Promise.all([sandbox.close(), store?.save()]);
   }
 }

@@ -258,31 +258,6 @@ test('a closed sandbox answers at once and starts no child', async () => {
   assert.deepEqual(await gone([pid]), []);
 });
 
-test("a sandbox closed without waiting (the CLI's, as it exits): its process ends at once, and its child with it", async () => {
-  // A process of its own that grades nothing: it loads, closes without waiting, prints its child's pid and
-  // returns; nothing may keep it running, and the child must not outlive it.
-  const dir = mkdtempSync(join(tmpdir(), 'attnlab-close-'));
-  const script = join(dir, 'close.mjs');
-  writeFileSync(
-    script,
-    `import { NodeSandbox, TRACKS } from ${JSON.stringify(join(ROOT, 'grader', 'index.mjs'))};
-const s = await NodeSandbox.create({ track: TRACKS.js });
-await s.load('function f() { return 1; }', { functions: ['f'] });
-console.log(s.child.pid);
-await s.close({ wait: false });
-`,
-  );
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  rmSync(dir, { recursive: true, force: true });
-  assert.equal(code, 0);
-  const pid = Number(out.trim());
-  assert.ok(Number.isInteger(pid) && pid > 0, out);
-  assert.deepEqual(await gone([pid], 20000), [], 'the sandbox child ended with it');
-});
-
 const withoutTime = (report) => JSON.stringify({ ...report, time_ms: undefined });
 
 test('the reference cache: the same reports, no reference value computed twice, answers copied, errors not kept', async () => {

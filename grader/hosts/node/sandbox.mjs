@@ -220,12 +220,6 @@ class Child {
     return this.died !== undefined;
   }
 
-  /** Its process and pipes no longer keep this process running. */
-  letGo() {
-    this.proc.unref?.();
-    for (const s of this.proc.stdio ?? []) s?.unref?.();
-  }
-
   /** Resident bytes of the child now (0 where /proc is not available). */
   rss() {
     try {
@@ -512,12 +506,7 @@ export class NodeSandbox {
     return res;
   }
 
-  /**
-   * Ends the sandbox: its child is killed (once it has started: see START_WAIT_MS). wait: false, for a
-   * process about to exit (the CLI's single grade), does not wait for the child's end, nor let it keep
-   * this process running; its CPU time is then not counted (`cpuMs`).
-   */
-  async close({ wait = true } = {}) {
+  async close() {
     this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
@@ -530,7 +519,6 @@ export class NodeSandbox {
     }
     child.kill({ kind: 'crash', message: 'closed' });
     child.proc.stdin.end();
-    if (!wait) return child.letGo();
     await child.gone;
     this.#account(child);
   }
