@@ -674,9 +674,7 @@ function makeContext({
       return cause ? confirm().then((second) => (holds(second) ? cause : null)) : Promise.resolve(null);
     },
     // each test its own stream, independent of its position; its larger draws by the core (prng.mjs)
-    rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`), {
-      normals: core.rngNormals ? (...a) => core.rngNormals(...a) : null,
-    }),
+    rng: new Rng(deriveSeed(seed, `${spec.slug}/${test.id}`), { normals: core.rngNormals }),
     output: '',
 
     /**

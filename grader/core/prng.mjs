@@ -16,12 +16,10 @@ function mix(a) {
   return (t ^ (t >>> 14)) >>> 0;
 }
 
+/** mulberry32 as a function of no arguments: the uniforms of Rng(seed).next(). */
 export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    return mix(a) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /**
