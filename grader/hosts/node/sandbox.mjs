@@ -103,10 +103,10 @@ class Child {
     this.baseline = null; // resident bytes once the realm was ready
     this.peak = 0;
     this.spent = 0; // CPU ms of the whole child, read when we killed it (0 for one that died on its own)
-    /** @type {() => void} */
-    this.onGone = () => {};
+    let gone;
     /** @type {Promise<void>} */
-    this.gone = new Promise((resolve) => (this.onGone = () => resolve())); // its process closed
+    this.gone = new Promise((resolve) => (gone = resolve)); // its process closed (#attach), or none was made (#copied)
+    this.onGone = () => gone();
     this.phases = null; // the start's steps as the child timed them (phasesOf)
     this.cacheFor = null; // the code cache this child was asked to make: { name, script, memoryMb } (./code-cache.mjs)
     this.cacheRejected = false; // V8 did not take the code cache it was given
