@@ -157,6 +157,38 @@ test("fork server: a pool's sandboxes are copies of one ready server, each a pro
   }
 });
 
+test("the track's warm-up leaves nothing a submission sees: a warmed server's copy, a spawned child that warmed while it waited and one asked at once see the same globals, on both tracks", async () => {
+  const probe = {
+    // (a value's text is capped: the globals whose names start in lower case, the built-ins mostly not)
+    js: 'function f() { return Object.getOwnPropertyNames(globalThis).filter((n) => /^[a-z_]/.test(n)).sort().join(",") }',
+    python: 'import numpy as np\ndef f():\n    return ",".join(sorted(globals())) + "|" + str(len(dir(np)))\n',
+  };
+  const names = ['a', 'm', 's', 'e', 'x', 'mk', '_'];
+  for (const name of ['js', 'python']) {
+    const track = TRACKS[name];
+    const seen = [];
+    for (const [how, forked, wait] of [
+      ['a copy', true, 0],
+      ['a spawned child, after a wait', false, 300],
+      ['a spawned child, at once', false, 0],
+    ]) {
+      const s = await NodeSandbox.create({ track, forked });
+      try {
+        assert.ok(await s.started(), `${name}: ${how} ready`);
+        await sleep(wait);
+        assert.equal((await s.load(probe[name], { functions: ['f'] })).ok, true, `${name}: ${how} loads`);
+        const r = await s.call('f', []);
+        assert.ok(r.ok, `${name}: ${how}: ${r.message}`);
+        for (const n of names) assert.ok(!r.value.split(/[,|]/).includes(n), `${name}: ${how} sees no ${n}`);
+        seen.push(r.value);
+      } finally {
+        await s.close();
+      }
+    }
+    assert.equal(new Set(seen).size, 1, `${name}: the same globals everywhere`);
+  }
+});
+
 test('fork server: one that ends before it is ready leaves its copies to spawned children, and is not asked again', async (t) => {
   const on = forking();
   if (!on.on) return t.skip(`no fork server here: ${on.reason}`);

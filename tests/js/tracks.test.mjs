@@ -115,7 +115,7 @@ test("one rule decides a submission's track (tracks/table.mjs trackFor), the sam
   }
   assert.deepEqual(catalog.TRACK_NAMES, TRACK_NAMES);
   for (const name of TRACK_NAMES) {
-    const { prepareSource: _p, tokens: _t, explain: _e, warmUp: _w, scaleProbe: _s, ...data } = TRACKS[name];
+    const { prepareSource: _p, tokens: _t, explain: _e, scaleProbe: _s, ...data } = TRACKS[name];
     assert.deepEqual({ ...catalog.TRACKS[name] }, data, `${name}: its info.mjs is its index.mjs without the code`);
   }
   // The CLI's entry and its commands both ask trackFor, and nothing else there reads a track's extensions.

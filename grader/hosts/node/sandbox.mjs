@@ -366,8 +366,8 @@ class Child {
   }
 }
 
-// The first frame of a track's children (its realm, and which files hold its guest bundle and WebAssembly,
-// which the child reads itself: child.cjs), made once per track (by name: the whole track and its
+// The first frame of a track's children (its realm, which files hold its guest bundle and WebAssembly,
+// which the child reads itself, and the track's warm-up program: child.cjs), made once per track (by name: the whole track and its
 // description, grader/tracks/catalog.mjs, give the same).
 const frames = new Map();
 function guestOf(track) {
@@ -378,6 +378,10 @@ function guestOf(track) {
         realm: { strings: track.realm.strings, wasm: track.realm.wasm },
         guest: script,
         wasm,
+        // loaded by the child while it waits for its first request (child.cjs)
+        ...(typeof track.warmUp === 'string' && {
+          warm: { source: track.warmUp, release: track.realm.release === true },
+        }),
       })),
     );
   }

@@ -26,15 +26,6 @@ export default Object.freeze({
       [/^'return' outside of function$/, 'parser.return_outside'],
     ],
   },
-  // A program a host may load into a spare realm before it is needed, so that the first real load
-  // does not pay for compiling np and the guest (it declares no globals).
-  warmUp: `(() => {
-  const a = np.array([[2, 0], [0, 2], [1, 1]]), m = np.tril(np.ones([3, 3], { dtype: 'bool' }));
-  let s = np.divide(np.matmul(a, np.swapaxes(a, -1, -2)), Math.sqrt(2));
-  s = np.where(m, s, -Infinity);
-  const e = np.exp(np.subtract(s, np.max(s, { axis: -1, keepdims: true })));
-  print(np.round(np.divide(e, np.sum(e, { axis: -1, keepdims: true })), 3), m, a.T.tolist());
-})();`,
   // Appended after the student's script (its line numbers stay): `name(Q, K, V, minMs)` times `fn(Q, K,
   // V, mask)` inside the sandbox and answers [ms per call, calls], or null when fn does not return a
   // pair (the page's Scale panel, web/src/scale.js).

@@ -49,16 +49,8 @@ export default Object.freeze({
       [/^IndentationError: expected an indented block/, 'parser.expected_indent'],
     ],
   },
-  // As for JavaScript (grader/tracks/js/index.mjs): a warm-up program, and the Scale panel's probe
-  // (`time.perf_counter` is the runtime's clock; the probe is appended after the student's module).
-  warmUp: `import numpy as np
-a = np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
-m = np.tril(np.ones((3, 3), dtype=bool))
-s = np.where(m, a @ a.swapaxes(-1, -2) / np.sqrt(2), -np.inf)
-e = np.exp(s - s.max(axis=-1, keepdims=True))
-print(np.round(e / e.sum(axis=-1, keepdims=True), 3), m, a.T.tolist(), a[1:, ::-1], repr(a))
-del a, m, s, e
-`,
+  // The Scale panel's probe, as for JavaScript (grader/tracks/js/index.mjs; `time.perf_counter` is the
+  // runtime's clock; the probe is appended after the student's module).
   scaleProbe: (fn, name) => `
 
 def ${name}(Q, K, V, min_ms):
