@@ -68,7 +68,21 @@ export function createHandle({
       return { ok: true, value: null };
     },
   };
+  // One request at a time: a request's code that calls the handle again (the JavaScript realm's
+  // `__attnlab_handle` is a global student code can reach) is answered this refusal and changes nothing,
+  // so it can neither restart the work count of the request it runs in nor take its output.
+  let busy = false;
+  const BUSY = stringify({ ok: false, kind: 'error', message: 'a request is already running', output: '' });
   return function handle(requestJson) {
+    if (busy) return BUSY;
+    busy = true;
+    try {
+      return handleOne(requestJson);
+    } finally {
+      busy = false;
+    }
+  };
+  function handleOne(requestJson) {
     output.take();
     before();
     let res,
@@ -112,7 +126,7 @@ export function createHandle({
     if (json.length > LIMITS.replyBytes)
       json = stringify({ ok: false, kind: 'invalid', reason: 'too_big', detail: json.length, output: '' });
     return json;
-  };
+  }
 }
 
 /** Deletes `name` from `obj` and every object on its prototype chain, then pins it to undefined. */
