@@ -18,9 +18,9 @@
 // answer's `cpuMs` is the wall time the request took; `call(…, { fresh: true })` runs in a new worker
 // (the source loaded again first), as the grader's retry of a timeout does. After each load and call
 // the guest of a track whose realm says `release` is asked to (the runtime's own clean-up) as a request
-// of its own, whose time is billed with the request it followed, as a reload's is with the call that
-// needed it. Where the
-// browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
+// of its own, sent at once and not waited for (the grader reads the answer meanwhile): the next request
+// waits for it and is billed its time, as a reload's is billed to the call that needed it (the Node
+// host does the same). Where the browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
 // (main.js keeps a marker while a request runs).
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
@@ -153,6 +153,7 @@ export class BrowserSandbox {
     this.realm = null;
     this.loaded = null; // { source, functions, aliases, timeoutMs } to replay into a replacement worker
     this.restarts = 0; // workers replaced after a timeout or crash (shown to tests via the page)
+    this.cleanup = null; // the runtime's clean-up in flight after the last request: a promise of its ms
     this.clock = 'wall'; // what `timeoutMs` and `cpuMs` count
   }
 
@@ -181,8 +182,9 @@ export class BrowserSandbox {
    * @returns {Promise<import('../../types').Reply>}
    */
   async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
+    const carried = await this.#settled();
     const realm = this.realm;
-    const t0 = performance.now();
+    const t0 = performance.now() - carried;
     // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
     // same on a busy laptop as on an idle one; the wall clock is then only the backstop.
     const clockMs = this.counted ? timeoutMs * LIMITS.workBackstop : timeoutMs;
@@ -197,9 +199,11 @@ export class BrowserSandbox {
       // Stopped by the work count: whether it was still filling memory, as the clock's stop says (`grew`).
       if (!res.ok && res.kind === 'timeout') res.grew = r.grew;
       if (this.track.realm.release) {
-        const done = await realm.request({ op: 'release' }, LIMITS.releaseMs);
-        res.cpuMs = performance.now() - t0; // the release is billed with the request it followed
-        if (done.dead && this.realm === realm) this.realm = null;
+        const t1 = performance.now();
+        this.cleanup = realm.request({ op: 'release' }, LIMITS.releaseMs).then((done) => {
+          if (done.dead && this.realm === realm) this.realm = null; // the next call loads into a new worker
+          return performance.now() - t1;
+        });
       }
       return res;
     }
@@ -209,6 +213,13 @@ export class BrowserSandbox {
     // A worker stopped for its time is billed its limit (how late the page noticed is not the student's).
     const billed = dead.kind === 'timeout' ? Math.min(cpuMs, timeoutMs, deadlineMs) : cpuMs;
     return { ok: false, output: '', line: null, column: null, cpuMs: billed, ...dead };
+  }
+
+  /** Waits for the clean-up in flight, if any (a worker it found dead is let go by then) → its ms. */
+  async #settled() {
+    const cleanup = this.cleanup;
+    this.cleanup = null;
+    return cleanup ? await cleanup : 0;
   }
 
   /**
@@ -221,6 +232,7 @@ export class BrowserSandbox {
    */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     if (this.closed) return CLOSED();
+    await this.#settled();
     this.realm?.kill();
     this.realm = this.#take();
     this.loaded = { source, functions, aliases, timeoutMs };
@@ -236,11 +248,12 @@ export class BrowserSandbox {
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (this.closed) return CLOSED();
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
+    let reloadMs = await this.#settled(); // before the realm is looked at: a failed clean-up ends it
     if (fresh && this.realm) {
       this.realm.kill();
       this.realm = null;
     }
-    let reloadMs = 0; // a reload into a new worker is billed with the call that needed it
+    // a reload into a new worker is billed with the call that needed it
     if (!this.realm) {
       this.realm = this.#take();
       const { timeoutMs: loadMs, ...load } = this.loaded;
@@ -249,7 +262,7 @@ export class BrowserSandbox {
         { timeoutMs: loadMs, deadlineMs, functions: load.functions },
       );
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
-      reloadMs = res.cpuMs;
+      reloadMs += res.cpuMs;
     }
     const res = await this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
     res.cpuMs += reloadMs;

@@ -451,8 +451,8 @@ export class NodeSandbox {
     this.#spawn();
     if (!this.loaded) return { failed: null, cpuMs: 0 };
     const { timeoutMs, ...load } = this.loaded;
-    const res = await this.#released(
-      await this.child.request({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions }),
+    const res = this.#released(
+      await this.#ask({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions }),
     );
     if (res.ok) return { failed: null, cpuMs: res.cpuMs };
     return {
@@ -468,6 +468,7 @@ export class NodeSandbox {
    */
   async load(source, { functions = [], aliases = {}, timeoutMs = 2000, deadlineMs } = {}) {
     this.untouched = false;
+    await this.#settled();
     if (this.loaded) {
       this.child?.kill({ kind: 'crash', message: 'replaced' });
     } // a new load gets a fresh realm
@@ -476,7 +477,7 @@ export class NodeSandbox {
     if (failed) return failed; // closed
     this.loaded = { source, functions, aliases, timeoutMs };
     return this.#released(
-      await this.child.request({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
+      await this.#ask({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
     );
   }
 
@@ -489,26 +490,48 @@ export class NodeSandbox {
    */
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     this.untouched = false;
+    const carried = await this.#settled(); // before the child is looked at: a failed clean-up ends it
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const { failed, cpuMs } = await this.#live(deadlineMs);
-    if (failed) return failed;
-    const res = await this.#released(
-      await this.child.request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }),
+    if (failed) return { ...failed, cpuMs: failed.cpuMs + carried };
+    const res = this.#released(
+      await this.#ask({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }),
     );
-    res.cpuMs += cpuMs;
+    res.cpuMs += cpuMs + carried;
     return res;
   }
 
-  /** The runtime's clean-up after a request (a track whose realm says `release`), as a request of its own, its CPU time added to the request's. */
-  async #released(res) {
-    const child = this.child;
-    if (this.guest.realm.release && child && !child.dead && !child.verdict) {
-      const done = await child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs });
-      res.cpuMs += done.cpuMs;
-      if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
-    }
+  /** A request to the current child, once the clean-up after the last one has ended; that clean-up's CPU time is added to this one's. */
+  async #ask(request, limits) {
+    const carried = await this.#settled();
+    const res = await this.child.request(request, limits);
+    res.cpuMs += carried;
     return res;
   }
+
+  /** Waits for the clean-up in flight, if any (a failed one has ended the child by then) → its CPU ms. */
+  async #settled() {
+    const cleanup = this.#cleanup;
+    this.#cleanup = null;
+    return cleanup ? await cleanup : 0;
+  }
+
+  /**
+   * The runtime's clean-up after a request (a track whose realm says `release`), as a request of its own,
+   * sent at once and not waited for: the grader reads the answer meanwhile, and the next request waits for
+   * it (#ask). A clean-up that fails ends the child, so the next request finds it gone (and loads the
+   * submission again into a new one).
+   */
+  #released(res) {
+    const child = this.child;
+    if (this.guest.realm.release && child && !child.dead && !child.verdict)
+      this.#cleanup = child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs }).then((done) => {
+        if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
+        return done.cpuMs;
+      });
+    return res;
+  }
+  #cleanup = null; // the clean-up in flight: a promise of its CPU ms
 
   async close() {
     this.closed = true;
