@@ -35,13 +35,7 @@ m = np.tril(np.ones((3, 3), dtype=bool))
 s = np.where(m, a @ a.swapaxes(-1, -2) / np.sqrt(2), -np.inf)
 e = np.exp(s - s.max(axis=-1, keepdims=True))
 print(np.round(e / e.sum(axis=-1, keepdims=True), 3), m, a.T.tolist(), a[1:, ::-1], repr(a))
-x = np.arange(1536.0).reshape(2, 48, 16) / 1536
-m = np.tril(np.ones((48, 48), dtype=bool))
-for _ in range(2):
-    s = np.where(m, x @ np.swapaxes(x, -1, -2) / np.sqrt(16), -np.inf)
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    s = e / e.sum(axis=-1, keepdims=True) @ x
-del a, m, s, e, x, _
+del a, m, s, e
 `,
   // The guest bundle's entry (relative to this folder) and the WebAssembly module it runs, which the
   // host reads (Node: from node_modules; page: web/dist/micropython.wasm) and hands in.
