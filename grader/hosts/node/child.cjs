@@ -132,8 +132,8 @@ const forkQueued = () => {
 const START_MS = 10000;
 
 // The track's warm-up program (its description's warmUp: the lesson's example through np, no globals
-// left), loaded into the realm as a request of its own whose answer nobody reads, so
-// that the first real call does not run np, the guest and (Python) the interpreter's functions cold.
+// left), loaded into the realm as a request of its own whose answer nobody reads, so that the first
+// real load and calls do not run np, the guest and (Python) the interpreter's functions cold.
 // A fork server loads it before it says it is ready (every copy starts warm); a spawned child once it
 // has waited WARM_AFTER_MS after its ready frame with no request come, so that a parent already waiting
 // for it (the Python CLI's, whose child's start is the longer path) is answered first; after that a
