@@ -177,7 +177,8 @@ test(
   async () => {
     const { answer, stderr } = await probe({ check: 'processes', most: 40 });
     assert.ok(answer?.result, stderr);
-    assert.equal(answer.result.failed, 'EAGAIN', JSON.stringify(answer.result));
+    // refused at fork (EAGAIN), or a process that started but could not make its threads ended before its script ran
+    assert.ok(['EAGAIN', 'EXITED'].includes(answer.result.failed), JSON.stringify(answer.result));
     assert.ok(answer.result.started < kernelLimits(MEMORY_MB).nproc / 4, JSON.stringify(answer.result));
   },
 );
