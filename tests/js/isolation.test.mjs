@@ -180,6 +180,7 @@ test(
     // refused at fork (EAGAIN), or a process that started but could not make its threads ended before its script ran
     assert.ok(['EAGAIN', 'EXITED'].includes(answer.result.failed), JSON.stringify(answer.result));
     assert.ok(answer.result.started < kernelLimits(MEMORY_MB).nproc / 4, JSON.stringify(answer.result));
+    assert.ok(answer.result.started >= 1, `not even one process started: ${JSON.stringify(answer.result)}`);
   },
 );
 
