@@ -20,8 +20,8 @@
 // the guest of a track whose realm says `release` is asked to (the runtime's own clean-up) as a request
 // of its own, sent at once and not waited for (the grader reads the answer meanwhile): the next request
 // waits for it and is billed its time, as a reload's is billed to the call that needed it (the Node
-// host does the same). Where the browser takes the whole tab down instead (a V8 fatal error), the page notices on its next start
-// (main.js keeps a marker while a request runs).
+// host does the same). Where the browser takes the whole tab down instead (a V8 fatal error), the page
+// notices on its next start (main.js keeps a marker while a request runs).
 import { decodeResponse, encodeRequest } from '../../wire/codec.mjs';
 import { LIMITS } from '../../limits.mjs';
 import { workerFile } from './workers.mjs';
@@ -184,7 +184,7 @@ export class BrowserSandbox {
   async #request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
     const carried = await this.#settled();
     const realm = this.realm;
-    const t0 = performance.now() - carried;
+    const t0 = performance.now();
     // A guest that counts work stops the request at its budget (`limitMs`, grader/tracks/work.mjs), the
     // same on a busy laptop as on an idle one; the wall clock is then only the backstop.
     const clockMs = this.counted ? timeoutMs * LIMITS.workBackstop : timeoutMs;
@@ -193,7 +193,8 @@ export class BrowserSandbox {
       this.counted ? { ...request, limitMs: timeoutMs } : request,
       Math.min(clockMs, deadlineMs),
     );
-    const cpuMs = performance.now() - t0;
+    const ownMs = performance.now() - t0;
+    const cpuMs = ownMs + carried;
     if (!r.dead) {
       const res = { ...decodeResponse(r.response, { functions }), cpuMs };
       // Stopped by the work count: whether it was still filling memory, as the clock's stop says (`grew`).
@@ -211,7 +212,7 @@ export class BrowserSandbox {
     if (this.realm === realm) this.realm = null; // replaced (and the source re-loaded) on the next call
     const dead = DEAD[r.dead.kind](r.dead.detail, r.dead.grew);
     // A worker stopped for its time is billed its limit (how late the page noticed is not the student's).
-    const billed = dead.kind === 'timeout' ? Math.min(cpuMs, timeoutMs, deadlineMs) : cpuMs;
+    const billed = dead.kind === 'timeout' ? Math.min(ownMs, timeoutMs, deadlineMs) + carried : cpuMs;
     return { ok: false, output: '', line: null, column: null, cpuMs: billed, ...dead };
   }
 
@@ -248,12 +249,13 @@ export class BrowserSandbox {
   async call(name, args, { timeoutMs = 1000, deadlineMs, fresh = false, measure } = {}) {
     if (this.closed) return CLOSED();
     if (!this.loaded) throw new Error('BrowserSandbox.call() before load()');
-    let reloadMs = await this.#settled(); // before the realm is looked at: a failed clean-up ends it
+    // Billed with this call: the last clean-up (settled before the realm is looked at: a failed one ends
+    // it) and a reload into a new worker that this call needed.
+    let billedMs = await this.#settled();
     if (fresh && this.realm) {
       this.realm.kill();
       this.realm = null;
     }
-    // a reload into a new worker is billed with the call that needed it
     if (!this.realm) {
       this.realm = this.#take();
       const { timeoutMs: loadMs, ...load } = this.loaded;
@@ -262,10 +264,10 @@ export class BrowserSandbox {
         { timeoutMs: loadMs, deadlineMs, functions: load.functions },
       );
       if (!res.ok) return { ...res, message: `the submission could not be loaded again: ${res.message}` };
-      reloadMs += res.cpuMs;
+      billedMs += res.cpuMs;
     }
     const res = await this.#request({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
-    res.cpuMs += reloadMs;
+    res.cpuMs += billedMs;
     return res;
   }
 
