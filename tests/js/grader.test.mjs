@@ -286,3 +286,44 @@ function f(x) { return x + 1; }`;
     await sandbox.close();
   }
 });
+
+test('close({ wait: false }), as the CLI ends: the child is killed and the process ends by itself, without waiting for it', async () => {
+  // A process of its own that grades with a Python sandbox (the one with a clean-up request in flight after
+  // each answer), closes it without waiting and says the child's pid: it must then end by itself, and so
+  // must the child.
+  const script = file(
+    'close-nowait.mjs',
+    `import { NodeSandbox } from ${JSON.stringify(new URL('../../grader/hosts/node/sandbox.mjs', import.meta.url).href)};
+import { TRACKS } from ${JSON.stringify(new URL('../../grader/tracks/index.mjs', import.meta.url).href)};
+const s = await NodeSandbox.create({ track: TRACKS.python });
+const load = await s.load('def f(x):\\n    return x + 1\\n', { functions: ['f'], timeoutMs: 60000 });
+const r = await s.call('f', [41], { timeoutMs: 60000 });
+const pid = s.child.pid;
+await s.close({ wait: false });
+console.log(JSON.stringify({ load: load.ok, value: r.value, pid }));
+`,
+  );
+  const { spawn } = await import('node:child_process');
+  const proc = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '',
+    err = '';
+  proc.stdout.on('data', (d) => (out += d));
+  proc.stderr.on('data', (d) => (err += d));
+  const code = await new Promise((resolve) => {
+    const timer = setTimeout(() => (proc.kill('SIGKILL'), resolve('still running after 60 s')), 60000);
+    proc.on('close', (c) => (clearTimeout(timer), resolve(c)));
+  });
+  assert.equal(code, 0, `the process did not end by itself: ${code} ${err.slice(0, 500)}`);
+  const { load, value, pid } = JSON.parse(out);
+  assert.deepEqual([load, value], [true, 42]);
+  const alive = () => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  const until = Date.now() + 30000;
+  while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(alive(), false, `the sandbox child ${pid} outlived its closed sandbox`);
+});

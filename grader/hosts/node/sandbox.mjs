@@ -116,8 +116,9 @@ class Child {
     const copy = forked && forkChild(guest.name, guest.frame, memoryMb);
     this.ready = (
       copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest, memoryMb)
-    ).then((m) => this.#started(m));
+    ).then((m) => (this.isReady = this.#started(m)));
   }
+  isReady = null; // what `ready` resolved to, once it has: a request to a ready child is sent in the same tick
 
   /** A copy's first frame; if its server could not make it (`started` false), a spawned child's instead. */
   async #copied(copy, guest, memoryMb) {
@@ -297,11 +298,14 @@ class Child {
    * use (the child is killed past it); deadlineMs: wall ms from now after which the child is killed
    * whatever it did (at most WALL_FACTOR × timeoutMs).
    * @param {any} request
-   * @param {{ timeoutMs: number, deadlineMs?: number, functions?: string[] }} limits
+   * `answered`: called as the child's answer arrives and its CPU time is read, before the answer is
+   * checked (the sandbox's clean-up request goes out then, NodeSandbox #ask).
+   * @param {{ timeoutMs: number, deadlineMs?: number, functions?: string[], answered?: () => void }} limits
    * @returns {Promise<import('../../types').Reply>}
    */
-  async request(request, { timeoutMs, deadlineMs = Infinity, functions }) {
-    if (!(await this.ready) || this.dead) return { ...this.#verdict(), cpuMs: 0 };
+  async request(request, { timeoutMs, deadlineMs = Infinity, functions, answered }) {
+    if (this.isReady === null) await this.ready;
+    if (!this.isReady || this.dead) return { ...this.#verdict(), cpuMs: 0 };
     if (!this.poll) {
       this.poll = setInterval(() => this.#watchMemory(), POLL_MS);
       this.poll.unref();
@@ -334,6 +338,7 @@ class Child {
     clearInterval(watch);
     const end = this.cpu();
     const spent = end === null ? used : end - cpu0;
+    answered?.();
     // A request stopped for its time is billed its limit: what the child ran past it before the watch
     // above noticed (later on a busy machine) is the host's delay, so the budget left stays the same
     // on any load. Stopped by the work count or by the clock's backstop, it is billed its limit all the same.
@@ -451,9 +456,7 @@ export class NodeSandbox {
     this.#spawn();
     if (!this.loaded) return { failed: null, cpuMs: 0 };
     const { timeoutMs, ...load } = this.loaded;
-    const res = this.#released(
-      await this.#ask({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions }),
-    );
+    const res = await this.#ask({ op: 'load', ...load }, { timeoutMs, deadlineMs, functions: load.functions });
     if (res.ok) return { failed: null, cpuMs: res.cpuMs };
     return {
       failed: { ...res, message: `the submission could not be loaded again: ${res.message}` },
@@ -476,9 +479,7 @@ export class NodeSandbox {
     const { failed } = await this.#live();
     if (failed) return failed; // closed
     this.loaded = { source, functions, aliases, timeoutMs };
-    return this.#released(
-      await this.#ask({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions }),
-    );
+    return this.#ask({ op: 'load', source, functions, aliases }, { timeoutMs, deadlineMs, functions });
   }
 
   /**
@@ -494,17 +495,19 @@ export class NodeSandbox {
     if (fresh) this.child?.kill({ kind: 'crash', message: 'replaced' });
     const { failed, cpuMs } = await this.#live(deadlineMs);
     if (failed) return { ...failed, cpuMs: failed.cpuMs + carried };
-    const res = this.#released(
-      await this.#ask({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs }),
-    );
+    const res = await this.#ask({ op: 'call', name, args, ...(measure && { measure }) }, { timeoutMs, deadlineMs });
     res.cpuMs += cpuMs + carried;
     return res;
   }
 
-  /** A request to the current child, once the clean-up after the last one has ended; that clean-up's CPU time is added to this one's. */
+  /**
+   * A request to the current child, once the clean-up after the last one has ended (that clean-up's CPU
+   * time is added to this one's); its own clean-up is sent as its answer arrives (#release).
+   */
   async #ask(request, limits) {
     const carried = await this.#settled();
-    const res = await this.child.request(request, limits);
+    const child = this.child;
+    const res = await child.request(request, { ...limits, answered: () => this.#release(child) });
     res.cpuMs += carried;
     return res;
   }
@@ -518,22 +521,26 @@ export class NodeSandbox {
 
   /**
    * The runtime's clean-up after a request (a track whose realm says `release`), as a request of its own,
-   * sent at once and not waited for: the grader reads the answer meanwhile, and the next request waits for
-   * it (#ask). A clean-up that fails ends the child, so the next request finds it gone (and loads the
-   * submission again into a new one).
+   * sent as the answer arrives and not waited for: the grader checks and reads the answer meanwhile, and
+   * the next request waits for it (#ask). A clean-up that fails ends the child, so the next request finds
+   * it gone (and loads the submission again into a new one).
    */
-  #released(res) {
-    const child = this.child;
-    if (this.guest.realm.release && child && !child.dead && !child.verdict)
+  #release(child) {
+    if (this.guest.realm.release && child === this.child && !child.dead && !child.verdict)
       this.#cleanup = child.request({ op: 'release' }, { timeoutMs: LIMITS.releaseMs }).then((done) => {
         if (!done.ok) child.kill({ kind: 'crash', message: 'the runtime could not release memory' });
         return done.cpuMs;
       });
-    return res;
   }
   #cleanup = null; // the clean-up in flight: a promise of its CPU ms
 
-  async close() {
+  /**
+   * Ends the child (killed once it is ready, or after START_WAIT_MS) and, by default, waits until its
+   * process is gone and adds up its CPU time (`cpuMs`). `wait: false`, for a process about to exit (the
+   * CLI): the kill is sent and nothing of the child keeps this process alive; its end is not waited for.
+   * @param {{ wait?: boolean }} [options]
+   */
+  async close({ wait = true } = {}) {
     this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
@@ -546,6 +553,11 @@ export class NodeSandbox {
     }
     child.kill({ kind: 'crash', message: 'closed' });
     child.proc.stdin.end();
+    if (!wait) {
+      child.proc.unref?.();
+      for (const s of child.proc.stdio ?? []) /** @type {any} */ (s)?.unref?.();
+      return;
+    }
     await child.gone;
     this.#account(child);
   }
