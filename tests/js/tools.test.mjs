@@ -1,0 +1,66 @@
+// The tools' command lines (tools/lib/args.mjs): every Node tool in tools/ refuses an option it does not
+// know with exit 2 and a message that names it, before it builds or measures anything, and never with a
+// stack trace; those on the shared parser also answer --help with their usage (exit 0) and refuse a bad
+// value with the usage. tools/README.md lists them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TOOLS = join(ROOT, 'tools');
+const nodeTools = readdirSync(TOOLS).filter((f) => {
+  const p = join(TOOLS, f);
+  return statSync(p).isFile() && !f.includes('.') && readFileSync(p, 'utf8').startsWith('#!/usr/bin/env node');
+});
+const onParser = (name) => readFileSync(join(TOOLS, name), 'utf8').includes("from './lib/args.mjs'");
+const run = (name, args) =>
+  spawnSync(process.execPath, [join(TOOLS, name), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120000 });
+const STACK = /^\s+at .+[:(]/m;
+
+test('the Node tools are found, and the measuring ones are on the shared parser', () => {
+  assert.ok(nodeTools.length >= 10, nodeTools.join(' '));
+  for (const name of [
+    'bench-batch',
+    'cold-grade',
+    'cpu-budget',
+    'isolation-cost',
+    'new-exercise',
+    'sandbox-cost',
+    'serve',
+    'work-budget',
+  ])
+    assert.ok(onParser(name), `${name} parses its arguments with tools/lib/args.mjs`);
+});
+
+for (const name of nodeTools) {
+  test(`tools/${name}: an unknown option is refused with exit 2 and its name, no stack trace`, () => {
+    const r = run(name, ['--no-such-option']);
+    assert.equal(r.status, 2, `${name}: exit ${r.status}\n${r.stderr}`);
+    assert.match(r.stderr + r.stdout, /no-such-option/);
+    assert.doesNotMatch(r.stderr, STACK, r.stderr);
+  });
+}
+
+for (const name of nodeTools.filter(onParser)) {
+  test(`tools/${name}: --help prints its usage (exit 0); a bad number is refused with the usage`, () => {
+    const help = run(name, ['--help']);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, new RegExp(`^usage: tools/${name}\\b`));
+    // every tool on the parser takes some count; the first numeric option its usage names gets "x"
+    const usage = help.stdout;
+    const numeric = usage.match(/--(rounds|size|jobs|clicks|port|T|d) /);
+    if (!numeric) return;
+    const bad = run(name, [
+      `--${numeric[1]}`,
+      'x',
+      ...(name === 'measure-memory' ? ['exercises/sdpa/solution.py'] : []),
+    ]);
+    assert.equal(bad.status, 2, `${name} --${numeric[1]} x: exit ${bad.status}\n${bad.stderr}`);
+    assert.match(bad.stderr, new RegExp(`^tools/${name}: --${numeric[1]} needs .*"x"`, 'm'));
+    assert.match(bad.stderr, /usage: tools\//);
+    assert.doesNotMatch(bad.stderr, STACK);
+  });
+}
