@@ -39,6 +39,11 @@ export default [
     },
   },
   {
+    // The tools: executable scripts without an extension (tools/README.md); the shell ones are not JavaScript.
+    files: ['tools/*'],
+    ignores: ['tools/*.*', ...['bench', 'build', 'build-wasm', 'grade', 'lint', 'server', 'setup', 'test'].map((f) => `tools/${f}`)],
+  },
+  {
     // CommonJS where a module must start without Node's ES module loader (the sandbox child).
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
@@ -61,6 +66,7 @@ export default [
       'tests/webgpu/**',
       'tests/server/e2e.test.mjs',
       'tools/benchmark/**',
+      'tools/measure-page',
       'tools/lib/chromium.mjs',
       'tools/lib/gpu-page.mjs',
     ],
