@@ -41,7 +41,10 @@ export default [
   {
     // The tools: executable scripts without an extension (tools/README.md); the shell ones are not JavaScript.
     files: ['tools/*'],
-    ignores: ['tools/*.*', ...['bench', 'build', 'build-wasm', 'grade', 'lint', 'server', 'setup', 'test'].map((f) => `tools/${f}`)],
+    ignores: [
+      'tools/*.*',
+      ...['bench', 'build', 'build-wasm', 'grade', 'lint', 'server', 'setup', 'test'].map((f) => `tools/${f}`),
+    ],
   },
   {
     // CommonJS where a module must start without Node's ES module loader (the sandbox child).
