@@ -294,6 +294,16 @@ class Child {
   }
 
   /**
+   * Killed, and not waited for: nothing of the process keeps this one alive, and a request in flight
+   * (a clean-up) is answered now, as if the process had ended.
+   */
+  abandon() {
+    this.proc.unref?.();
+    for (const s of this.proc.stdio ?? []) /** @type {any} */ (s)?.unref?.();
+    this.#die(this.verdict ?? { kind: 'crash', message: 'closed' });
+  }
+
+  /**
    * One request → its checked response with `cpuMs` (never throws). timeoutMs: the CPU time it may
    * use (the child is killed past it); deadlineMs: wall ms from now after which the child is killed
    * whatever it did (at most WALL_FACTOR × timeoutMs).
@@ -553,11 +563,7 @@ export class NodeSandbox {
     }
     child.kill({ kind: 'crash', message: 'closed' });
     child.proc.stdin.end();
-    if (!wait) {
-      child.proc.unref?.();
-      for (const s of child.proc.stdio ?? []) /** @type {any} */ (s)?.unref?.();
-      return;
-    }
+    if (!wait) return child.abandon();
     await child.gone;
     this.#account(child);
   }
