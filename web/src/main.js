@@ -163,6 +163,7 @@ const state = {
   report: null,
   sameAs: {} /* test id → the earlier test its message refers to (grade()'s onTest) */,
   stale: false /* the results shown belong to an earlier version of the code */,
+  live: false /* the Check under way shows its progress (PROGRESS_AFTER_MS) */,
   student: null /* heatmap of the student's function */,
   heat: null /* the pack's heatmap panel once the core is up: { args, reference, mask, weights } */,
   backend: null /* { name, label, reason, fallback?, failed?, be } once chosen */,
@@ -198,7 +199,10 @@ function renderTexts() {
   renderSolution();
   renderHeatmaps();
   if (state.report) renderReport(state.report);
-  else renderPending(exercise.spec.tests.map((x) => state.progress?.[x.id])); // a Check under way keeps its rows
+  else {
+    state.live = true; // a Check under way keeps its rows, and fills in the rest as they are graded
+    renderPending(exercise.spec.tests.map((x) => state.progress?.[x.id]));
+  }
   theme?.render();
   showCheer();
 }
@@ -390,9 +394,28 @@ function renderPending(done = []) {
   $('results').toggleAttribute('data-stale', false);
 }
 
-/** One graded test in place of its pending row (grade()'s onTest). */
+// How long a Check runs before its progress is shown. One that is over sooner (the usual JavaScript
+// Check: ~80 ms) shows its results in one step, over the dimmed results of the last: each update of the
+// list or the count while it runs costs the page a frame (style, layout, paint: ~20 ms of a 100 ms
+// Check here, tools/measure-page). A longer one then lists every test, those graded so far filled in,
+// and fills in each as it comes, with the count.
+const PROGRESS_AFTER_MS = 150;
+
+/** The Check under way's tests listed from now on: pending, or as graded so far (showProgress then keeps it up). */
+function showProgressFromNow() {
+  if (state.live || state.report) return;
+  state.live = true;
+  const done = exercise.spec.tests.map((x) => state.progress[x.id]);
+  renderPending(done);
+  const count = done.filter(Boolean).length;
+  if (count) $('summary').textContent = t().progress(count, exercise.spec.tests.length);
+}
+
+/** One graded test kept, and shown in place of its pending row once the Check's progress shows (grade()'s onTest). */
 function showProgress(entry, { index, sameAs }) {
   if (sameAs) state.sameAs[entry.id] = sameAs;
+  state.progress[entry.id] = entry;
+  if (!state.live) return;
   const old = $('results').children[index];
   const test = exercise.spec.tests[index];
   if (old && test?.id === entry.id) old.replaceWith(testItem(test, entry));
@@ -403,7 +426,6 @@ function showProgress(entry, { index, sameAs }) {
         state.progress[sameAs],
       ),
     );
-  state.progress[entry.id] = entry;
   $('summary').textContent = t().progress(index + 1, exercise.spec.tests.length);
 }
 
@@ -703,6 +725,7 @@ function stopAction() {
   old.close();
   state.gen++;
   if (job.action === 'check') {
+    showProgressFromNow(); // a Check stopped before its progress showed: its tests listed as far as they went
     for (const li of $('results').querySelectorAll('li.pending .st')) li.textContent = t().notChecked;
     $('summary').textContent = '';
     $('verdict').className = 'verdict some';
@@ -747,9 +770,11 @@ const check = () =>
     const source = editor.value;
     store.set(KEY.code(track), source);
     closeHints(); // the drawer would cover the results (the hints stay revealed: Hint reopens it)
-    // The previous results go: every test pending again, filled in as each is graded.
-    Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false });
-    renderPending();
+    // The previous results are dimmed; they go once this Check's are in, or after PROGRESS_AFTER_MS for
+    // its progress (every test pending, filled in as each is graded).
+    Object.assign(state, { report: null, sameAs: {}, progress: {}, stale: false, live: false });
+    $('results').toggleAttribute('data-stale', true);
+    const progressTimer = setTimeout(() => !job.stopped && showProgressFromNow(), PROGRESS_AFTER_MS);
     renderVerdict(null);
     $('verdict').textContent = t().checking;
     $('summary').className = 'summary';
@@ -773,10 +798,12 @@ const check = () =>
       });
     } catch (e) {
       // a grader fault, not the student's: say so instead of failing silently
+      clearTimeout(progressTimer);
       if (job.stopped) return;
       $('summary').textContent = `grader error: ${e.message}`;
       throw e;
     }
+    clearTimeout(progressTimer);
     if (job.stopped) return;
     state.report = report;
     state.checked = source;
