@@ -28,11 +28,15 @@
 // alternated rounds, 395 → 382 CPU-ms per submission without them).
 // CommonJS, not an ES module: Node starts a CommonJS entry without its ES module loader, ~10 ms less CPU
 // per child (perf stat -r 25 of this file alone under the child's flags: 109–115 against 122–125 ms).
+// Nor does a spawned child load Node's streams (process.stdin, net.Socket: 13–27 ms of CPU at its start,
+// perf stat -r 30 of the requires alone): its frames are read from fd 0 by fs.read and written to fd 3
+// by fs.writeSync (both blocking pipes, as the parent's spawn leaves them). A fork server (argument
+// `server`, ./zygote.mjs) and its copies use streams, as before: fs.read waits in a thread of libuv's
+// pool, which a fork would not copy, and a copy's channel is non-blocking (./zygote.cc).
 'use strict';
 const vm = require('node:vm');
-const v8 = require('node:v8');
 const fs = require('node:fs');
-const { Socket } = require('node:net');
+const SERVER = process.argv[2] === 'server';
 
 // The start's steps, on this process's clock (0 = its start) and its CPU time (all its threads, which
 // a loaded machine does not stretch as it does the wall clock); a guest may add its own (mark).
@@ -40,9 +44,10 @@ const cpuMs = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 };
-const phases = [['node started', performance.now(), cpuMs()]];
+const sinceStart = () => process.uptime() * 1000;
+const phases = [['node started', sinceStart(), cpuMs()]];
 const mark = (name) => {
-  if (phases.length < 16) phases.push([String(name), performance.now(), cpuMs()]);
+  if (phases.length < 16) phases.push([String(name), sinceStart(), cpuMs()]);
 };
 
 // Nothing of the student's runs outside a request (the guest removes FinalizationRegistry and the
@@ -54,12 +59,21 @@ process.on('SIGINT', () => {});
 // A promise the student left rejected (Promise.reject(), import('fs')) must not end the process.
 process.on('unhandledRejection', () => {});
 
-const out = new Socket({ fd: 3, readable: false });
+// Frames out on fd 3: a fork server's through a stream (queued), a spawned child's whole before send returns.
+const out = SERVER ? new (require('node:net').Socket)({ fd: 3, readable: false }) : null;
 const send = (msg) => {
   const body = Buffer.from(JSON.stringify(msg), 'utf8');
-  const head = Buffer.alloc(4);
-  head.writeUInt32LE(body.length);
-  out.write(Buffer.concat([head, body]));
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32LE(body.length, 0);
+  body.copy(frame, 4);
+  if (out) return void out.write(frame);
+  for (let at = 0; at < frame.length;) {
+    try {
+      at += fs.writeSync(3, frame, at);
+    } catch (e) {
+      if (e.code !== 'EINTR') throw e; // the parent is gone (EPIPE): uncaughtException ends this process
+    }
+  }
 };
 
 let context = null;
@@ -130,6 +144,7 @@ const forkQueued = () => {
 };
 
 const START_MS = 10000;
+const READ_BYTES = 1 << 16;
 
 // The track's warm-up program (its description's warmUp: the lesson's example through np, no globals
 // left), loaded into the realm as a request of its own whose answer nobody reads, so that the first
@@ -154,6 +169,7 @@ const warmUp = () => {
 // V8's gc() is asked of a context of its own, made after the flag is set and thrown away: the realm,
 // made before, has none.
 const collect = () => {
+  const v8 = require('node:v8');
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc');
   v8.setFlagsFromString('--no-expose-gc');
@@ -181,11 +197,6 @@ const onFrame = (body) => {
     if (!script || !wasm)
       return send({ ready: false, error: 'the guest could not be read, or was rebuilt while this child started' });
     const guest = script.toString('utf8');
-    // A realm that runs an interpreter compiled to WebAssembly (the Python track): baseline code only.
-    // A grading run is too short for V8's optimizing tier to pay off, and its background compiles
-    // compete with the interpreter's start (cold CLI grade of the first pack's solution.py, 8 interleaved runs
-    // on two loaded cores: median 393 ms with tiering, 340 ms without).
-    if (realm.wasm === true) v8.setFlagsFromString('--liftoff-only');
     context = vm.createContext(Object.create(null), {
       codeGeneration: { strings: realm.strings === true, wasm: realm.wasm === true },
       microtaskMode: 'afterEvaluate',
@@ -238,7 +249,7 @@ const onFrame = (body) => {
 // Chunks are joined once a frame is complete (a request's may come in several).
 const chunks = [];
 let have = 0;
-process.stdin.on('data', (chunk) => {
+const onChunk = (chunk) => {
   chunks.push(chunk);
   have += chunk.length;
   while (have >= 4) {
@@ -251,5 +262,18 @@ process.stdin.on('data', (chunk) => {
     have = all.length - 4 - n;
     onFrame(all.subarray(4, 4 + n));
   }
-});
-process.stdin.on('end', () => end(0));
+};
+if (SERVER) {
+  process.stdin.on('data', onChunk);
+  process.stdin.on('end', () => end(0));
+} else {
+  // One read at a time, each into a buffer of its own (a frame may keep a view of it until it is whole).
+  const next = () =>
+    fs.read(0, Buffer.allocUnsafe(READ_BYTES), 0, READ_BYTES, null, (e, n, buf) => {
+      if (e && (e.code === 'EAGAIN' || e.code === 'EINTR')) return setTimeout(next, 1);
+      if (e || n === 0) return end(0); // the parent closed its end (or is gone)
+      onChunk(buf.subarray(0, n));
+      next();
+    });
+  next();
+}
