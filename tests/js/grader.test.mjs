@@ -275,6 +275,8 @@ function f(x) { return x + 1; }`;
     if (sandbox.clock !== 'cpu') return; // no /proc: the wall clock is billed, nothing to compare
     const load = await sandbox.load(source, { functions: ['f'], timeoutMs: 60000 });
     assert.equal(load.ok, true);
+    // what its start resolved to, not a promise of it: a request sent at once relies on it (its pid known)
+    assert.equal(sandbox.child.isReady, true);
     assert.ok(load.cpuMs >= 100, `the top level's work is billed to the load (${load.cpuMs} ms)`);
     const same = await sandbox.call('f', [1], { timeoutMs: 60000 });
     assert.deepEqual([same.ok, same.value], [true, 2]);

@@ -114,11 +114,11 @@ class Child {
     // ./zygote.mjs: a copy of the track's fork server, ready at once; else ./spawn.mjs: the process and
     // its flags, maybe started early by the CLI
     const copy = forked && forkChild(guest.name, guest.frame, memoryMb);
-    this.ready = (
-      copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest, memoryMb)
-    ).then((m) => (this.isReady = this.#started(m)));
+    this.ready = (copy ? this.#copied(copy, guest, memoryMb) : this.#spawned(takeChild(memoryMb), guest, memoryMb))
+      .then((m) => this.#started(m))
+      .then((ok) => (this.isReady = ok));
   }
-  isReady = null; // what `ready` resolved to, once it has: a request to a ready child is sent in the same tick
+  isReady = null; // what `ready` resolved to (a boolean), once it has: a request to a ready child is sent in the same tick
 
   /** A copy's first frame; if its server could not make it (`started` false), a spawned child's instead. */
   async #copied(copy, guest, memoryMb) {
