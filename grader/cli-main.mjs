@@ -459,6 +459,6 @@ export async function main(argv, early = null) {
     return report.status === 'pass' ? 0 : 1;
   } finally {
     fast?.destroy();
-    await Promise.all([sandbox.close({ wait: false }), store?.save()]);
+    await Promise.all([sandbox.close(), store?.save()]);
   }
 }

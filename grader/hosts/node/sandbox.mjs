@@ -294,16 +294,6 @@ class Child {
   }
 
   /**
-   * Killed, and not waited for: nothing of the process keeps this one alive, and a request in flight
-   * (a clean-up) is answered now, as if the process had ended.
-   */
-  abandon() {
-    this.proc.unref?.();
-    for (const s of this.proc.stdio ?? []) /** @type {any} */ (s)?.unref?.();
-    this.#die(this.verdict ?? { kind: 'crash', message: 'closed' });
-  }
-
-  /**
    * One request → its checked response with `cpuMs` (never throws). timeoutMs: the CPU time it may
    * use (the child is killed past it); deadlineMs: wall ms from now after which the child is killed
    * whatever it did (at most WALL_FACTOR × timeoutMs).
@@ -544,13 +534,7 @@ export class NodeSandbox {
   }
   #cleanup = null; // the clean-up in flight: a promise of its CPU ms
 
-  /**
-   * Ends the child (killed once it is ready, or after START_WAIT_MS) and, by default, waits until its
-   * process is gone and adds up its CPU time (`cpuMs`). `wait: false`, for a process about to exit (the
-   * CLI): the kill is sent and nothing of the child keeps this process alive; its end is not waited for.
-   * @param {{ wait?: boolean }} [options]
-   */
-  async close({ wait = true } = {}) {
+  async close() {
     this.closed = true;
     if (!this.child) return;
     this.peakRss = Math.max(this.peakRss, this.child.peak);
@@ -563,7 +547,6 @@ export class NodeSandbox {
     }
     child.kill({ kind: 'crash', message: 'closed' });
     child.proc.stdin.end();
-    if (!wait) return child.abandon();
     await child.gone;
     this.#account(child);
   }
