@@ -1,9 +1,10 @@
 // The tools' command lines: node:util's parseArgs, with what a person at a terminal expects around it.
 // `--help` / `-h` prints the tool's usage and exits 0; an unknown option, a missing value or an
 // unexpected argument prints "tools/<tool>: <what was wrong>" and the usage on stderr and exits 2 (never a
-// stack trace); `check(cond, message)` does the same for a value the tool itself refuses.
-//   const { values, positionals, check } = toolArgs('sandbox-cost', USAGE, { rounds: { type: 'string' } });
-//   check(Number.isInteger(rounds) && rounds > 0, `--rounds must be a positive integer, got "${values.rounds}"`);
+// stack trace); `check(cond, message)` does the same for a value the tool itself refuses, and
+// `count(name, min = 1)` gives an option's value as an integer of at least `min`, or refuses it.
+//   const { values, positionals, check, count } = toolArgs('sandbox-cost', USAGE, { rounds: { type: 'string' } });
+//   const rounds = count('rounds');
 import { parseArgs } from 'node:util';
 
 /**
@@ -32,11 +33,17 @@ export function toolArgs(tool, usage, options, { args = process.argv.slice(2), p
         .replace(/\. To specify a positional argument.*/, ''),
     );
   }
-  return {
-    values: parsed.values,
-    positionals: parsed.positionals,
-    check: (cond, message) => {
-      if (!cond) refuse(message);
-    },
+  const check = (cond, message) => {
+    if (!cond) refuse(message);
   };
+  const count = (name, min = 1) => {
+    const v = parsed.values[name];
+    const n = Number(v);
+    check(
+      typeof v === 'string' && v.trim() !== '' && Number.isInteger(n) && n >= min,
+      `--${name} needs ${min === 1 ? 'a positive integer' : min === 0 ? 'a whole number' : `an integer of at least ${min}`}, got "${v}"`,
+    );
+    return n;
+  };
+  return { values: parsed.values, positionals: parsed.positionals, check, count };
 }
