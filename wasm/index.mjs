@@ -143,6 +143,9 @@ const NAMES = Object.keys(FLAVOURS)
   .map((f) => `'${f}'`)
   .join(', ');
 
+/** The `code` of loadCore's error for a flavour whose build is missing (Node). */
+export const NOT_BUILT = 'ATTNLAB_NOT_BUILT';
+
 /**
  * Loads the core. flavour: 'auto' (bestFlavour({ threads })) or a key of FLAVOURS.
  * 'relaxed' is the SIMD build whose fused kernel multiplies and adds with f32x4.relaxed_madd (one
@@ -241,7 +244,18 @@ async function instantiate(flavour, threads, wasmBinary, locateFile) {
     args.wasmBinary = wasmBinary;
   } else if (isNode && !locateFile) {
     const { readFile } = await nodeImport('node:fs/promises');
-    args.wasmBinary = await readFile(new URL(`./dist/${file}.wasm`, import.meta.url));
+    try {
+      args.wasmBinary = await readFile(new URL(`./dist/${file}.wasm`, import.meta.url));
+    } catch (e) {
+      if (e?.code !== 'ENOENT') throw e;
+      // A checkout set up by tools/grade has the CLI's flavour only: say what to run, not where it failed.
+      throw Object.assign(
+        new Error(
+          `loadCore: the '${flavour}' build of the WebAssembly core is missing (wasm/dist/${file}.wasm): run tools/build`,
+        ),
+        { code: NOT_BUILT },
+      );
+    }
   }
   if (!isNode || locateFile) args.locateFile = locateFile ?? url;
   let createAttnlab, module;

@@ -5,7 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,3 +74,31 @@ for (const name of nodeTools.filter(onParser)) {
     assert.doesNotMatch(bad.stderr, STACK);
   });
 }
+
+// A checkout that tools/grade set up has the CLI's WebAssembly flavour only: a tool that needs another
+// says which build is missing and what to run (a copy of wasm/ whose dist/ holds no build).
+test('a missing WebAssembly build ends a tool with what to build, exit 1, no stack trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attnlab-notbuilt-'));
+  try {
+    mkdirSync(join(dir, 'wasm', 'dist'), { recursive: true });
+    mkdirSync(join(dir, 'tools', 'lib'), { recursive: true });
+    for (const f of ['index.mjs', 'fused.mjs']) copyFileSync(join(ROOT, 'wasm', f), join(dir, 'wasm', f));
+    copyFileSync(join(ROOT, 'tools', 'lib', 'args.mjs'), join(dir, 'tools', 'lib', 'args.mjs'));
+    const script = join(dir, 'tools', 'probe.mjs');
+    writeFileSync(
+      script,
+      "import { toolArgs } from './lib/args.mjs';\nimport { loadCore } from '../wasm/index.mjs';\n" +
+        "toolArgs('probe', 'usage: tools/probe', {});\nawait loadCore({ flavour: 'simd' });\nconsole.log('loaded');\n",
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^tools\/probe: the 'simd' build of the WebAssembly core is missing \(wasm\/dist\/attnlab-simd\.wasm\): run tools\/build\n$/,
+    );
+    assert.doesNotMatch(r.stderr, STACK);
+    assert.equal(r.stdout, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -3,9 +3,13 @@
 // unexpected argument prints "tools/<tool>: <what was wrong>" and the usage on stderr and exits 2 (never a
 // stack trace); `check(cond, message)` does the same for a value the tool itself refuses, and
 // `count(name, min = 1)` gives an option's value as an integer of at least `min`, or refuses it.
+// A part of the build the tool needs that is missing (loadCore's NOT_BUILT: a checkout that tools/grade
+// set up has one WebAssembly flavour) ends it with "tools/<tool>: <what to build>" and exit 1, not a
+// stack trace; any other uncaught error is the tool's own fault and keeps its stack.
 //   const { values, positionals, check, count } = toolArgs('sandbox-cost', USAGE, { rounds: { type: 'string' } });
 //   const rounds = count('rounds');
 import { parseArgs } from 'node:util';
+import { NOT_BUILT } from '../../wasm/index.mjs';
 
 /**
  * @param {string} tool its name, as the messages start
@@ -19,6 +23,10 @@ export function toolArgs(tool, usage, options, { args = process.argv.slice(2), p
     console.error(`tools/${tool}: ${message}\n${usage}`);
     process.exit(2);
   };
+  process.on('uncaughtException', (e) => {
+    console.error(e?.code === NOT_BUILT ? `tools/${tool}: ${e.message.replace(/^loadCore: /, '')}` : (e?.stack ?? e));
+    process.exit(1);
+  });
   if (args.includes('--help') || args.includes('-h')) {
     console.log(usage);
     process.exit(0);
