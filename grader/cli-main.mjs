@@ -86,10 +86,27 @@ const oneOf = (name, value, allowed, lang) => {
     });
 };
 
+/**
+ * `--seed -5` as `--seed=-5`: parseArgs takes a value that starts with '-' for an option, and would say
+ * that --seed has no value; a negative number after an option that takes one is its value, which
+ * the option's own check then refuses with its range (none of the CLI's takes a negative number).
+ */
+function negativeValues(argv, options) {
+  const args = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') return [...args, ...argv.slice(i)];
+    const name = /^--([^=]+)$/.exec(argv[i])?.[1];
+    if (name && options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? ''))
+      args.push(`${argv[i]}=${argv[++i]}`);
+    else args.push(argv[i]);
+  }
+  return args;
+}
+
 /** node:util's parseArgs, its refusals turned into usage errors in --lang; an unknown option or command gets the closest known one. */
 function parse(argv, options) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+    return parseArgs({ args: negativeValues(argv, options), allowPositionals: true, strict: true, options });
   } catch (e) {
     const option = /'(-[^'\s=]*)/.exec(e.message)?.[1] ?? '';
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

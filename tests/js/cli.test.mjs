@@ -119,6 +119,17 @@ test('unknown options, commands and exercises: "did you mean", in --lang, exit 2
   }
 });
 
+test("a negative number after an option is its value, refused with the option's range", () => {
+  const sub = file('w3.js', 'function foo() {}\n');
+  for (const args of [['--seed', '-5'], ['--seed=-5']]) {
+    const r = cli('grade', sub, ...args, '--lang', 'en');
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^attnlab: --seed must be an integer from 0 to 4294967295, got "-5"\n/);
+  }
+  const r = cli('grade', sub, '--timeout-ms', '-1', '--lang', 'en');
+  assert.match(r.stderr, /^attnlab: --timeout-ms must be an integer from 10 to 600000, got "-1"\n/);
+});
+
 test('every usage error of the CLI speaks --lang (Russian by default)', () => {
   const sub = file('w2.js', 'function foo() {}\n');
   const bad = [
