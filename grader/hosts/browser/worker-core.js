@@ -41,7 +41,7 @@ const counted = new WeakMap(); // a counted object → its bytes, until it is co
 const charge = (obj, bytes) => {
   live += bytes;
   collected.register(obj, bytes, obj);
-  counted.set(obj, bytes);
+  counted.set(obj, (counted.get(obj) ?? 0) + bytes); // a plain array is charged again as it grows
   // Grown by an eighth of the budget during this request: tell the host, so that a request whose time
   // runs out while it is still taking memory says so (`grew`), as the Node host's answers do, and a
   // confirmed overrun that grew is graded as the memory problem it is.
@@ -79,6 +79,57 @@ for (const name of TYPED_ARRAYS) {
     if (!(args[0] instanceof BaseArrayBuffer)) charge(obj, obj.byteLength);
   });
 }
+
+// Plain arrays. V8 keeps their elements in the JS heap, which a worker cannot measure, and a worker
+// whose heap reaches V8's limit takes the whole tab down (Debian's Chromium 156: the renderer crashes,
+// the page with it), so the ways a loop piles up plain arrays fastest are counted like typed arrays, 8
+// bytes an element (a double, or a pointer with room to spare): an array of PLAIN_MIN elements or more
+// that fill is asked to fill (charged before it writes) or that Array.from, Array.of, concat, slice,
+// map, filter or flat make, and one that push or unshift grows, at every PLAIN_MIN elements it passes.
+// An array grown by index assignment alone is not seen. Below PLAIN_MIN nothing is counted: the
+// engine's and the guests' own small arrays cost one comparison each.
+const PLAIN_MIN = 1024;
+const { isArray } = self.Array;
+const { apply } = Reflect;
+/** Charges what `a` holds beyond what it was charged for already. */
+const chargeArray = (a) => {
+  const more = a.length * 8 - (counted.get(a) ?? 0);
+  if (more > 0) charge(a, more);
+};
+const AP = self.Array.prototype;
+const growing = (name) => {
+  const f = AP[name];
+  return function () {
+    const n = apply(f, this, arguments); // `arguments`, not a rest parameter: no array made per call
+    if (n >= PLAIN_MIN && n % PLAIN_MIN < arguments.length && isArray(this)) chargeArray(this);
+    return n;
+  };
+};
+const making = (f) =>
+  function () {
+    const r = apply(f, this, arguments);
+    if (isArray(r) && r.length >= PLAIN_MIN) chargeArray(r);
+    return r;
+  };
+const { fill } = AP;
+const plain = {
+  push: growing('push'),
+  unshift: growing('unshift'),
+  fill() {
+    if (isArray(this) && this.length >= PLAIN_MIN) chargeArray(this);
+    return apply(fill, this, arguments);
+  },
+  ...Object.fromEntries(['concat', 'slice', 'map', 'filter', 'flat'].map((name) => [name, making(AP[name])])),
+};
+for (const [name, f] of Object.entries(plain))
+  Object.defineProperty(AP, name, { value: f, writable: true, enumerable: false, configurable: true });
+for (const name of ['from', 'of'])
+  Object.defineProperty(self.Array, name, {
+    value: making(self.Array[name]),
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
 
 // The globals hidden from student code (after the guest has captured what it needs).
 const HIDE = [
