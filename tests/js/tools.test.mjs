@@ -102,3 +102,17 @@ test('a missing WebAssembly build ends a tool with what to build, exit 1, no sta
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// tools/test (bash) takes --quick or --stress or nothing: anything else is refused before it runs a test.
+test('tools/test answers --help with its usage and refuses another argument, running nothing', () => {
+  const sh = (...args) => spawnSync(join(TOOLS, 'test'), args, { cwd: ROOT, encoding: 'utf8', timeout: 20000 });
+  const help = sh('--help');
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^usage: tools\/test \[--quick \| --stress\]/);
+  for (const args of [['--bogus'], ['--quick', 'extra']]) {
+    const r = sh(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^tools\/test: unknown arguments? '.+'\nusage: tools\/test/);
+    assert.equal(r.stdout, '', 'nothing was run');
+  }
+});
