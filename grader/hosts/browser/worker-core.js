@@ -86,8 +86,8 @@ for (const name of TYPED_ARRAYS) {
 // bytes an element (a double, or a pointer with room to spare): an array of PLAIN_MIN elements or more
 // that fill is asked to fill (charged before it writes) or that Array.from, Array.of, concat, slice,
 // map, filter or flat make, and one that push or unshift grows, at every PLAIN_MIN elements it passes.
-// An array grown by index assignment alone is not seen (web/README.md: what that leaves). Below PLAIN_MIN nothing is counted: the
-// engine's and the guests' own small arrays cost one comparison each.
+// An array grown by index assignment alone is not seen (web/README.md: what that leaves). Below
+// PLAIN_MIN nothing is counted: the engine's and the guests' own small arrays cost one comparison each.
 const PLAIN_MIN = 1024;
 const { isArray } = self.Array;
 const { apply } = Reflect;
