@@ -442,9 +442,15 @@ test(
       });
       assert.equal(stale.status, 3, stale.stdout + stale.stderr);
       assert.match(stale.stdout, /^build-wasm: stale: exercises\/demo\/reference\/bind\.cpp for attnlab-relaxed$/m);
-      const later = new Date(Date.now() + 2000);
-      utimesSync(join(pack, 'reference', 'demo.hpp'), later, later);
+      // The header is touched now, not in the future: a compile that ended before a future stamp left its object
+      // older than the header, and the next grade rebuilt again (CI's first failure of this test). Every object
+      // was built seconds ago, so now is newer than them, and the rebuild's object newer than now.
       const cliFlavour = FLAVOURS[bestFlavour({ threads: 1 })].file;
+      const header = join(pack, 'reference', 'demo.hpp');
+      const object = join(copy, 'build', 'wasm-obj', `${cliFlavour}-O3`, 'exercises_demo_reference_bind.cpp.o');
+      const now = new Date();
+      utimesSync(header, now, now);
+      assert.ok(statSync(object).mtimeMs < statSync(header).mtimeMs, 'the object is older than the touched header');
       const regraded = tool('grade', join(pack, 'solution.js'), '--lang', 'en');
       assert.equal(regraded.status, 0, regraded.stdout + regraded.stderr);
       assert.match(
