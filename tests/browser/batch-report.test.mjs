@@ -156,7 +156,8 @@ test('report.html: offline, plots drawn, similar pair side by side, table sorted
       `CPU time per row: ${cpu.join('; ')}`,
     );
     const passing = cpu.filter(([who]) => who === 'pass' || who === 'py-pass');
-    assert.ok(passing.length === 2 && passing.every(([, v]) => v > 0), `CPU time per row: ${cpu.join('; ')}`);
+    // Each may read 0 on a machine fast enough (10 ms ticks); together they are measured.
+    assert.ok(passing.length === 2 && passing[0][1] + passing[1][1] > 0, `CPU time per row: ${cpu.join('; ')}`);
     assert.deepEqual(
       cpu.map(([, v]) => v),
       cpu.map(([, v]) => v).sort((a, b) => a - b),

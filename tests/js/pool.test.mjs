@@ -381,16 +381,20 @@ test('Ctrl+C of grade-batch with endless loops in flight: exit 130 promptly, no 
   if (code === 'still running') process.kill(-child.pid, 'SIGKILL');
   assert.equal(code, 130, `exit code (${ms.toFixed(0)} ms): ${stderr}`);
   assert.ok(ms < 10000, `ended ${ms.toFixed(0)} ms after the signal`);
-  assert.deepEqual(await gone(tree, 2000), [], 'no process of the batch is left');
+  assert.deepEqual(await gone(tree, 10000), [], 'no process of the batch is left');
   const kept = records();
   assert.match(stderr, new RegExp(`interrupted: ${kept.length} of ${total} graded and kept`));
   assert.ok(kept.length >= 3 && kept.length < total, `${kept.length} kept`);
+  let cpuKept = 0;
   for (const f of kept) {
     const rec = JSON.parse(readFileSync(join(out, 'records', f), 'utf8'));
     assert.ok(existsSync(join(out, 'exercism', rec.key, 'results.json')), `${f}: its results beside it`);
-    assert.ok(rec.cpu_ms > 0 && rec.cpu_ms < 60000, `${f}: its sandbox's CPU time (${rec.cpu_ms} ms)`);
+    // ≥ 0: a short grade may read 0 on a fast machine (10 ms ticks); all of them together do not (below).
+    assert.ok(rec.cpu_ms >= 0 && rec.cpu_ms < 60000, `${f}: its sandbox's CPU time (${rec.cpu_ms} ms)`);
+    cpuKept += rec.cpu_ms;
     assert.ok(!rec.report.tests.some((t) => /closed/.test(t.message ?? '')), `${f}: no verdict of the interruption`);
   }
+  assert.ok(cpuKept > 0, "the kept grades' CPU time is measured");
   // The rest, graded by the same command.
   const r = cli(...args.slice(1));
   assert.equal(r.status, 0, r.stderr);

@@ -594,8 +594,9 @@ test('the Node host takes limits with fractions of a millisecond (what is left o
       deadlineMs: 5000.7,
     });
     assert.equal(load.ok, true);
-    // a wall deadline below ten times the CPU limit, with a fraction: vm's `timeout` wants whole ms
-    const r = await sb.call('f', [], { timeoutMs: 100, deadlineMs: 777.3 });
+    // a wall deadline below ten times the CPU limit, with a fraction: vm's `timeout` wants whole ms (seconds
+    // of it: a busy machine's round trip must not reach it)
+    const r = await sb.call('f', [], { timeoutMs: 1000, deadlineMs: 7777.3 });
     assert.deepEqual([r.ok, r.value], [true, 1], r.message);
   } finally {
     await sb.close();

@@ -73,6 +73,9 @@ export async function launch({ build = true, args = [], isolated = true, embedAn
         args: [...ARGS, ...args],
         viewport,
       });
+  // Playwright's 30 s default for a wait is short for a busy 2-core machine loading the core; a wait that
+  // is the point of a test names its own timeout.
+  context.setDefaultTimeout(120_000);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
