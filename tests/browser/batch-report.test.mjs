@@ -23,6 +23,19 @@ import { cli } from '../js/cli.mjs';
 import { casesFor, writeClass } from '../fixtures/class.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+/**
+ * Waits until the report has drawn what its address names: it redraws on hashchange, a task after the click
+ * or Back that changed the address, so a read at once may see the page before (as it did beside other
+ * browser tests). `name`: the student whose page is the heading; null: the class table.
+ */
+const drawn = (page, name) =>
+  page.waitForFunction(
+    (n) =>
+      n === null
+        ? !document.getElementById('class').hidden
+        : !document.getElementById('student').hidden && document.querySelector('#page h2')?.textContent === n,
+    name,
+  );
 
 test('report.html: offline, plots drawn, similar pair side by side, table sorted by score', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'attnlab-report-'));
@@ -269,6 +282,7 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
       const before = await table();
       assert.ok(before.some(([, hidden]) => hidden) && before.some(([, hidden]) => !hidden), 'the search hides rows');
       await page.click('#students tbody tr:has(a[href="#student/ann"]) td:nth-child(2)');
+      await drawn(page, 'ann');
       assert.ok(page.url().endsWith('#student/ann'), page.url());
       assert.ok(await page.isHidden('#class'));
       assert.equal(await page.textContent('#page h2'), 'ann');
@@ -294,6 +308,7 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
       await fits('a student page');
       // Back (the link): the table as it was, searched and sorted.
       await page.click('#back');
+      await drawn(page, null);
       assert.ok(await page.isVisible('#students'));
       assert.equal(await page.inputValue('#search'), 'an');
       assert.deepEqual(await table(), before);
@@ -302,6 +317,7 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
       await page.fill('#search', '');
       const who = page.locator('#students a.who', { hasText: forged });
       await who.click();
+      await drawn(page, forged);
       assert.equal(await page.textContent('#page h2'), forged);
       const softmax = await page.textContent('#student-tests li[data-test="softmax"] .msg');
       assert.match(softmax, /<img src=y onerror="window.__pwned=3"> &amp; <b>/);
@@ -312,10 +328,12 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
       await page.screenshot({ path: join(ARTIFACTS, `batch-report-student-${width}.png`), fullPage: true });
       // The browser's Back: the table again.
       await page.goBack();
+      await drawn(page, null);
       assert.ok(await page.isVisible('#students'));
 
       // The ANSI forgery: its escapes shown as text, no control character on the page.
       await page.click('#students a.who[href="#student/sandbox-ansi-forgery"]');
+      await drawn(page, 'sandbox-ansi-forgery');
       const text = await page.textContent('#page');
       assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(text), 'no control character');
       assert.match(await page.textContent('#student-tests li[data-test="softmax"] .msg'), /\\x1b\[2J/);
@@ -323,10 +341,13 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
 
       // Similar submissions linked: from the cluster to copycat's page, which leads to mask-added's, which leads back.
       await page.click('#back');
+      await drawn(page, null);
       await page.click('#clusters a:text-is("copycat")');
+      await drawn(page, 'copycat');
       assert.ok(page.url().endsWith('#student/copycat'));
       assert.equal(await page.textContent('#page h2'), 'copycat');
       await page.click('#page ul.similar a:text-is("mask-added")');
+      await drawn(page, 'mask-added');
       assert.ok(page.url().endsWith('#student/mask-added'));
       assert.equal(await page.textContent('#page h2'), 'mask-added');
       assert.ok(await page.isVisible('#page ul.similar a:text-is("copycat")'));
@@ -345,6 +366,7 @@ test('report.html: a page per student (tests, code escaped, history, similar), b
     );
     assert.ok(await page.isVisible('#causes-test tr.group th:text-is("Сдача: файл не удалось взять как код")'));
     await page.click('#students a.who[href="#student/no-scaling"]');
+    await drawn(page, 'no-scaling');
     assert.equal(await page.textContent('#back'), '← назад к группе');
     assert.deepEqual(await page.$$eval('#page h3', (h) => h.map((x) => x.textContent)), [
       'Тесты',
