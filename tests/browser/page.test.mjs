@@ -8,7 +8,7 @@ import { readFile, mkdir } from 'node:fs/promises';
 import { say } from '../../grader/core/messages.mjs';
 import js from '../../grader/tracks/js/info.mjs';
 import { listExercises } from '../../grader/hosts/node/exercise.mjs';
-import { launch, open, check, run, getCode, setCode } from '../../tools/lib/chromium.mjs';
+import { launch, open, check, run, getCode, setCode, heatmapped } from '../../tools/lib/chromium.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (p) => readFile(new URL(p, root), 'utf8');
@@ -157,10 +157,11 @@ test('a correct solution, finished by typing on the keyboard, passes 7/7 and fil
   // Ctrl+Enter runs.
   const out = await run(page, () => page.keyboard.press('Control+Enter'));
   assert.doesNotMatch(out, /Error/);
+  const map = heatmapped(page);
   ({ passed } = await check(page));
   assert.equal(passed, 7);
   assert.equal(await page.textContent('#summary'), '7/7');
-  await page.waitForSelector('[data-map=student] svg');
+  await map; // Check's own map, not the one Run drew
   const cell = (map) => page.locator(`[data-map=${map}] g.cell[data-i="2"][data-j="2"] text`).textContent();
   assert.equal(await cell('student'), await cell('reference'));
   assert.equal(await page.locator('[data-map=student] g.diff').count(), 0);
@@ -169,6 +170,7 @@ test('a correct solution, finished by typing on the keyboard, passes 7/7 and fil
 
 test('a classic mistake (no 1/√d_k) gets the targeted message', async () => {
   await setCode(page, noScaling);
+  const map = heatmapped(page);
   const { passed } = await check(page);
   assert.ok(passed < 7);
   const all = await results();
@@ -177,8 +179,9 @@ test('a classic mistake (no 1/√d_k) gets the targeted message', async () => {
   assert.ok(first.message.includes(said('ru', 'd.no_scaling')), first.message);
   // A cause is said once: the next test refers to the first.
   assert.ok(scaling.message.includes(said('ru', 'cause.same', { test: 'Пример из урока' })), scaling.message);
-  // The heatmap shows where: without the scale, the unmasked cells of rows 2 and 3 differ.
-  await page.waitForSelector('[data-map=student] svg');
+  // The heatmap shows where: without the scale, the unmasked cells of rows 2 and 3 differ (the map drawn
+  // after this Check: the solution's, without a difference, is still on screen until then).
+  await map;
   assert.equal(await page.locator('[data-map=student] g.diff').count(), 5);
   assert.equal(await page.locator('[data-map=student] g.masked').count(), 3);
   await shot('check-no-scaling');

@@ -115,6 +115,14 @@ export async function check(page) {
   return done;
 }
 
+/**
+ * Resolves when the page has next drawn the student's heatmap (`attnlab:heatmap`), which after Check comes
+ * a worker's round trip after the verdict. Ask before the action: `const map = heatmapped(page); await
+ * check(page); await map;` (a pack without a heatmap never draws one).
+ */
+export const heatmapped = (page) =>
+  page.evaluate(() => new Promise((r) => addEventListener('attnlab:heatmap', () => r(), { once: true })));
+
 /** Clicks Run (or presses a key) and resolves once the output (and heatmap) are updated. */
 export async function run(page, trigger = () => page.click('#run')) {
   const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:ran', () => r(), { once: true })));
