@@ -220,10 +220,14 @@ test('fork server: one that ends before it is ready leaves its copies to spawned
   const second = NodeSandbox.create({ track, forked: true, memoryMb });
   const server = children(process.pid).filter((p) => !before.has(p));
   assert.equal(server.length, 1, 'one process started for both: the server');
+  // Looked for without yielding to the event loop (a synchronous 1 ms wait), so that this process can
+  // neither send the server its guest nor take its ready: killed before it is ready on any machine, where
+  // a timer's wait let a fast server (or a slow test) get ready first.
+  const tick = new Int32Array(new SharedArrayBuffer(4));
   let node = null;
-  for (let i = 0; i < 5000 && !node; i++) {
+  for (let i = 0; i < 10000 && !node; i++) {
     node = nodeUnder(server[0]);
-    if (!node) await sleep(1);
+    if (!node) Atomics.wait(tick, 0, 0, 1);
   }
   assert.ok(node, "the server's Node process");
   process.kill(node, 'SIGKILL');
