@@ -120,12 +120,15 @@ export async function check(page) {
  * a worker's round trip after the verdict. Ask before the action: `const map = heatmapped(page); await
  * check(page); await map;` (a pack without a heatmap never draws one).
  */
-export const heatmapped = (page) =>
-  page.evaluate(() => new Promise((r) => addEventListener('attnlab:heatmap', () => r(), { once: true })));
+export const heatmapped = (page) => nextEvent(page, 'attnlab:heatmap');
+
+/** Resolves at the page's next event `type` (asked before the action that causes it). */
+const nextEvent = (page, type) =>
+  page.evaluate((t) => new Promise((r) => addEventListener(t, () => r(), { once: true })), type);
 
 /** Clicks Run (or presses a key) and resolves once the output (and heatmap) are updated. */
 export async function run(page, trigger = () => page.click('#run')) {
-  const done = page.evaluate(() => new Promise((r) => addEventListener('attnlab:ran', () => r(), { once: true })));
+  const done = nextEvent(page, 'attnlab:ran');
   await trigger();
   await done;
   return page.textContent('#output');
